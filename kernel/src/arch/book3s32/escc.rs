@@ -1,0 +1,41 @@
+//! The serial console: channel A of the Z85C30 ESCC inside mac-io.
+//!
+//! QEMU's `-serial stdio` is wired to channel A. Registers are bytes with a
+//! 16-byte stride: control at +0x20, data at +0x30. A control write selects
+//! register n, the next write sets it; a plain control read is RR0.
+
+use super::io;
+
+const CTRL: usize = io::MACIO + 0x13000 + 0x20;
+const DATA: usize = io::MACIO + 0x13000 + 0x30;
+const RR0_RX_AVAIL: u8 = 0x01;
+const RR0_TX_EMPTY: u8 = 0x04;
+
+fn write_reg(n: u8, v: u8) {
+    io::write8(CTRL, n);
+    io::write8(CTRL, v);
+}
+
+/// Resets the chip and enables 8-bit receive and transmit (QEMU drops output
+/// until WR5's transmit-enable bit is set).
+pub fn init() {
+    write_reg(9, 0xc0); // hardware reset
+    write_reg(4, 0x44); // x16 clock, 1 stop bit, no parity
+    write_reg(3, 0xc1); // Rx 8 bits, Rx enable
+    write_reg(5, 0x68); // Tx 8 bits, Tx enable
+}
+
+/// Writes one byte, waiting for the transmit buffer.
+pub fn putc(b: u8) {
+    while io::read8(CTRL) & RR0_TX_EMPTY == 0 {}
+    io::write8(DATA, b);
+}
+
+/// Reads one byte if one has arrived.
+pub fn getc() -> Option<u8> {
+    if io::read8(CTRL) & RR0_RX_AVAIL != 0 {
+        Some(io::read8(DATA))
+    } else {
+        None
+    }
+}

@@ -1,0 +1,51 @@
+//! QEMU's fw_cfg: how the kernel learns RAM size, timebase frequency, and where
+//! QEMU put the initrd and the command line, with no firmware and no device tree.
+//!
+//! Select an item with a big-endian 16-bit write, then read its bytes one by one.
+//! Integer items are little-endian.
+
+use super::io;
+
+const SELECT: usize = 0xf000_0510;
+const DATA: usize = 0xf000_0512;
+
+const RAM_SIZE: u16 = 0x03;
+const CMDLINE_ADDR: u16 = 0x09;
+const INITRD_ADDR: u16 = 0x0a;
+const INITRD_SIZE: u16 = 0x0b;
+const CMDLINE_SIZE: u16 = 0x14;
+const PPC_TBFREQ: u16 = 0x8003;
+
+fn read_le(key: u16, len: usize) -> u64 {
+    io::write16(SELECT, key);
+    let mut v = 0u64;
+    for i in 0..len {
+        v |= (io::read8(DATA) as u64) << (8 * i);
+    }
+    v
+}
+
+/// Is fw_cfg there at all (signature "QEMU")?
+pub fn present() -> bool {
+    read_le(0, 4) == u32::from_le_bytes(*b"QEMU") as u64
+}
+
+/// What QEMU tells us about the machine and the boot.
+pub struct BootInfo {
+    pub ram_size: u32,
+    pub tb_freq: u32,
+    /// Physical address and size of the initrd, or size 0.
+    pub initrd: (u32, u32),
+    /// Physical address and size of the command line (without its NUL), or size 0.
+    pub cmdline: (u32, u32),
+}
+
+pub fn boot_info() -> BootInfo {
+    let cmd_size = read_le(CMDLINE_SIZE, 4) as u32;
+    BootInfo {
+        ram_size: read_le(RAM_SIZE, 8).min(0xc000_0000) as u32,
+        tb_freq: read_le(PPC_TBFREQ, 4) as u32,
+        initrd: (read_le(INITRD_ADDR, 4) as u32, read_le(INITRD_SIZE, 4) as u32),
+        cmdline: (read_le(CMDLINE_ADDR, 4) as u32, cmd_size.saturating_sub(1)),
+    }
+}
