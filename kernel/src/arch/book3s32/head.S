@@ -59,10 +59,75 @@ __vectors:
     VECTOR 0xd00    /* trace */
     VECTOR 0xe00
     VECTOR 0xf00
-    /* 0x1000-0x1200: 603/e300 software TLB reload, see tlbmiss603.S */
+
+/* 0x1000-0x1200: 603/e300 software TLB reload. The CPU enters in real mode with
+ * MSR[TGPR] set, so r0-r3 are four shadow registers and need no saving. We walk
+ * Sigil's two-level table (its physical address is at PGDIR_SLOT), load the PTE
+ * into the TLB and return; a missing or forbidden page becomes an ISI/DSI. */
+#define PGDIR_SLOT 0xf0
+#define IMISS 980
+#define DMISS 976
+#define RPA   982
+#define PTE_PRESENT 0x800
+#define PTE_WRITE   0x400
+
+.macro TLBMISS missspr, need, load, fault
+    mfspr   r0, \missspr
+    lwz     r2, PGDIR_SLOT(0)
+    rlwinm  r1, r0, 12, 20, 29      /* (EA >> 22) * 4: L1 index */
+    lwzx    r2, r2, r1
+    cmpwi   r2, 0
+    beq     \fault
+    rlwinm  r1, r0, 22, 20, 29      /* ((EA >> 12) & 0x3ff) * 4: L2 index */
+    lwzx    r3, r2, r1
+    andi.   r1, r3, \need
+    cmpwi   r1, \need
+    bne     \fault
+    li      r1, 0xe04               /* drop the software bits */
+    andc    r3, r3, r1
+    mtspr   RPA, r3
+    mfsrr1  r1
+    mtcrf   0x80, r1                /* CR0 as it was (SRR1 bits 0-3) */
+    \load   r0
+    rlwinm  r1, r1, 0, 16, 31       /* QEMU: rfi would copy SRR1's upper half into MSR */
+    mtsrr1  r1
+    rfi
+.endm
+
     . = 0x1000
-    .globl __tlbmiss603
-__tlbmiss603:
+    TLBMISS IMISS, PTE_PRESENT, tlbli, itlb_fault
+    . = 0x1100
+    TLBMISS DMISS, PTE_PRESENT, tlbld, dtlb_fault
+    . = 0x1200
+    TLBMISS DMISS, (PTE_PRESENT | PTE_WRITE), tlbld, dtlb_store_fault
+
+/* A miss the table cannot satisfy: leave TGPR and enter the ordinary
+ * ISI/DSI path with the registers those vectors expect. */
+itlb_fault:
+    mfsrr1  r1
+    mtcrf   0x80, r1
+    rlwinm  r1, r1, 0, 16, 31
+    oris    r1, r1, 0x4000          /* SRR1: no translation found */
+    mtsrr1  r1
+    mfmsr   r0
+    xoris   r0, r0, 0x0002          /* TGPR off: r0-r3 are the real ones again */
+    mtmsr   r0
+    ba      0x400
+dtlb_store_fault:
+    lis     r2, 0x4200              /* DSISR: no translation | store */
+    b       1f
+dtlb_fault:
+    lis     r2, 0x4000              /* DSISR: no translation */
+1:  mtdsisr r2
+    mtdar   r0
+    mfsrr1  r1
+    mtcrf   0x80, r1
+    rlwinm  r1, r1, 0, 16, 31
+    mtsrr1  r1
+    mfmsr   r0
+    xoris   r0, r0, 0x0002
+    mtmsr   r0
+    ba      0x300
 
     .section .text.head, "ax"
     .globl _start
@@ -211,6 +276,29 @@ trap_return:
     lmw     r2, 24(r1)
     lwz     r1, 20(r1)
     rfi
+
+/* switch_context(save_sp: *mut u32, new_sp: u32): the kernel half of a
+ * context switch. Saves the callee-saved state (r13-r31, CR, LR) on the current
+ * kernel stack, stores the stack pointer in *save_sp, and resumes the thread
+ * whose stack pointer is new_sp the same way. A new thread's stack is built so
+ * that this "returns" into trap_return with its TrapFrame (proc/mod.rs). */
+    .globl switch_context
+switch_context:
+    stwu    r1, -96(r1)
+    mflr    r0
+    stw     r0, 100(r1)
+    mfcr    r0
+    stw     r0, 8(r1)
+    stmw    r13, 12(r1)
+    stw     r1, 0(r3)
+    mr      r1, r4
+    lwz     r0, 8(r1)
+    mtcr    r0
+    lmw     r13, 12(r1)
+    lwz     r0, 100(r1)
+    mtlr    r0
+    addi    r1, r1, 96
+    blr
 
     .section .bss
     .balign 16

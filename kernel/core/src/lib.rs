@@ -1,0 +1,19 @@
+//! sigil-core: the portable half of the Sigil kernel.
+//!
+//! Everything here is plain Rust with no register, SPR or MMIO in sight, so it
+//! builds for the PowerPC kernel and for the host, where `cargo test` checks it.
+//! The kernel crate (`kernel/src`) glues these pieces to the machine.
+#![no_std]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+#[cfg(test)]
+extern crate std;
+
+extern crate alloc;
+
+pub mod abi;
+pub mod cpio;
+pub mod elf;
+pub mod exec;
+pub mod pcm;
+pub mod signal;

@@ -1,0 +1,1 @@
+//! pcm (being written)

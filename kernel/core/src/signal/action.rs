@@ -1,0 +1,277 @@
+//! Signal dispositions: the ppc32 `struct sigaction` rt_sigaction passes, the
+//! default action of each signal, and the rules that decide which mask a
+//! handler runs with and whether a signal is worth queueing at all.
+//!
+//! Who calls it: the rt_sigaction/sigaction syscalls (decode, validate, store),
+//! signal generation (`is_ignored` before queueing) and delivery
+//! (`handler_mask`, `take_for_delivery`).
+
+use super::sigset::{SigSet, Signal};
+use crate::abi::{self, Errno};
+
+/// A signal action, as the kernel stores one per signal per process.
+///
+/// User layout of the ppc kernel `struct sigaction` (20 bytes, rt_sigaction):
+/// ```text
+///  0 sa_handler   SIG_DFL (0), SIG_IGN (1) or the handler address
+///  4 sa_flags     SA_*
+///  8 sa_restorer  stored and handed back, never used by the ppc kernel
+/// 12 sa_mask      8 bytes: word 0 = signals 1..32, word 1 = 33..64
+/// ```
+/// The old `sigaction` (67) uses `struct old_sigaction` (16 bytes): handler 0,
+/// mask 4 (one word), flags 8, restorer 12.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SigAction {
+    pub handler: u32,
+    pub flags: u32,
+    /// Kept only so oldact reads back what was set (glibc leaves it garbage).
+    pub restorer: u32,
+    pub mask: SigSet,
+}
+
+/// What a `SigAction` says to do with its signal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Disposition {
+    Default,
+    Ignore,
+    Handler(u32),
+}
+
+/// What SIG_DFL means for each signal (Linux `sig_kernel_*` masks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefaultAction {
+    Terminate,
+    CoreDump,
+    Ignore,
+    Stop,
+    /// SIGCONT: resuming happens when it is *sent*; at delivery it is ignored.
+    Continue,
+}
+
+/// SIG_DFL's meaning for `sig`, as Linux: RT signals and the unlisted ones
+/// terminate.
+pub const fn default_action(sig: Signal) -> DefaultAction {
+    match sig.number() {
+        abi::SIGQUIT | abi::SIGILL | abi::SIGTRAP | abi::SIGABRT | abi::SIGBUS | abi::SIGFPE
+        | abi::SIGSEGV | abi::SIGXCPU | abi::SIGXFSZ | abi::SIGSYS => DefaultAction::CoreDump,
+        abi::SIGCHLD | abi::SIGURG | abi::SIGWINCH => DefaultAction::Ignore,
+        abi::SIGSTOP | abi::SIGTSTP | abi::SIGTTIN | abi::SIGTTOU => DefaultAction::Stop,
+        abi::SIGCONT => DefaultAction::Continue,
+        _ => DefaultAction::Terminate,
+    }
+}
+
+/// Checks the arguments of rt_sigaction before anything is read or written:
+/// `sigsetsize` must be 8, `sig` 1..=64, and SIGKILL/SIGSTOP may be queried
+/// but not changed (`setting` = a new action was passed). All failures EINVAL.
+pub fn check_rt_sigaction(sig: u32, sigsetsize: u32, setting: bool) -> Result<Signal, Errno> {
+    if sigsetsize != abi::SIGSET_SIZE {
+        return Err(Errno::EINVAL);
+    }
+    let sig = Signal::new(sig).ok_or(Errno::EINVAL)?;
+    if setting && SigSet::UNBLOCKABLE.contains(sig) {
+        return Err(Errno::EINVAL);
+    }
+    Ok(sig)
+}
+
+impl SigAction {
+    /// The default action (SIG_DFL, no flags, empty mask).
+    pub const DEFAULT: SigAction = SigAction { handler: abi::SIG_DFL, flags: 0, restorer: 0, mask: SigSet::EMPTY };
+
+    /// Decodes the 5 words of the user `struct sigaction`. SIGKILL/SIGSTOP are
+    /// dropped from the mask here, as Linux `do_sigaction` does, so a stored
+    /// action never names them.
+    pub const fn from_words(w: [u32; 5]) -> SigAction {
+        SigAction {
+            handler: w[0],
+            flags: w[1],
+            restorer: w[2],
+            mask: SigSet::from_user_words(w[3], w[4]).blockable(),
+        }
+    }
+
+    /// Encodes as the 5 words of the user `struct sigaction` (for oldact).
+    pub const fn to_words(self) -> [u32; 5] {
+        let (m0, m1) = self.mask.words();
+        [self.handler, self.flags, self.restorer, m0, m1]
+    }
+
+    /// Decodes the 4 words of `struct old_sigaction` (syscall 67): the mask
+    /// covers signals 1..32 only, so the stored mask's high word is 0.
+    pub const fn from_old_words(w: [u32; 4]) -> SigAction {
+        SigAction {
+            handler: w[0],
+            mask: SigSet::from_user_words(w[1], 0).blockable(),
+            flags: w[2],
+            restorer: w[3],
+        }
+    }
+
+    /// Encodes as `struct old_sigaction` (signals 33..64 of the mask are lost).
+    pub const fn to_old_words(self) -> [u32; 4] {
+        [self.handler, self.mask.words().0, self.flags, self.restorer]
+    }
+
+    pub const fn disposition(&self) -> Disposition {
+        match self.handler {
+            abi::SIG_DFL => Disposition::Default,
+            abi::SIG_IGN => Disposition::Ignore,
+            h => Disposition::Handler(h),
+        }
+    }
+
+    /// True if the handler wants the RT frame (siginfo + ucontext).
+    pub const fn wants_siginfo(&self) -> bool {
+        self.flags & abi::SA_SIGINFO != 0
+    }
+
+    /// True if `sig` with this action does nothing at all, so generation may
+    /// drop it instead of queueing (Linux `sig_task_ignored`): explicit SIG_IGN,
+    /// or SIG_DFL whose default is Ignore or Continue (SIGCONT's effect is
+    /// applied when it is sent, before this check).
+    ///
+    /// A blocked signal is never ignored: the handler may change before it is
+    /// unblocked (Linux `sig_ignored`). Note: Linux additionally ignores
+    /// default-action signals sent to init (PID 1); Sigil runs test programs as
+    /// PID 1 and wants them to behave as under qemu-ppc, so that rule is not
+    /// applied here.
+    pub const fn is_ignored(&self, sig: Signal, blocked: SigSet) -> bool {
+        if blocked.contains(sig) {
+            return false;
+        }
+        match self.disposition() {
+            Disposition::Ignore => true,
+            Disposition::Default => {
+                matches!(default_action(sig), DefaultAction::Ignore | DefaultAction::Continue)
+            }
+            Disposition::Handler(_) => false,
+        }
+    }
+
+    /// Returns the action to deliver `sig` with now, and applies SA_RESETHAND to
+    /// the stored one: a one-shot handler reverts to SIG_DFL (only the handler;
+    /// flags and mask stay, as in Linux `get_signal`).
+    pub fn take_for_delivery(&mut self) -> SigAction {
+        let now = *self;
+        if self.flags & abi::SA_RESETHAND != 0 {
+            self.handler = abi::SIG_DFL;
+        }
+        now
+    }
+}
+
+/// The blocked mask the handler for `sig` runs with (Linux `signal_delivered`):
+/// the interrupted mask, plus `sa_mask`, plus `sig` itself unless SA_NODEFER;
+/// never SIGKILL or SIGSTOP. The interrupted mask is saved in the frame and
+/// restored by sigreturn.
+pub const fn handler_mask(old_blocked: SigSet, act: &SigAction, sig: Signal) -> SigSet {
+    let mut m = old_blocked.union(act.mask);
+    if act.flags & abi::SA_NODEFER == 0 {
+        m = m.union(sig.set());
+    }
+    m.blockable()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_actions_as_linux() {
+        use DefaultAction::*;
+        assert_eq!(default_action(Signal::SIGSEGV), CoreDump);
+        assert_eq!(default_action(Signal::SIGABRT), CoreDump);
+        assert_eq!(default_action(Signal::SIGSYS), CoreDump);
+        assert_eq!(default_action(Signal::SIGKILL), Terminate);
+        assert_eq!(default_action(Signal::SIGTERM), Terminate);
+        assert_eq!(default_action(Signal::SIGUSR1), Terminate);
+        assert_eq!(default_action(Signal::SIGPWR), Terminate);
+        assert_eq!(default_action(Signal::SIGRTMIN), Terminate);
+        assert_eq!(default_action(Signal::SIGRTMAX), Terminate);
+        assert_eq!(default_action(Signal::SIGCHLD), Ignore);
+        assert_eq!(default_action(Signal::SIGWINCH), Ignore);
+        assert_eq!(default_action(Signal::SIGURG), Ignore);
+        assert_eq!(default_action(Signal::SIGTSTP), Stop);
+        assert_eq!(default_action(Signal::SIGSTOP), Stop);
+        assert_eq!(default_action(Signal::SIGCONT), Continue);
+    }
+
+    #[test]
+    fn rt_sigaction_validation() {
+        assert_eq!(check_rt_sigaction(10, 8, true), Ok(Signal::SIGUSR1));
+        assert_eq!(check_rt_sigaction(10, 4, true), Err(Errno::EINVAL));
+        assert_eq!(check_rt_sigaction(10, 128, false), Err(Errno::EINVAL));
+        assert_eq!(check_rt_sigaction(0, 8, false), Err(Errno::EINVAL));
+        assert_eq!(check_rt_sigaction(65, 8, false), Err(Errno::EINVAL));
+        assert_eq!(check_rt_sigaction(9, 8, true), Err(Errno::EINVAL));
+        assert_eq!(check_rt_sigaction(19, 8, true), Err(Errno::EINVAL));
+        // Querying SIGKILL's action is allowed.
+        assert_eq!(check_rt_sigaction(9, 8, false), Ok(Signal::SIGKILL));
+    }
+
+    #[test]
+    fn word_layouts() {
+        // What glibc's signal(SIGUSR1, h) passes: SA_RESTART, mask = {SIGUSR1}.
+        let a = SigAction::from_words([0x1000_0440, abi::SA_RESTART, 0xdead_beef, 1 << 9, 0]);
+        assert_eq!(a.disposition(), Disposition::Handler(0x1000_0440));
+        assert!(!a.wants_siginfo());
+        assert_eq!(a.to_words(), [0x1000_0440, abi::SA_RESTART, 0xdead_beef, 1 << 9, 0]);
+        // SIGKILL and SIGSTOP never survive into a stored mask.
+        let b = SigAction::from_words([1, 0, 0, !0, !0]);
+        assert_eq!(b.disposition(), Disposition::Ignore);
+        assert_eq!(b.mask, SigSet::from_bits(!0).blockable());
+        let c = SigAction::from_old_words([0x1000_0000, 0x300, abi::SA_SIGINFO, 0]);
+        assert!(c.wants_siginfo());
+        assert_eq!(c.mask.words(), (0x300, 0));
+        assert_eq!(c.to_old_words(), [0x1000_0000, 0x300, abi::SA_SIGINFO, 0]);
+        assert_eq!(SigAction::DEFAULT.disposition(), Disposition::Default);
+    }
+
+    #[test]
+    fn handler_mask_rules() {
+        let old = Signal::SIGUSR2.set();
+        let mut act = SigAction { handler: 0x1000_0000, mask: Signal::SIGALRM.set(), ..SigAction::DEFAULT };
+        let m = handler_mask(old, &act, Signal::SIGUSR1);
+        assert_eq!(m, old.union(Signal::SIGALRM.set()).union(Signal::SIGUSR1.set()));
+        act.flags = abi::SA_NODEFER;
+        let m = handler_mask(old, &act, Signal::SIGUSR1);
+        assert!(!m.contains(Signal::SIGUSR1));
+        // Even a forged stored mask cannot make SIGKILL/SIGSTOP blockable.
+        act.mask = SigSet::from_bits(!0);
+        assert!(handler_mask(old, &act, Signal::SIGUSR1).intersect(SigSet::UNBLOCKABLE).is_empty());
+    }
+
+    #[test]
+    fn resethand_reverts_only_the_handler() {
+        let mut stored = SigAction {
+            handler: 0x1000_0000,
+            flags: abi::SA_RESETHAND | abi::SA_SIGINFO,
+            mask: Signal::SIGINT.set(),
+            restorer: 0,
+        };
+        let used = stored.take_for_delivery();
+        assert_eq!(used.handler, 0x1000_0000);
+        assert_eq!(stored.handler, abi::SIG_DFL);
+        assert_eq!(stored.flags, abi::SA_RESETHAND | abi::SA_SIGINFO);
+        let mut keep = SigAction { handler: 0x1000_0000, ..SigAction::DEFAULT };
+        keep.take_for_delivery();
+        assert_eq!(keep.handler, 0x1000_0000);
+    }
+
+    #[test]
+    fn ignored_signals() {
+        let none = SigSet::EMPTY;
+        let dfl = SigAction::DEFAULT;
+        let ign = SigAction { handler: abi::SIG_IGN, ..SigAction::DEFAULT };
+        let h = SigAction { handler: 0x1000_0000, ..SigAction::DEFAULT };
+        assert!(dfl.is_ignored(Signal::SIGCHLD, none));
+        assert!(dfl.is_ignored(Signal::SIGWINCH, none));
+        assert!(dfl.is_ignored(Signal::SIGCONT, none));
+        assert!(!dfl.is_ignored(Signal::SIGUSR1, none));
+        assert!(ign.is_ignored(Signal::SIGUSR1, none));
+        assert!(!h.is_ignored(Signal::SIGCHLD, none));
+        // Blocked: kept, the disposition may change before unblocking.
+        assert!(!ign.is_ignored(Signal::SIGUSR1, Signal::SIGUSR1.set()));
+    }
+}

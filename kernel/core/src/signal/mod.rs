@@ -1,0 +1,1 @@
+//! signal (being written)

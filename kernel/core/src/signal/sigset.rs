@@ -1,0 +1,238 @@
+//! `Signal` (a checked signal number) and `SigSet` (a set of signals, the type of
+//! every mask and pending set in the kernel).
+//!
+//! Layout rule (facts 6.1): signal n is bit n-1 of a 64-bit set. User space sees
+//! the set as two 32-bit words, word 0 = signals 1..32, word 1 = signals 33..64,
+//! each in the machine's byte order - so on big-endian ppc32 the 8 user bytes
+//! are NOT the u64 in memory order; always go through `from_user_words` and
+//! `words`.
+
+use crate::abi::{self, Errno};
+
+/// A valid signal number, 1..=64. Holding one proves the number was checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Signal(u8);
+
+impl Signal {
+    pub const SIGHUP: Signal = Signal(abi::SIGHUP as u8);
+    pub const SIGINT: Signal = Signal(abi::SIGINT as u8);
+    pub const SIGQUIT: Signal = Signal(abi::SIGQUIT as u8);
+    pub const SIGILL: Signal = Signal(abi::SIGILL as u8);
+    pub const SIGTRAP: Signal = Signal(abi::SIGTRAP as u8);
+    pub const SIGABRT: Signal = Signal(abi::SIGABRT as u8);
+    pub const SIGBUS: Signal = Signal(abi::SIGBUS as u8);
+    pub const SIGFPE: Signal = Signal(abi::SIGFPE as u8);
+    pub const SIGKILL: Signal = Signal(abi::SIGKILL as u8);
+    pub const SIGUSR1: Signal = Signal(abi::SIGUSR1 as u8);
+    pub const SIGSEGV: Signal = Signal(abi::SIGSEGV as u8);
+    pub const SIGUSR2: Signal = Signal(abi::SIGUSR2 as u8);
+    pub const SIGPIPE: Signal = Signal(abi::SIGPIPE as u8);
+    pub const SIGALRM: Signal = Signal(abi::SIGALRM as u8);
+    pub const SIGTERM: Signal = Signal(abi::SIGTERM as u8);
+    pub const SIGSTKFLT: Signal = Signal(abi::SIGSTKFLT as u8);
+    pub const SIGCHLD: Signal = Signal(abi::SIGCHLD as u8);
+    pub const SIGCONT: Signal = Signal(abi::SIGCONT as u8);
+    pub const SIGSTOP: Signal = Signal(abi::SIGSTOP as u8);
+    pub const SIGTSTP: Signal = Signal(abi::SIGTSTP as u8);
+    pub const SIGTTIN: Signal = Signal(abi::SIGTTIN as u8);
+    pub const SIGTTOU: Signal = Signal(abi::SIGTTOU as u8);
+    pub const SIGURG: Signal = Signal(abi::SIGURG as u8);
+    pub const SIGXCPU: Signal = Signal(abi::SIGXCPU as u8);
+    pub const SIGXFSZ: Signal = Signal(abi::SIGXFSZ as u8);
+    pub const SIGVTALRM: Signal = Signal(abi::SIGVTALRM as u8);
+    pub const SIGPROF: Signal = Signal(abi::SIGPROF as u8);
+    pub const SIGWINCH: Signal = Signal(abi::SIGWINCH as u8);
+    pub const SIGIO: Signal = Signal(abi::SIGIO as u8);
+    pub const SIGPWR: Signal = Signal(abi::SIGPWR as u8);
+    pub const SIGSYS: Signal = Signal(abi::SIGSYS as u8);
+    pub const SIGRTMIN: Signal = Signal(abi::SIGRTMIN as u8);
+    pub const SIGRTMAX: Signal = Signal(abi::SIGRTMAX as u8);
+
+    /// Checks a raw number from user space: `None` for 0 and for > 64.
+    /// (Callers that accept 0 as "just check permissions", like kill, test for
+    /// 0 before calling this.)
+    pub const fn new(n: u32) -> Option<Signal> {
+        if n >= 1 && n <= abi::SIGRTMAX {
+            Some(Signal(n as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The signal number, 1..=64.
+    pub const fn number(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// Real-time signals (32..=64) queue one entry per send; standard ones
+    /// (1..=31) coalesce.
+    pub const fn is_rt(self) -> bool {
+        self.0 as u32 >= abi::SIGRTMIN
+    }
+
+    /// The set holding only this signal.
+    pub const fn set(self) -> SigSet {
+        SigSet(1 << (self.0 - 1))
+    }
+}
+
+/// A set of signals: bit n-1 stands for signal n.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SigSet(u64);
+
+impl SigSet {
+    pub const EMPTY: SigSet = SigSet(0);
+    /// The two signals no mask can block and no handler can catch.
+    pub const UNBLOCKABLE: SigSet = SigSet(Signal::SIGKILL.set().0 | Signal::SIGSTOP.set().0);
+    /// Signals raised synchronously by the faulting instruction itself. Linux
+    /// dequeues these before anything else so the handler sees the fault at
+    /// the instruction that caused it, not after some unrelated handler.
+    pub const SYNCHRONOUS: SigSet = SigSet(
+        Signal::SIGSEGV.set().0
+            | Signal::SIGBUS.set().0
+            | Signal::SIGILL.set().0
+            | Signal::SIGTRAP.set().0
+            | Signal::SIGFPE.set().0
+            | Signal::SIGSYS.set().0,
+    );
+    /// The job-control stop signals, discarded when SIGCONT is sent.
+    pub const STOP: SigSet = SigSet(
+        Signal::SIGSTOP.set().0 | Signal::SIGTSTP.set().0 | Signal::SIGTTIN.set().0 | Signal::SIGTTOU.set().0,
+    );
+
+    /// The set as a plain bit pattern (bit n-1 = signal n).
+    pub const fn from_bits(bits: u64) -> SigSet {
+        SigSet(bits)
+    }
+
+    /// The bit pattern (bit n-1 = signal n).
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// Builds a set from the user layout: word 0 = signals 1..32, word 1 = 33..64.
+    pub const fn from_user_words(w0: u32, w1: u32) -> SigSet {
+        SigSet(((w1 as u64) << 32) | w0 as u64)
+    }
+
+    /// The user layout: (word 0 = signals 1..32, word 1 = signals 33..64).
+    pub const fn words(self) -> (u32, u32) {
+        (self.0 as u32, (self.0 >> 32) as u32)
+    }
+
+    pub fn add(&mut self, sig: Signal) {
+        self.0 |= sig.set().0;
+    }
+
+    pub fn remove(&mut self, sig: Signal) {
+        self.0 &= !sig.set().0;
+    }
+
+    pub const fn contains(self, sig: Signal) -> bool {
+        self.0 & sig.set().0 != 0
+    }
+
+    pub const fn union(self, other: SigSet) -> SigSet {
+        SigSet(self.0 | other.0)
+    }
+
+    pub const fn intersect(self, other: SigSet) -> SigSet {
+        SigSet(self.0 & other.0)
+    }
+
+    /// `self` minus every signal in `other`.
+    pub const fn without(self, other: SigSet) -> SigSet {
+        SigSet(self.0 & !other.0)
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The lowest-numbered signal in the set.
+    pub const fn lowest(self) -> Option<Signal> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Signal(self.0.trailing_zeros() as u8 + 1))
+        }
+    }
+
+    /// The set with SIGKILL and SIGSTOP removed: what every mask the kernel
+    /// stores as "blocked" must look like (Linux `set_current_blocked`).
+    pub const fn blockable(self) -> SigSet {
+        self.without(SigSet::UNBLOCKABLE)
+    }
+
+    /// The new blocked mask for sigprocmask/rt_sigprocmask (`how` = SIG_BLOCK,
+    /// SIG_UNBLOCK or SIG_SETMASK, anything else EINVAL); SIGKILL and SIGSTOP
+    /// are silently dropped, as Linux does.
+    pub fn apply_how(self, how: u32, set: SigSet) -> Result<SigSet, Errno> {
+        let new = match how {
+            abi::SIG_BLOCK => self.union(set),
+            abi::SIG_UNBLOCK => self.without(set),
+            abi::SIG_SETMASK => set,
+            _ => return Err(Errno::EINVAL),
+        };
+        Ok(new.blockable())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signal_checked_constructor() {
+        assert_eq!(Signal::new(0), None);
+        assert_eq!(Signal::new(65), None);
+        assert_eq!(Signal::new(1), Some(Signal::SIGHUP));
+        assert_eq!(Signal::new(64), Some(Signal::SIGRTMAX));
+        assert_eq!(Signal::SIGSEGV.number(), 11);
+        assert!(!Signal::SIGSYS.is_rt());
+        assert!(Signal::SIGRTMIN.is_rt());
+        assert!(Signal::new(40).unwrap().is_rt());
+    }
+
+    #[test]
+    fn bit_n_minus_one_and_user_words() {
+        assert_eq!(Signal::SIGHUP.set().bits(), 1);
+        assert_eq!(Signal::SIGUSR1.set().bits(), 1 << 9);
+        assert_eq!(Signal::SIGRTMAX.set().bits(), 1 << 63);
+        let mut s = SigSet::EMPTY;
+        s.add(Signal::SIGUSR1);
+        s.add(Signal::new(33).unwrap());
+        s.add(Signal::SIGRTMAX);
+        assert_eq!(s.words(), (0x200, 0x8000_0001));
+        assert_eq!(SigSet::from_user_words(0x200, 0x8000_0001), s);
+        assert_eq!(SigSet::from_user_words(0x8000_0000, 0).lowest(), Signal::new(32));
+    }
+
+    #[test]
+    fn set_algebra() {
+        let a = SigSet::from_bits(0b1011);
+        let b = SigSet::from_bits(0b0110);
+        assert_eq!(a.union(b).bits(), 0b1111);
+        assert_eq!(a.intersect(b).bits(), 0b0010);
+        assert_eq!(a.without(b).bits(), 0b1001);
+        assert!(a.contains(Signal::SIGHUP) && !a.contains(Signal::SIGQUIT));
+        let mut c = a;
+        c.remove(Signal::SIGHUP);
+        assert_eq!(c.lowest(), Some(Signal::SIGINT));
+        assert!(SigSet::EMPTY.is_empty() && SigSet::EMPTY.lowest().is_none());
+        assert_eq!(SigSet::STOP.lowest(), Some(Signal::SIGSTOP));
+        assert_eq!(SigSet::SYNCHRONOUS.lowest(), Some(Signal::SIGILL));
+    }
+
+    #[test]
+    fn sigprocmask_how() {
+        let cur = Signal::SIGUSR1.set();
+        let set = Signal::SIGUSR2.set().union(SigSet::UNBLOCKABLE);
+        let both = cur.union(Signal::SIGUSR2.set());
+        assert_eq!(cur.apply_how(abi::SIG_BLOCK, set), Ok(both));
+        assert_eq!(both.apply_how(abi::SIG_UNBLOCK, Signal::SIGUSR1.set()), Ok(Signal::SIGUSR2.set()));
+        assert_eq!(cur.apply_how(abi::SIG_SETMASK, set), Ok(Signal::SIGUSR2.set()));
+        assert_eq!(cur.apply_how(3, set), Err(Errno::EINVAL));
+        assert_eq!(SigSet::from_bits(!0).blockable().bits(), !0 & !((1 << 8) | (1 << 18)));
+    }
+}

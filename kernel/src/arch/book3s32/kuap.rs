@@ -1,0 +1,68 @@
+//! KUAP on book3s/32: Kernel Userspace Access Protection with the segment
+//! registers' Ks bit, as Linux's `asm/book3s/32/kup.h` does it.
+//!
+//! User pages are PP=01. The kernel's accesses use the key Ks of the segment:
+//! with Ks=1 (locked, the normal state in the kernel) PP=01 means read-only,
+//! so a stray kernel *write* to user memory takes a DSI. Opening a write window
+//! clears Ks in the segment(s) the window covers; closing sets it again.
+//! Reads cannot be blocked this way (PP=01 is readable with either key), which
+//! is why Linux's book3s/32 KUAP is write-only and a read window costs nothing.
+//!
+//! Each unlock/lock is `mfsrin; rlwinm/oris; mtsrin; isync`: the isync is what
+//! a window costs on these cores (the figure the seeds measure).
+
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use super::mmu;
+
+/// Bit n set = user segment n is unlocked for kernel writes.
+static UNLOCKED: AtomicU32 = AtomicU32::new(0);
+
+/// The segments [start, end) touches, as a bit mask.
+fn segments(start: u32, end: u32) -> u32 {
+    let (first, last) = (start >> 28, (end - 1) >> 28);
+    ((1u32 << (last + 1)) - 1) & !((1u32 << first) - 1)
+}
+
+/// Unlocks kernel writes to [start, end) (a non-empty user range).
+pub fn unlock_write(start: u32, end: u32) {
+    set(segments(start, end));
+}
+
+/// Locks every user segment again.
+pub fn lock() {
+    set(0);
+}
+
+/// The current unlock state; trap entry saves it and locks, trap exit restores
+/// it, so an interrupt never runs with a window it did not open.
+pub fn save_and_lock() -> u32 {
+    let s = UNLOCKED.load(Ordering::Relaxed);
+    if s != 0 {
+        set(0);
+    }
+    s
+}
+
+pub fn restore(state: u32) {
+    if state != 0 {
+        set(state);
+    }
+}
+
+/// Is a kernel write to `ea` currently allowed?
+pub fn write_allowed(ea: u32) -> bool {
+    UNLOCKED.load(Ordering::Relaxed) & (1 << (ea >> 28)) != 0
+}
+
+fn set(mask: u32) {
+    let old = UNLOCKED.swap(mask, Ordering::Relaxed);
+    let mut changed = old ^ mask;
+    while changed != 0 {
+        let seg = changed.trailing_zeros();
+        changed &= changed - 1;
+        let sr = mmu::user_sr(seg);
+        let v = if mask & (1 << seg) != 0 { sr & !mmu::SR_KS_BIT } else { sr | mmu::SR_KS_BIT };
+        mmu::set_user_sr(seg, v);
+    }
+}

@@ -1,0 +1,205 @@
+//! The book3s/32 MMU for user address spaces: segment registers, the hashed
+//! page table (750) and the software-loaded TLB (603/e300).
+//!
+//! The kernel itself never takes a translation miss: RAM and devices are
+//! mapped by BATs (head.S). User memory is described by Sigil's own two-level
+//! page table (`mm::space`); the hardware structures are only caches of it:
+//!
+//! * 750: on a DSI/ISI "no PTE" fault, `reload` copies the software PTE into
+//!   the 64 KiB hashed page table (HTAB), evicting an entry if both PTEGs are full.
+//! * e300: the TLB-miss vectors (tlbmiss603.S) walk the software table in real
+//!   mode and load the TLB directly; there is no HTAB at all.
+//!
+//! A software PTE is already in the hardware's "PTE word 1" format (RPN, R, C,
+//! WIMG, PP) plus software bits in the reserved positions, so both reload paths
+//! only mask the software bits off.
+//!
+//! Protection: user pages use PP=01 (read/write) or PP=11 (read-only). A user
+//! segment register has Kp=0 and, while in the kernel, Ks=1: the kernel then
+//! sees PP=01 pages as read-only. That is KUAP (see kuap.rs).
+
+use core::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+
+use crate::mm;
+
+/// Software PTE bits (in word 1's reserved bits 0xe04) and hardware ones.
+pub mod pte {
+    pub const PRESENT: u32 = 0x800;
+    pub const WRITE: u32 = 0x400;
+    pub const EXEC: u32 = 0x200;
+    pub const SW_MASK: u32 = 0xe04;
+    pub const R: u32 = 0x100;
+    pub const C: u32 = 0x80;
+    pub const PP_RW: u32 = 0x1;
+    pub const PP_RO: u32 = 0x3;
+}
+
+/// The PTE for a user page at `phys` (read is implied).
+pub fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
+    let mut v = phys as u32 | pte::PRESENT | pte::R | pte::C;
+    v |= if write { pte::WRITE | pte::PP_RW } else { pte::PP_RO };
+    if exec {
+        v |= pte::EXEC;
+    }
+    v
+}
+
+pub fn pte_present(p: u32) -> bool {
+    p & pte::PRESENT != 0
+}
+pub fn pte_writable(p: u32) -> bool {
+    p & pte::WRITE != 0
+}
+pub fn pte_phys(p: u32) -> usize {
+    (p & 0xffff_f000) as usize
+}
+
+const SR_KS: u32 = 0x4000_0000;
+const SR_KP: u32 = 0x2000_0000;
+const HTAB_SIZE: usize = 64 * 1024;
+
+/// Does this CPU reload its TLB in software (603/e300) rather than from the HTAB?
+static SOFT_TLB: AtomicU32 = AtomicU32::new(0);
+/// Kernel virtual address of the HTAB (750 only).
+static HTAB: AtomicUsize = AtomicUsize::new(0);
+/// Round-robin victim when both PTEGs are full.
+static VICTIM: AtomicU32 = AtomicU32::new(0);
+
+/// Physical address of a word the 603 miss handlers read in real mode with an
+/// absolute `lwz`: the current address space's L1 table.
+pub const PGDIR_SLOT: usize = 0xf0;
+
+/// Sets up translation for user space: the HTAB (750) or nothing (e300), and
+/// kernel segments 12-15 (never used for translation: BATs cover them).
+pub fn init(soft_tlb: bool) {
+    SOFT_TLB.store(soft_tlb as u32, Ordering::Relaxed);
+    if !soft_tlb {
+        let phys = mm::frames::alloc_order(4).expect("RAM for the hash table");
+        HTAB.store(mm::to_virt(phys), Ordering::Relaxed);
+        // SAFETY: SDR1 = table base with HTABMASK 0 (64 KiB); the table is zeroed.
+        unsafe { core::arch::asm!("sync", "mtsdr1 {0}", "isync", in(reg) phys, options(nostack)) };
+    }
+    for seg in 12..16u32 {
+        set_sr(seg, SR_KP | 0x00ff_fff0 | seg);
+    }
+    flush_all();
+}
+
+fn set_sr(seg: u32, v: u32) {
+    // SAFETY: only user segments (0-11) change meaning; the kernel runs from BATs.
+    unsafe { core::arch::asm!("mtsrin {0}, {1}", "isync", in(reg) v, in(reg) seg << 28, options(nostack)) };
+}
+
+fn vsid(ctx: u32, seg: u32) -> u32 {
+    // Linux's scramble (CTX_TO_VSID): spreads contexts over the hash.
+    (ctx.wrapping_mul(897 * 16).wrapping_add(seg * 0x111)) & 0x00ff_ffff
+}
+
+/// Makes `ctx` with L1 table `pgdir_phys` the current user address space.
+/// Segments are loaded locked (Ks=1): the kernel cannot write user memory
+/// until a `UserWindow` unlocks one.
+pub fn activate(ctx: u32, pgdir_phys: usize) {
+    for seg in 0..(mm::TASK_SIZE >> 28) {
+        set_sr(seg, SR_KS | vsid(ctx, seg));
+    }
+    // SAFETY: PGDIR_SLOT is a reserved word in the vector page (below 0x100).
+    unsafe { core::ptr::write_volatile(mm::to_virt(PGDIR_SLOT) as *mut u32, pgdir_phys as u32) };
+}
+
+/// The segment register value of user segment `seg` for the current space.
+pub fn user_sr(seg: u32) -> u32 {
+    let v: u32;
+    // SAFETY: reading a segment register has no side effects.
+    unsafe { core::arch::asm!("mfsrin {0}, {1}", out(reg) v, in(reg) seg << 28, options(nomem, nostack)) };
+    v
+}
+
+/// Writes a user segment register (KUAP lock/unlock).
+pub fn set_user_sr(seg: u32, v: u32) {
+    set_sr(seg, v)
+}
+
+pub const SR_KS_BIT: u32 = SR_KS;
+
+fn pteg(hash: u32) -> usize {
+    HTAB.load(Ordering::Relaxed) + ((hash << 6) as usize & (HTAB_SIZE - 1))
+}
+
+/// Copies the software PTE for `ea` into the HTAB (750). Returns at once on
+/// a software-TLB CPU, where the miss handlers do this job.
+pub fn reload(ctx: u32, ea: u32, swpte: u32) {
+    if SOFT_TLB.load(Ordering::Relaxed) != 0 {
+        return;
+    }
+    let v = vsid(ctx, ea >> 28);
+    let api = (ea >> 22) & 0x3f;
+    let hash = (v & 0x7ffff) ^ ((ea >> 12) & 0xffff);
+    let word1 = swpte & !pte::SW_MASK;
+    for (h, hv) in [(0u32, hash), (0x40, !hash)] {
+        let word0 = 0x8000_0000 | (v << 7) | h | api;
+        let base = pteg(hv) as *mut [u32; 2];
+        for i in 0..8 {
+            // SAFETY: `base` is one of the 1024 PTEGs of the zeroed, kernel-owned HTAB.
+            let slot = unsafe { &mut *base.add(i) };
+            if slot[0] & 0x8000_0000 == 0 || slot[0] == word0 {
+                write_pte(slot, word0, word1);
+                return;
+            }
+        }
+    }
+    // Both groups full: evict a slot of the primary group.
+    let i = VICTIM.fetch_add(1, Ordering::Relaxed) as usize % 8;
+    // SAFETY: as above.
+    let slot = unsafe { &mut *(pteg(hash) as *mut [u32; 2]).add(i) };
+    write_pte(slot, 0x8000_0000 | (v << 7) | api, word1);
+    flush_all();
+}
+
+/// The architected HTAB update sequence: invalidate, sync, word 1, then word 0.
+fn write_pte(slot: &mut [u32; 2], word0: u32, word1: u32) {
+    // SAFETY: volatile stores to a kernel-owned HTAB slot, ordered by sync.
+    unsafe {
+        core::ptr::write_volatile(&mut slot[0], 0);
+        core::arch::asm!("sync", options(nostack));
+        core::ptr::write_volatile(&mut slot[1], word1);
+        core::arch::asm!("eieio", options(nostack));
+        core::ptr::write_volatile(&mut slot[0], word0);
+        core::arch::asm!("sync", options(nostack));
+    }
+}
+
+/// Forgets the translation of one user page of `ctx` (HTAB entry and TLB).
+pub fn flush_page(ctx: u32, ea: u32) {
+    if SOFT_TLB.load(Ordering::Relaxed) == 0 {
+        let v = vsid(ctx, ea >> 28);
+        let api = (ea >> 22) & 0x3f;
+        let hash = (v & 0x7ffff) ^ ((ea >> 12) & 0xffff);
+        for (h, hv) in [(0u32, hash), (0x40, !hash)] {
+            let word0 = 0x8000_0000 | (v << 7) | h | api;
+            let base = pteg(hv) as *mut [u32; 2];
+            for i in 0..8 {
+                // SAFETY: as in `reload`.
+                let slot = unsafe { &mut *base.add(i) };
+                if slot[0] == word0 {
+                    // SAFETY: as in `write_pte`.
+                    unsafe { core::ptr::write_volatile(&mut slot[0], 0) };
+                }
+            }
+        }
+    }
+    tlbie(ea);
+}
+
+fn tlbie(ea: u32) {
+    // SAFETY: invalidating a TLB entry never breaks the kernel (BAT-mapped).
+    unsafe { core::arch::asm!("sync", "tlbie {0}", "sync", in(reg) ea, options(nostack)) };
+}
+
+/// Empties the whole TLB (tlbia is illegal on e300, so one tlbie per congruence class).
+pub fn flush_all() {
+    for i in 0..64u32 {
+        tlbie(i << 12);
+    }
+    // SAFETY: a barrier.
+    unsafe { core::arch::asm!("sync", options(nostack)) };
+}

@@ -1,0 +1,101 @@
+//! Physical page frames: a buddy allocator (`buddy_system_allocator`) over the
+//! RAM the kernel image and the initrd leave free, plus a share count per frame
+//! so fork can share read-only pages.
+//!
+//! Invariant: a frame handed out by `alloc` has count 1; `share` adds one,
+//! `release` drops one and frees the frame when it reaches 0. The number of
+//! free frames is reported at power-off so tests catch leaks.
+
+use alloc::vec::Vec;
+use buddy_system_allocator::FrameAllocator;
+use spin::Mutex;
+
+use super::{to_virt, PAGE_SIZE};
+
+struct Frames {
+    buddy: FrameAllocator<32>,
+    counts: Vec<u16>,
+    free: usize,
+}
+
+static FRAMES: Mutex<Option<Frames>> = Mutex::new(None);
+
+/// Hands the frame numbers in `ranges` (half-open) to the buddy allocator,
+/// then carves the kernel heap out of them (the heap has to exist before the
+/// share-count table can be allocated).
+pub fn init(ranges: &[(usize, usize)], heap_frames: usize) {
+    let mut buddy = FrameAllocator::<32>::new();
+    let mut free = 0;
+    for &(start, end) in ranges {
+        buddy.add_frame(start, end);
+        free += end - start;
+    }
+    let heap = buddy.alloc(heap_frames).expect("RAM for the kernel heap");
+    super::heap::init(to_virt(heap * PAGE_SIZE), heap_frames * PAGE_SIZE);
+    let max = ranges.iter().map(|r| r.1).max().unwrap_or(0);
+    let mut counts = Vec::new();
+    counts.resize(max, 0);
+    *FRAMES.lock() = Some(Frames { buddy, counts, free: free - heap_frames });
+}
+
+/// Allocates `1 << order` physically contiguous frames, naturally aligned and
+/// zeroed; returns the physical address of the first.
+pub fn alloc_order(order: u32) -> Option<usize> {
+    let n = 1usize << order;
+    let mut guard = FRAMES.lock();
+    let f = guard.as_mut()?;
+    let first = f.buddy.alloc(n)?;
+    f.free -= n;
+    for frame in first..first + n {
+        f.counts[frame] = 1;
+    }
+    drop(guard);
+    let phys = first * PAGE_SIZE;
+    // SAFETY: the frames were free, so nothing else refers to them; they lie in
+    // BAT-mapped RAM.
+    unsafe { core::ptr::write_bytes(to_virt(phys) as *mut u8, 0, n * PAGE_SIZE) };
+    Some(phys)
+}
+
+/// One zeroed frame.
+pub fn alloc() -> Option<usize> {
+    alloc_order(0)
+}
+
+/// Another owner for `phys` (a page shared read-only after fork).
+pub fn share(phys: usize) {
+    let mut guard = FRAMES.lock();
+    let f = guard.as_mut().expect("frames");
+    f.counts[phys / PAGE_SIZE] += 1;
+}
+
+/// How many owners `phys` has.
+pub fn owners(phys: usize) -> u16 {
+    FRAMES.lock().as_ref().expect("frames").counts[phys / PAGE_SIZE]
+}
+
+/// Drops one owner of the `1 << order` frames at `phys`; frees them with the last.
+pub fn release_order(phys: usize, order: u32) {
+    let mut guard = FRAMES.lock();
+    let f = guard.as_mut().expect("frames");
+    let first = phys / PAGE_SIZE;
+    let c = &mut f.counts[first];
+    assert!(*c > 0, "release of a free frame {:#x}", phys);
+    *c -= 1;
+    if *c == 0 {
+        for frame in first + 1..first + (1 << order) {
+            f.counts[frame] = 0;
+        }
+        f.buddy.dealloc(first, 1 << order);
+        f.free += 1 << order;
+    }
+}
+
+pub fn release(phys: usize) {
+    release_order(phys, 0)
+}
+
+/// Free frames right now (for the leak check at power-off).
+pub fn free_count() -> usize {
+    FRAMES.lock().as_ref().map_or(0, |f| f.free)
+}

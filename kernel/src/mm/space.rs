@@ -1,0 +1,288 @@
+//! User address spaces: Sigil's own two-level page table plus a list of areas.
+//!
+//! ```text
+//!  EA:  | L1 index (10) | L2 index (10) | offset (12) |
+//!  L1 table (1 frame): 1024 words, each the physical address of an L2 table or 0
+//!  L2 table (1 frame): 1024 PTEs in the arch's format (arch::mmu::make_pte)
+//! ```
+//! This table is the truth; the hardware (HTAB or software TLB) only caches it,
+//! so every change here is followed by `arch::mmu::flush_page`.
+//!
+//! Areas (`Area`) say what may be mapped where and how: a page inside an area
+//! but not yet in the table is filled with zeroes on first touch (stack, brk,
+//! anonymous mmap). Fork copies writable pages at once and shares read-only
+//! ones (each frame has a share count in `frames`).
+
+use alloc::vec::Vec;
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use super::{frames, to_virt, PAGE_SIZE, TASK_SIZE};
+use crate::arch::mmu;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Prot {
+    pub read: bool,
+    pub write: bool,
+    pub exec: bool,
+}
+
+impl Prot {
+    pub const RW: Prot = Prot { read: true, write: true, exec: false };
+    /// Linux PROT_READ 1, PROT_WRITE 2, PROT_EXEC 4.
+    pub fn from_linux(p: u32) -> Prot {
+        Prot { read: p & 1 != 0, write: p & 2 != 0, exec: p & 4 != 0 }
+    }
+}
+
+/// A range of user addresses [start, end) with one protection.
+#[derive(Clone, Copy, Debug)]
+pub struct Area {
+    pub start: u32,
+    pub end: u32,
+    pub prot: Prot,
+}
+
+/// Why a user access could not be satisfied.
+#[derive(Debug)]
+pub enum Fault {
+    /// No area there, or the access is not allowed by the area (SIGSEGV).
+    Bad,
+    /// Out of physical memory.
+    NoMem,
+}
+
+static NEXT_CTX: AtomicU32 = AtomicU32::new(1);
+
+pub struct AddressSpace {
+    /// MMU context number (selects the VSIDs).
+    pub ctx: u32,
+    /// Physical address of the L1 table.
+    pgdir: usize,
+    areas: Vec<Area>,
+    /// Program break: [brk_start, brk) is one growing area.
+    pub brk_start: u32,
+    pub brk: u32,
+}
+
+fn table(phys: usize) -> &'static mut [u32; 1024] {
+    // SAFETY: page-table frames are owned by exactly one AddressSpace and only
+    // touched by its methods, which never hold two references to one table.
+    unsafe { &mut *(to_virt(phys) as *mut [u32; 1024]) }
+}
+
+impl AddressSpace {
+    pub fn new() -> Option<AddressSpace> {
+        let pgdir = frames::alloc()?;
+        let mut ctx = NEXT_CTX.fetch_add(1, Ordering::Relaxed) & 0xfffff;
+        if ctx == 0 {
+            ctx = NEXT_CTX.fetch_add(1, Ordering::Relaxed) & 0xfffff;
+        }
+        Some(AddressSpace { ctx, pgdir, areas: Vec::new(), brk_start: 0, brk: 0 })
+    }
+
+    /// Makes this the address space user-mode code and user accesses see.
+    pub fn activate(&self) {
+        mmu::activate(self.ctx, self.pgdir);
+    }
+
+    fn pte_slot(&mut self, ea: u32, create: bool) -> Option<&'static mut u32> {
+        let l1 = table(self.pgdir);
+        let i = (ea >> 22) as usize;
+        if l1[i] == 0 {
+            if !create {
+                return None;
+            }
+            l1[i] = frames::alloc()? as u32;
+        }
+        Some(&mut table(l1[i] as usize)[(ea as usize >> 12) & 0x3ff])
+    }
+
+    /// The PTE for `ea`, if a page is mapped there.
+    pub fn lookup(&mut self, ea: u32) -> Option<u32> {
+        self.pte_slot(ea, false).map(|p| *p).filter(|&p| mmu::pte_present(p))
+    }
+
+    pub fn area(&self, ea: u32) -> Option<&Area> {
+        self.areas.iter().find(|a| a.start <= ea && ea < a.end)
+    }
+
+    /// Declares [start, end) as an area (it must not overlap another).
+    pub fn add_area(&mut self, start: u32, end: u32, prot: Prot) {
+        self.areas.push(Area { start, end, prot });
+    }
+
+    /// Is [start, end) free of areas?
+    pub fn is_free(&self, start: u32, end: u32) -> bool {
+        end <= TASK_SIZE && start < end && self.areas.iter().all(|a| a.end <= start || a.start >= end)
+    }
+
+    /// Puts frame `phys` at `ea` (which must be in an area); takes one share of it.
+    pub fn map(&mut self, ea: u32, phys: usize, prot: Prot) -> Result<(), Fault> {
+        let slot = self.pte_slot(ea, true).ok_or(Fault::NoMem)?;
+        let old = *slot;
+        *slot = mmu::make_pte(phys, prot.write, prot.exec);
+        if mmu::pte_present(old) {
+            frames::release(mmu::pte_phys(old));
+            mmu::flush_page(self.ctx, ea);
+        }
+        Ok(())
+    }
+
+    /// Resolves a fault at `ea`: loads the hardware from the table, or fills a
+    /// fresh zero page in an area. `Err(Bad)` means the access is illegal.
+    pub fn fault(&mut self, ea: u32, write: bool) -> Result<(), Fault> {
+        let area = *self.area(ea).ok_or(Fault::Bad)?;
+        if (write && !area.prot.write) || !(area.prot.read || area.prot.write || area.prot.exec) {
+            return Err(Fault::Bad);
+        }
+        let page = ea & !(PAGE_SIZE as u32 - 1);
+        let pte = match self.lookup(page) {
+            Some(p) => p,
+            None => {
+                let phys = frames::alloc().ok_or(Fault::NoMem)?;
+                self.map(page, phys, area.prot)?;
+                self.lookup(page).expect("just mapped")
+            }
+        };
+        if write && !mmu::pte_writable(pte) {
+            return Err(Fault::Bad);
+        }
+        mmu::reload(self.ctx, page, pte);
+        Ok(())
+    }
+
+    /// Removes every page and area in [start, end) (page-aligned).
+    pub fn unmap(&mut self, start: u32, end: u32) {
+        let mut kept = Vec::new();
+        for a in self.areas.drain(..) {
+            if a.end <= start || a.start >= end {
+                kept.push(a);
+                continue;
+            }
+            if a.start < start {
+                kept.push(Area { end: start, ..a });
+            }
+            if a.end > end {
+                kept.push(Area { start: end, ..a });
+            }
+        }
+        self.areas = kept;
+        self.clear_pages(start, end);
+    }
+
+    fn clear_pages(&mut self, start: u32, end: u32) {
+        let mut ea = start;
+        while ea < end {
+            if let Some(slot) = self.pte_slot(ea, false) {
+                let p = core::mem::take(slot);
+                if mmu::pte_present(p) {
+                    frames::release(mmu::pte_phys(p));
+                    mmu::flush_page(self.ctx, ea);
+                }
+                ea = ea.wrapping_add(PAGE_SIZE as u32);
+            } else {
+                // No L2 table: skip to the next 4 MiB.
+                ea = (ea | 0x3f_ffff).wrapping_add(1);
+            }
+            if ea == 0 {
+                break;
+            }
+        }
+    }
+
+    /// Changes the protection of [start, end) (page-aligned, fully inside areas).
+    pub fn protect(&mut self, start: u32, end: u32, prot: Prot) -> Result<(), Fault> {
+        let mut pieces = Vec::new();
+        let mut covered = 0u64;
+        for a in self.areas.drain(..) {
+            if a.end <= start || a.start >= end {
+                pieces.push(a);
+                continue;
+            }
+            let (s, e) = (a.start.max(start), a.end.min(end));
+            covered += (e - s) as u64;
+            if a.start < s {
+                pieces.push(Area { end: s, ..a });
+            }
+            pieces.push(Area { start: s, end: e, prot });
+            if a.end > e {
+                pieces.push(Area { start: e, ..a });
+            }
+        }
+        self.areas = pieces;
+        let mut ea = start;
+        while ea < end {
+            if let Some(pte) = self.lookup(ea) {
+                let slot = self.pte_slot(ea, false).expect("present");
+                *slot = mmu::make_pte(mmu::pte_phys(pte), prot.write, prot.exec);
+                mmu::flush_page(self.ctx, ea);
+            }
+            ea += PAGE_SIZE as u32;
+        }
+        if covered == (end - start) as u64 { Ok(()) } else { Err(Fault::Bad) }
+    }
+
+    /// A copy for fork: same areas; writable pages copied, read-only ones shared.
+    pub fn fork(&mut self) -> Result<AddressSpace, Fault> {
+        let mut child = AddressSpace::new().ok_or(Fault::NoMem)?;
+        child.areas = self.areas.clone();
+        child.brk_start = self.brk_start;
+        child.brk = self.brk;
+        let l1 = table(self.pgdir);
+        for i in 0..1024 {
+            if l1[i] == 0 {
+                continue;
+            }
+            let l2 = table(l1[i] as usize);
+            for (j, &p) in l2.iter().enumerate() {
+                if !mmu::pte_present(p) {
+                    continue;
+                }
+                let ea = ((i << 22) | (j << 12)) as u32;
+                let slot = child.pte_slot(ea, true).ok_or(Fault::NoMem)?;
+                if mmu::pte_writable(p) {
+                    let phys = frames::alloc().ok_or(Fault::NoMem)?;
+                    copy_frame(phys, mmu::pte_phys(p));
+                    *slot = (p & 0xfff) | phys as u32;
+                } else {
+                    frames::share(mmu::pte_phys(p));
+                    *slot = p;
+                }
+            }
+        }
+        Ok(child)
+    }
+
+    /// Physical address behind user address `ea`, if mapped (for the loader).
+    pub fn phys(&mut self, ea: u32) -> Option<usize> {
+        self.lookup(ea).map(|p| mmu::pte_phys(p) + (ea as usize & (PAGE_SIZE - 1)))
+    }
+
+    /// Finds a free, page-aligned range of `len` bytes below `top` (mmap without a hint).
+    pub fn find_free(&self, len: u32, top: u32) -> Option<u32> {
+        let mut end = top;
+        loop {
+            let start = end.checked_sub(len)?;
+            match self.areas.iter().filter(|a| a.start < end && a.end > start).map(|a| a.start).min() {
+                None => return Some(start),
+                Some(s) => end = s,
+            }
+        }
+    }
+}
+
+fn copy_frame(dst: usize, src: usize) {
+    // SAFETY: both are whole frames in BAT-mapped RAM; dst was just allocated.
+    unsafe { core::ptr::copy_nonoverlapping(to_virt(src) as *const u8, to_virt(dst) as *mut u8, PAGE_SIZE) };
+}
+
+impl Drop for AddressSpace {
+    fn drop(&mut self) {
+        self.clear_pages(0, TASK_SIZE);
+        let l1 = table(self.pgdir);
+        for e in l1.iter_mut().filter(|e| **e != 0) {
+            frames::release(core::mem::take(e) as usize);
+        }
+        frames::release(self.pgdir);
+    }
+}

@@ -1,0 +1,196 @@
+//! The user-access interface: the only way the kernel touches user memory.
+//!
+//! A user pointer is a claim, not a reference. `UserWindow::open` checks the
+//! range once (inside user space, no wrap-around), opens KUAP for it (arch),
+//! and returns a guard; only the guard can `put`/`get`/copy, and dropping it
+//! closes KUAP again. This is Linux's `user_access_begin()` /
+//! `unsafe_put_user()` / `user_access_end()`, with the compiler checking
+//! that nothing touches user memory outside a window.
+//!
+//! Faults inside a window: a page that is merely not loaded yet is filled in
+//! by the fault handler and the access retried. An access that cannot be
+//! satisfied (no mapping, read-only page) is *skipped*: the handler records
+//! the fault in the window and resumes after the faulting instruction
+//! (`fixup`). A skipped load leaves garbage, so every accessor is a single
+//! plain-old-data load or store and `finish()` reports `Err(Efault)`. Linux
+//! needs an exception table entry per access to do the same; a window that
+//! remembers its own fault needs none.
+//!
+//! `get_user`, `put_user`, `copy_to_user` and `copy_from_user` are thin: each
+//! opens its own window. That is exactly the per-call cost the seeds measure.
+
+use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+use crate::arch;
+use crate::mm::TASK_SIZE;
+
+/// A bad user address: the syscall returns EFAULT.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Efault;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    ReadWrite,
+}
+
+/// Counters read by the benchmarks (and the trace): windows opened and bytes
+/// moved through them since boot.
+pub static WINDOWS: AtomicU32 = AtomicU32::new(0);
+pub static BYTES: AtomicU32 = AtomicU32::new(0);
+
+/// The open window, for the fault handler (one CPU, one window at a time).
+static OPEN_START: AtomicU32 = AtomicU32::new(0);
+static OPEN_END: AtomicU32 = AtomicU32::new(0);
+static FAULTED: AtomicBool = AtomicBool::new(false);
+
+/// Types a window may move: any bit pattern is a valid value, so a skipped
+/// (faulted) load can never make an invalid one.
+pub trait Pod: Copy {}
+impl Pod for u8 {}
+impl Pod for u16 {}
+impl Pod for u32 {}
+impl Pod for i32 {}
+impl Pod for u64 {}
+
+/// An open user-access window over [start, start + len).
+pub struct UserWindow {
+    start: u32,
+    len: u32,
+}
+
+impl UserWindow {
+    /// Checks [addr, addr + len) and opens it. `len` 0 is allowed (no access).
+    pub fn open(addr: u32, len: u32, access: Access) -> Result<UserWindow, Efault> {
+        let end = addr.checked_add(len).ok_or(Efault)?;
+        if end > TASK_SIZE {
+            return Err(Efault);
+        }
+        debug_assert!(OPEN_END.load(Ordering::Relaxed) == 0, "nested user window");
+        WINDOWS.fetch_add(1, Ordering::Relaxed);
+        BYTES.fetch_add(len, Ordering::Relaxed);
+        if len > 0 {
+            OPEN_START.store(addr, Ordering::Relaxed);
+            OPEN_END.store(end, Ordering::Relaxed);
+            if access != Access::Read {
+                arch::kuap::unlock_write(addr, end);
+            }
+        }
+        Ok(UserWindow { start: addr, len })
+    }
+
+    fn ptr<T>(&self, off: u32) -> *mut T {
+        assert!(off.checked_add(core::mem::size_of::<T>() as u32).is_some_and(|e| e <= self.len), "access outside the window");
+        (self.start + off) as *mut T
+    }
+
+    /// Stores `v` at `off` bytes into the window.
+    #[inline(always)]
+    pub fn put<T: Pod>(&mut self, off: u32, v: T) {
+        let p = self.ptr::<T>(off);
+        // SAFETY: p lies in the checked user range and KUAP is open for it; a
+        // fault is recorded and skipped by the fault handler (see `fixup`).
+        unsafe { core::ptr::write_volatile(p, v) };
+    }
+
+    /// Loads a value at `off` bytes into the window.
+    #[inline(always)]
+    pub fn get<T: Pod>(&self, off: u32) -> T {
+        let p = self.ptr::<T>(off);
+        // SAFETY: as for `put`; T is Pod, so even a skipped load yields a valid T.
+        unsafe { core::ptr::read_volatile(p) }
+    }
+
+    /// Copies `src` to `off` bytes into the window.
+    pub fn write_bytes(&mut self, off: u32, src: &[u8]) {
+        for (i, &b) in src.iter().enumerate() {
+            self.put(off + i as u32, b);
+        }
+    }
+
+    /// Copies from `off` bytes into the window into `dst`.
+    pub fn read_bytes(&self, off: u32, dst: &mut [u8]) {
+        for (i, b) in dst.iter_mut().enumerate() {
+            *b = self.get(off + i as u32);
+        }
+    }
+
+    /// Closes the window and says whether every access in it succeeded.
+    pub fn finish(self) -> Result<(), Efault> {
+        drop(self);
+        if FAULTED.swap(false, Ordering::Relaxed) { Err(Efault) } else { Ok(()) }
+    }
+}
+
+impl Drop for UserWindow {
+    fn drop(&mut self) {
+        if self.len > 0 {
+            arch::kuap::lock();
+            OPEN_END.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Called by the fault handler for a kernel access to user address `ea` that
+/// cannot be satisfied: if it lies in the open window, record the fault and
+/// return true (the handler then skips the instruction).
+pub fn fixup(ea: u32) -> bool {
+    let inside = ea >= OPEN_START.load(Ordering::Relaxed) && ea < OPEN_END.load(Ordering::Relaxed);
+    if inside {
+        FAULTED.store(true, Ordering::Relaxed);
+    }
+    inside
+}
+
+pub fn get_user<T: Pod>(addr: u32) -> Result<T, Efault> {
+    let w = UserWindow::open(addr, core::mem::size_of::<T>() as u32, Access::Read)?;
+    let v = w.get(0);
+    w.finish().map(|_| v)
+}
+
+pub fn put_user<T: Pod>(addr: u32, v: T) -> Result<(), Efault> {
+    let mut w = UserWindow::open(addr, core::mem::size_of::<T>() as u32, Access::Write)?;
+    w.put(0, v);
+    w.finish()
+}
+
+pub fn copy_to_user(addr: u32, src: &[u8]) -> Result<(), Efault> {
+    let mut w = UserWindow::open(addr, src.len() as u32, Access::Write)?;
+    w.write_bytes(0, src);
+    w.finish()
+}
+
+pub fn copy_from_user(dst: &mut [u8], addr: u32) -> Result<(), Efault> {
+    let w = UserWindow::open(addr, dst.len() as u32, Access::Read)?;
+    w.read_bytes(0, dst);
+    w.finish()
+}
+
+/// Reads a NUL-terminated string of at most `max` bytes (without the NUL).
+pub fn read_cstr(addr: u32, max: u32) -> Result<alloc::vec::Vec<u8>, Efault> {
+    let mut out = alloc::vec::Vec::new();
+    let mut a = addr;
+    loop {
+        // One window per page: the string may end just before an unmapped page.
+        let page_end = (a | 0xfff).checked_add(1).ok_or(Efault)?;
+        let w = UserWindow::open(a, (page_end - a).min(TASK_SIZE.saturating_sub(a)), Access::Read)?;
+        let n = page_end - a;
+        for i in 0..n {
+            let b: u8 = w.get(i);
+            if FAULTED.load(Ordering::Relaxed) {
+                break;
+            }
+            if b == 0 {
+                return w.finish().map(|_| out);
+            }
+            if out.len() as u32 >= max {
+                drop(w);
+                return Err(Efault);
+            }
+            out.push(b);
+        }
+        w.finish()?;
+        a = page_end;
+    }
+}
