@@ -1,35 +1,111 @@
 //! Sigil: a small kernel for 32-bit PowerPC that shows how Linux delivers signals.
 //!
-//! Boot order: head.S (real mode, BATs, MMU on) -> kmain() here -> memory,
-//! traps, timer -> the first process. Read docs/ to follow one signal from
-//! kill() to the handler and back.
+//! Boot order: head.S (real mode, BATs, MMU on) -> kmain() here: console and
+//! boot information, memory, MMU, initramfs, timer -> PID 1 (`/init`).
+//! Read docs/signals.md to follow one signal from kill() to the handler and back.
 #![no_std]
 #![no_main]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+extern crate alloc;
+
 mod arch;
+mod cmdline;
 mod console;
+mod dev;
+mod fs;
+mod kcell;
+mod mm;
+mod proc;
+mod selftest;
+mod signal;
+mod syscall;
+mod trace;
 mod trap;
+mod uaccess;
 
 use core::panic::PanicInfo;
+use core::sync::atomic::Ordering;
 
 extern "C" {
     static __kernel_start: u8;
     static __kernel_end: u8;
 }
 
+/// Heap: 16 MiB of the RAM.
+const HEAP_FRAMES: usize = 4096;
+
 #[no_mangle]
 extern "C" fn kmain() -> ! {
     let Some(boot) = arch::early_init() else { arch::power_off() };
+    // SAFETY: QEMU put the command line at this physical address (fw_cfg);
+    // head.S maps all RAM, and nothing else uses that memory.
+    let cmdline = unsafe { core::slice::from_raw_parts(mm::to_virt(boot.cmdline.0 as usize) as *const u8, boot.cmdline.1 as usize) };
     // SAFETY: linker symbols; only their addresses are used.
-    let size = unsafe { (&__kernel_end as *const u8 as usize) - (&__kernel_start as *const u8 as usize) };
-    kprintln!("Sigil on QEMU g3beige: PVR {:#010x}, RAM {} MiB, kernel {} KiB, timebase {} Hz",
-        arch::pvr(), boot.ram_size >> 20, size >> 10, boot.tb_freq);
-    console::exit(0)
+    let (kstart, kend) = unsafe { (&__kernel_start as *const u8 as usize, &__kernel_end as *const u8 as usize) };
+    let (initrd, initrd_len) = (boot.initrd.0 as usize, boot.initrd.1 as usize);
+    let first = (mm::to_phys(kend) + mm::PAGE_SIZE - 1) / mm::PAGE_SIZE;
+    let last = boot.ram_size as usize / mm::PAGE_SIZE;
+    let (rd_first, rd_last) = (initrd / mm::PAGE_SIZE, (initrd + initrd_len).div_ceil(mm::PAGE_SIZE));
+    if initrd_len > 0 {
+        mm::frames::init(&[(first, rd_first), (rd_last, last)], HEAP_FRAMES);
+    } else {
+        mm::frames::init(&[(first, last)], HEAP_FRAMES);
+    }
+    let opts = cmdline::parse(cmdline);
+    kprintln!(
+        "Sigil on QEMU g3beige: CPU PVR {:#010x} ({}), RAM {} MiB, kernel {} KiB, timebase {} Hz",
+        arch::pvr(), arch::platform(), boot.ram_size >> 20, (kend - kstart) >> 10, boot.tb_freq
+    );
+
+    arch::mmu::init(arch::is_603());
+    dev::timer::init(boot.tb_freq);
+    kprintln!("sigil: boot options: {}", core::str::from_utf8(cmdline).unwrap_or("?"));
+    kprintln!("sigil: {} free frames, heap {} KiB, {} TLB reload",
+        mm::frames::free_count(), HEAP_FRAMES * 4, if arch::is_603() { "software (603)" } else { "hash table" });
+    kprintln!("sigil: boot took {} timebase ticks", arch::timebase());
+
+    if let Some(test) = opts.selftest {
+        selftest::run(test);
+    }
+    if initrd_len == 0 {
+        kprintln!("sigil: no initramfs (-initrd): nothing to run");
+        shutdown(0);
+    }
+    // SAFETY: the initrd frames were kept out of the allocator above.
+    let data = unsafe { core::slice::from_raw_parts(mm::to_virt(initrd) as *const u8, initrd_len) };
+    match fs::initramfs::init(data) {
+        Ok(n) => kprintln!("sigil: initramfs: {} entries, {} KiB", n, initrd_len >> 10),
+        Err(e) => {
+            console::print_always(format_args!("sigil: bad initramfs: {:?}\n", e));
+            shutdown(1);
+        }
+    }
+    let argv: alloc::vec::Vec<&[u8]> = core::iter::once(&b"/init"[..]).chain(opts.init_args.iter().copied()).collect();
+    if let Err(e) = proc::start_init("/init", &argv) {
+        console::print_always(format_args!("sigil: cannot run /init: {}\n", e.name()));
+        shutdown(127);
+    }
+    unreachable!()
+}
+
+/// PID 1 ended (or reboot was called): report and power off with `status`
+/// (a Linux wait status: exit code, or 128 + signal number when killed).
+pub fn shutdown(wait_status: u32) -> ! {
+    let code = if wait_status & 0x7f == 0 { (wait_status >> 8) & 0xff } else { 128 + (wait_status & 0x7f) };
+    kprintln!(
+        "sigil: init exited ({}); windows {}, free frames {}, heap {} bytes, sigqueue nodes {}",
+        code,
+        uaccess::WINDOWS.load(Ordering::Relaxed),
+        mm::frames::free_count(),
+        mm::heap::used(),
+        sigil_core::signal::queue::LIVE_NODES.load(Ordering::Relaxed)
+    );
+    console::exit(code as i32)
 }
 
 #[panic_handler]
 fn panic(info: &PanicInfo) -> ! {
-    kprintln!("SIGIL OOPS: kernel panic: {}", info);
+    console::print_always(format_args!("\nSIGIL OOPS: kernel panic: {}\n", info));
     console::exit(255)
 }

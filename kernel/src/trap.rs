@@ -1,13 +1,92 @@
 //! Generic trap handling: what each kind of exception means to the kernel.
 //!
-//! The arch layer turns a vector into a call here with the saved `TrapFrame`.
-//! Kernel-mode faults become an oops: the registers, the fault address, a
-//! backtrace, and a non-zero exit so no test ever hangs on a dead kernel.
+//! The arch layer decodes a vector into an `Event` and calls `handle` with the
+//! saved `TrapFrame`. User faults become signals; kernel faults on user
+//! memory are resolved (page reload, demand-zero) or fixed up inside an open
+//! `UserWindow`; anything else in kernel mode is an oops: registers, fault
+//! address, backtrace, and a non-zero exit so no test ever hangs on a dead kernel.
 
-use crate::arch::{self, TrapFrame};
+use core::sync::atomic::Ordering;
 
-pub fn handle(tf: &mut TrapFrame) {
-    oops("unexpected exception", tf)
+use sigil_core::abi::{self, Errno};
+
+use crate::arch::{self, Event, TrapFrame};
+use crate::mm::TASK_SIZE;
+use crate::{proc, signal, syscall, uaccess};
+
+pub fn handle(tf: &mut TrapFrame, event: Event) {
+    let kuap = arch::kuap::save_and_lock();
+    if tf.from_user() {
+        user_trap(tf, event);
+        return_to_user(tf);
+    } else {
+        kernel_trap(tf, event);
+    }
+    arch::kuap::restore(kuap);
+}
+
+fn user_trap(tf: &mut TrapFrame, event: Event) {
+    match event {
+        Event::Syscall => syscall::entry(tf),
+        Event::Timer => crate::dev::timer::tick(),
+        Event::External => crate::dev::irq(),
+        Event::PageFault { ea, write, missing, .. } => {
+            let space = proc::current().space();
+            let ok = missing && space.fault(ea, write).is_ok();
+            if !ok {
+                let code = if space.area(ea).is_some() { abi::SEGV_ACCERR } else { abi::SEGV_MAPERR };
+                signal::force_fault(abi::SIGSEGV, code, ea);
+            }
+        }
+        Event::FpUnavailable => {
+            let p = proc::current();
+            arch::fp_load(&p.fp);
+            p.fp_live = true;
+            tf.msr |= arch::MSR_FP;
+        }
+        Event::IllegalInstruction => signal::force_fault(abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
+        Event::PrivilegedInstruction => {
+            let insn = uaccess::get_user::<u32>(tf.nip).unwrap_or(0);
+            if !arch::emulate_privileged(tf, insn) {
+                signal::force_fault(abi::SIGILL, abi::ILL_PRVOPC, tf.nip);
+            }
+        }
+        Event::TrapInstruction => signal::force_fault(abi::SIGTRAP, abi::TRAP_BRKPT, tf.nip),
+        Event::FpException => signal::force_fault(abi::SIGFPE, abi::FPE_FLTINV, tf.nip),
+        Event::Alignment { ea } => signal::force_fault(abi::SIGBUS, abi::BUS_ADRALN, ea),
+        Event::Trace => signal::force_fault(abi::SIGTRAP, abi::TRAP_TRACE, tf.nip),
+        Event::Unexpected => signal::force_fault(abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
+    }
+}
+
+/// The last thing before user mode: take the CPU's turn (preemption), then
+/// deliver pending signals, then finish an interrupted syscall's restart.
+fn return_to_user(tf: &mut TrapFrame) {
+    if crate::dev::timer::NEED_RESCHED.swap(false, Ordering::Relaxed) {
+        proc::yield_now();
+    }
+    signal::do_signal(tf);
+}
+
+fn kernel_trap(tf: &mut TrapFrame, event: Event) {
+    match event {
+        Event::Timer => crate::dev::timer::tick(),
+        Event::External => crate::dev::irq(),
+        Event::PageFault { ea, write, missing, .. } if ea < TASK_SIZE => {
+            if missing && proc::current().space().fault(ea, write).is_ok() {
+                return;
+            }
+            if uaccess::fixup(ea) {
+                tf.nip += 4;
+                return;
+            }
+            if write && !arch::kuap::write_allowed(ea) {
+                oops("KUAP violation: kernel write to user memory outside a UserWindow", tf);
+            }
+            oops("kernel access to a bad user address", tf);
+        }
+        _ => oops("unexpected exception in kernel mode", tf),
+    }
 }
 
 /// A kernel bug: print everything and stop the machine with status 255.
@@ -15,4 +94,9 @@ pub fn oops(what: &str, tf: &TrapFrame) -> ! {
     crate::console::print_always(format_args!("\nSIGIL OOPS: {}\n", what));
     arch::dump(tf);
     crate::console::exit(255)
+}
+
+/// Maps a kernel errno to the value user space sees in r3.
+pub fn errno_value(e: Errno) -> u32 {
+    e.raw() as u32
 }

@@ -49,8 +49,9 @@ use crate::exec::{ExecError, PAGE_SIZE};
 /// Size of the ELF32 header and of one ELF32 program header.
 const EHDR_SIZE: usize = 52;
 const PHDR_SIZE: usize = 32;
-/// Linux rejects more program headers than fit in 64 KiB; 64 is plenty for a
-/// static binary (a glibc hello has 6) and bounds the work done on junk.
+/// Linux refuses a program header table larger than a page (128 headers);
+/// 64 is plenty for a static binary (a glibc hello has 6) and bounds the
+/// work done on junk.
 const MAX_PHNUM: usize = 64;
 
 /// `e_ident` values: 32-bit objects, big-endian ("MSB"), version 1.
@@ -238,8 +239,9 @@ fn build_plan(
                 }
                 // AT_PHDR the way Linux >= 5.18 computes it: the address at
                 // which this segment makes the program header table visible.
-                if ph.offset <= phoff && u64::from(phoff) + u64::from(table_len)
-                    <= u64::from(ph.offset) + u64::from(ph.filesz)
+                if ph.offset <= phoff
+                    && u64::from(phoff) + u64::from(table_len)
+                        <= u64::from(ph.offset) + u64::from(ph.filesz)
                 {
                     phdr_from_load.get_or_insert(phoff - ph.offset + ph.vaddr);
                 }
@@ -262,7 +264,12 @@ fn build_plan(
                 {
                     return Err(ExecError::NoExec);
                 }
-                tls = Some(Tls { vaddr: ph.vaddr, filesz: ph.filesz, memsz: ph.memsz, align: ph.align });
+                tls = Some(Tls {
+                    vaddr: ph.vaddr,
+                    filesz: ph.filesz,
+                    memsz: ph.memsz,
+                    align: ph.align,
+                });
             }
             _ => {} // PT_NOTE, PT_GNU_RELRO, ...: for glibc and tools, not for exec
         }
@@ -292,7 +299,6 @@ fn build_plan(
     })
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,7 +318,11 @@ mod tests {
             fs::create_dir_all(&dir).unwrap();
             let src = dir.join("hello.c");
             let exe = dir.join("hello");
-            fs::write(&src, "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n").unwrap();
+            fs::write(
+                &src,
+                "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n",
+            )
+            .unwrap();
             let status = Command::new("powerpc-linux-gnu-gcc")
                 .args(["-O2", "-static", "-o"])
                 .arg(&exe)
@@ -351,7 +361,10 @@ mod tests {
             let t: Vec<&str> = line.split_whitespace().collect();
             if line.starts_with("Entry point") {
                 entry = Some(hex(t[2]));
-            } else if t.len() >= 8 && t[1].starts_with("0x") && t[0].chars().all(|c| c.is_ascii_uppercase() || c == '_') {
+            } else if t.len() >= 8
+                && t[1].starts_with("0x")
+                && t[0].chars().all(|c| c.is_ascii_uppercase() || c == '_')
+            {
                 rows.push(Row {
                     kind: t[0].into(),
                     offset: hex(t[1]),
@@ -378,7 +391,10 @@ mod tests {
         let loads: Vec<_> = rows.iter().filter(|r| r.kind == "LOAD").collect();
         assert_eq!(plan.segments.len(), loads.len());
         for (seg, row) in plan.segments.iter().zip(&loads) {
-            assert_eq!((seg.file_offset, seg.vaddr, seg.filesz, seg.memsz), (row.offset, row.vaddr, row.filesz, row.memsz));
+            assert_eq!(
+                (seg.file_offset, seg.vaddr, seg.filesz, seg.memsz),
+                (row.offset, row.vaddr, row.filesz, row.memsz)
+            );
             let flags = format!(
                 "{}{}{}",
                 if seg.read { "R" } else { "" },
@@ -390,10 +406,18 @@ mod tests {
         let top = loads.iter().map(|r| r.vaddr + r.memsz).max().unwrap();
         assert_eq!(plan.brk_start, top.next_multiple_of(4096));
 
-        let stack = rows.iter().find(|r| r.kind == "GNU_STACK").expect("GNU_STACK");
+        let stack = rows
+            .iter()
+            .find(|r| r.kind == "GNU_STACK")
+            .expect("GNU_STACK");
         assert_eq!(plan.stack_executable, stack.flags.contains('E'));
         let tls = rows.iter().find(|r| r.kind == "TLS").expect("TLS");
-        let want = Tls { vaddr: tls.vaddr, filesz: tls.filesz, memsz: tls.memsz, align: tls.align };
+        let want = Tls {
+            vaddr: tls.vaddr,
+            filesz: tls.filesz,
+            memsz: tls.memsz,
+            align: tls.align,
+        };
         assert_eq!(plan.tls, Some(want));
     }
 
@@ -406,7 +430,10 @@ mod tests {
         let seg = plan
             .segments
             .iter()
-            .find(|s| plan.phdr_vaddr >= s.vaddr && plan.phdr_vaddr + 32 * plan.phnum <= s.vaddr + s.filesz)
+            .find(|s| {
+                plan.phdr_vaddr >= s.vaddr
+                    && plan.phdr_vaddr + 32 * plan.phnum <= s.vaddr + s.filesz
+            })
             .expect("program headers inside a loaded segment");
         let mut mem = vec![0u8; seg.memsz as usize];
         let file = seg.file_offset as usize;
@@ -429,7 +456,10 @@ mod tests {
         let (_, bytes) = hello();
         let phoff = u32::from_be_bytes(bytes[28..32].try_into().unwrap()) as usize;
         let first_load = |field: usize| phoff + field; // program header 0 is the text PT_LOAD
-        let note = (0..6).map(|i| phoff + 32 * i).find(|&at| bytes[at..at + 4] == [0, 0, 0, 4]).expect("PT_NOTE");
+        let note = (0..6)
+            .map(|i| phoff + 32 * i)
+            .find(|&at| bytes[at..at + 4] == [0, 0, 0, 4])
+            .expect("PT_NOTE");
         let cases: &[(&str, usize, &[u8])] = &[
             ("magic", 1, b"X"),
             ("ELFCLASS64", 4, &[2]),
@@ -482,11 +512,23 @@ mod tests {
         let (_, bytes) = hello();
         let plan = parse(bytes, TASK_SIZE).unwrap();
         let tls = plan.tls.unwrap();
-        let tls_end = (tls.vaddr - plan.segments[1].vaddr + plan.segments[1].file_offset + tls.filesz) as usize;
-        let needed = plan.segments.iter().map(|s| (s.file_offset + s.filesz) as usize).max().unwrap().max(tls_end);
+        let tls_end = (tls.vaddr - plan.segments[1].vaddr
+            + plan.segments[1].file_offset
+            + tls.filesz) as usize;
+        let needed = plan
+            .segments
+            .iter()
+            .map(|s| (s.file_offset + s.filesz) as usize)
+            .max()
+            .unwrap()
+            .max(tls_end);
         for len in 0..bytes.len() {
             let ok = parse(&bytes[..len], TASK_SIZE).is_ok();
-            assert_eq!(ok, len >= needed, "truncated to {len} bytes (segments end at {needed})");
+            assert_eq!(
+                ok,
+                len >= needed,
+                "truncated to {len} bytes (segments end at {needed})"
+            );
         }
         let phoff = u32::from_be_bytes(bytes[28..32].try_into().unwrap()) as usize;
         let headers = phoff + 32 * usize::from(u16::from_be_bytes([bytes[44], bytes[45]]));

@@ -20,22 +20,26 @@ struct Frames {
 
 static FRAMES: Mutex<Option<Frames>> = Mutex::new(None);
 
-/// Hands the frame numbers in `ranges` (half-open) to the buddy allocator,
-/// then carves the kernel heap out of them (the heap has to exist before the
-/// share-count table can be allocated).
+/// Gives the kernel heap the first `heap_frames` frames of the first range
+/// large enough (the buddy allocator keeps its free lists on the heap, so the
+/// heap comes first), then hands every other frame in `ranges` (half-open
+/// frame numbers) to the buddy allocator.
 pub fn init(ranges: &[(usize, usize)], heap_frames: usize) {
+    let heap = ranges.iter().find(|r| r.1 - r.0 >= heap_frames).expect("RAM for the kernel heap").0;
+    super::heap::init(to_virt(heap * PAGE_SIZE), heap_frames * PAGE_SIZE);
     let mut buddy = FrameAllocator::<32>::new();
     let mut free = 0;
     for &(start, end) in ranges {
-        buddy.add_frame(start, end);
-        free += end - start;
+        let start = if start == heap { start + heap_frames } else { start };
+        if start < end {
+            buddy.add_frame(start, end);
+            free += end - start;
+        }
     }
-    let heap = buddy.alloc(heap_frames).expect("RAM for the kernel heap");
-    super::heap::init(to_virt(heap * PAGE_SIZE), heap_frames * PAGE_SIZE);
     let max = ranges.iter().map(|r| r.1).max().unwrap_or(0);
     let mut counts = Vec::new();
     counts.resize(max, 0);
-    *FRAMES.lock() = Some(Frames { buddy, counts, free: free - heap_frames });
+    *FRAMES.lock() = Some(Frames { buddy, counts, free });
 }
 
 /// Allocates `1 << order` physically contiguous frames, naturally aligned and

@@ -200,6 +200,7 @@ impl Sysno {
 mod tests {
     use super::Sysno;
     use std::collections::HashMap;
+    use std::string::ToString;
 
     /// Every entry must carry the number the cross toolchain's header gives its
     /// name; a typo here would send glibc's calls to the wrong handler.

@@ -10,6 +10,8 @@
 //! ("time32") and the `-D_TIME_BITS=64` one ("time64"); they get different
 //! ioctl numbers because the size is encoded in the number.
 
+use super::PcmError;
+
 /// `SNDRV_PCM_VERSION` = protocol 2.0.15, answered by PVERSION.
 pub const PCM_VERSION: u32 = 0x0002_000f;
 
@@ -104,10 +106,10 @@ impl PcmIoctl {
         (0x800c_4150, PcmIoctl::WriteiFrames),
     ];
 
-    /// Decodes an ioctl request number; `None` means the caller answers ENOTTY,
-    /// as Linux's `snd_pcm_common_ioctl` does for anything it does not know.
-    pub fn from_raw(request: u32) -> Option<PcmIoctl> {
-        Self::TABLE.iter().find(|(n, _)| *n == request).map(|(_, c)| *c)
+    /// Decodes an ioctl request number; anything else is ENOTTY, as in
+    /// Linux's `snd_pcm_common_ioctl`.
+    pub fn from_raw(request: u32) -> Result<PcmIoctl, PcmError> {
+        Self::TABLE.iter().find(|(n, _)| *n == request).map(|(_, c)| *c).ok_or(PcmError::NoTty)
     }
 
     /// The ppc32 request number of this ioctl.

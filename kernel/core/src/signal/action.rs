@@ -113,6 +113,7 @@ impl SigAction {
         [self.handler, self.mask.words().0, self.flags, self.restorer]
     }
 
+    /// Decodes the handler word: SIG_DFL, SIG_IGN or an address.
     pub const fn disposition(&self) -> Disposition {
         match self.handler {
             abi::SIG_DFL => Disposition::Default,
@@ -221,10 +222,12 @@ mod tests {
         let b = SigAction::from_words([1, 0, 0, !0, !0]);
         assert_eq!(b.disposition(), Disposition::Ignore);
         assert_eq!(b.mask, SigSet::from_bits(!0).blockable());
-        let c = SigAction::from_old_words([0x1000_0000, 0x300, abi::SA_SIGINFO, 0]);
+        let c = SigAction::from_old_words([0x1000_0000, 0x600, abi::SA_SIGINFO, 0]);
         assert!(c.wants_siginfo());
-        assert_eq!(c.mask.words(), (0x300, 0));
-        assert_eq!(c.to_old_words(), [0x1000_0000, 0x300, abi::SA_SIGINFO, 0]);
+        assert_eq!(c.mask.words(), (0x600, 0));
+        assert_eq!(c.to_old_words(), [0x1000_0000, 0x600, abi::SA_SIGINFO, 0]);
+        // Bit 8 is SIGKILL: dropped from the old-style mask too.
+        assert_eq!(SigAction::from_old_words([0, 0x300, 0, 0]).mask.words(), (0x200, 0));
         assert_eq!(SigAction::DEFAULT.disposition(), Disposition::Default);
     }
 

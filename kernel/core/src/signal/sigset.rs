@@ -81,6 +81,7 @@ impl Signal {
 pub struct SigSet(u64);
 
 impl SigSet {
+    /// No signals.
     pub const EMPTY: SigSet = SigSet(0);
     /// The two signals no mask can block and no handler can catch.
     pub const UNBLOCKABLE: SigSet = SigSet(Signal::SIGKILL.set().0 | Signal::SIGSTOP.set().0);
@@ -120,22 +121,27 @@ impl SigSet {
         (self.0 as u32, (self.0 >> 32) as u32)
     }
 
+    /// Adds `sig` to the set.
     pub fn add(&mut self, sig: Signal) {
         self.0 |= sig.set().0;
     }
 
+    /// Removes `sig` from the set.
     pub fn remove(&mut self, sig: Signal) {
         self.0 &= !sig.set().0;
     }
 
+    /// True if `sig` is in the set.
     pub const fn contains(self, sig: Signal) -> bool {
         self.0 & sig.set().0 != 0
     }
 
+    /// Signals in either set.
     pub const fn union(self, other: SigSet) -> SigSet {
         SigSet(self.0 | other.0)
     }
 
+    /// Signals in both sets.
     pub const fn intersect(self, other: SigSet) -> SigSet {
         SigSet(self.0 & other.0)
     }
@@ -145,6 +151,7 @@ impl SigSet {
         SigSet(self.0 & !other.0)
     }
 
+    /// True if no signal is in the set.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
@@ -233,6 +240,6 @@ mod tests {
         assert_eq!(both.apply_how(abi::SIG_UNBLOCK, Signal::SIGUSR1.set()), Ok(Signal::SIGUSR2.set()));
         assert_eq!(cur.apply_how(abi::SIG_SETMASK, set), Ok(Signal::SIGUSR2.set()));
         assert_eq!(cur.apply_how(3, set), Err(Errno::EINVAL));
-        assert_eq!(SigSet::from_bits(!0).blockable().bits(), !0 & !((1 << 8) | (1 << 18)));
+        assert_eq!(SigSet::from_bits(!0).blockable().bits(), !((1 << 8) | (1 << 18)));
     }
 }

@@ -40,15 +40,72 @@ pub const MSR_RI: u32 = 0x2;
 /// What a user process runs with (Linux's MSR_USER): FP is added lazily.
 pub const MSR_USER: u32 = MSR_EE | MSR_PR | MSR_ME | MSR_IR | MSR_DR | MSR_RI;
 
+/// CR0[SO]: set in the saved CR when a syscall fails (r3 then holds errno).
+pub const CR0_SO: u32 = 0x1000_0000;
+
 impl TrapFrame {
     pub fn from_user(&self) -> bool {
         self.msr & MSR_PR != 0
     }
 }
 
+/// What an exception means, in words the generic kernel understands.
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    Syscall,
+    /// A data or instruction access that the MMU refused. `missing`: no
+    /// translation (a reload may fix it); otherwise a protection violation.
+    PageFault { ea: u32, write: bool, exec: bool, missing: bool },
+    Timer,
+    External,
+    FpUnavailable,
+    IllegalInstruction,
+    PrivilegedInstruction,
+    TrapInstruction,
+    FpException,
+    Alignment { ea: u32 },
+    Trace,
+    Unexpected,
+}
+
+const DSISR_NOTFOUND: u32 = 0x4000_0000;
+const DSISR_STORE: u32 = 0x0200_0000;
+const SRR1_PROGRAM_FP: u32 = 0x0010_0000;
+const SRR1_PROGRAM_ILLEGAL: u32 = 0x0008_0000;
+const SRR1_PROGRAM_PRIV: u32 = 0x0004_0000;
+const SRR1_PROGRAM_TRAP: u32 = 0x0002_0000;
+
+/// Decodes the vector and its status registers.
+pub fn classify(tf: &TrapFrame) -> Event {
+    match tf.trap {
+        0x300 => Event::PageFault {
+            ea: tf.dar,
+            write: tf.dsisr & DSISR_STORE != 0,
+            exec: false,
+            missing: tf.dsisr & DSISR_NOTFOUND != 0,
+        },
+        0x400 => Event::PageFault { ea: tf.nip, write: false, exec: true, missing: tf.msr & DSISR_NOTFOUND != 0 },
+        0x500 => Event::External,
+        0x600 => Event::Alignment { ea: tf.dar },
+        0x700 if tf.msr & SRR1_PROGRAM_FP != 0 => Event::FpException,
+        0x700 if tf.msr & SRR1_PROGRAM_ILLEGAL != 0 => Event::IllegalInstruction,
+        0x700 if tf.msr & SRR1_PROGRAM_PRIV != 0 => Event::PrivilegedInstruction,
+        0x700 if tf.msr & SRR1_PROGRAM_TRAP != 0 => Event::TrapInstruction,
+        0x800 => Event::FpUnavailable,
+        0x900 => Event::Timer,
+        0xc00 => Event::Syscall,
+        0xd00 => Event::Trace,
+        _ => Event::Unexpected,
+    }
+}
+
 #[no_mangle]
 extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
-    crate::trap::handle(tf);
+    let event = classify(tf);
+    // SRR1's upper half holds the exception's reason bits, not MSR state;
+    // QEMU's rfi would copy them into the MSR, so drop them now.
+    tf.msr &= 0xffff;
+    crate::trap::handle(tf, event);
 }
 
 /// Prints the machine state of a fatal kernel fault: registers, the fault

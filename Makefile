@@ -1,0 +1,73 @@
+# Sigil's workflow. `make` alone prints this help.
+#
+#   make run   [BOARD=g3beige] [INIT=path/to/static-elf] [ARGS="a b"] [QUIET=1] [QEMU_FLAGS="..."]
+#   make test  [BOARD=...]     host unit tests + QEMU integration tests
+#   make bench                 the mailing-list experiments, in guest instructions
+#   make debug                 QEMU waiting for gdb, and the gdb script to attach
+#   make image BOARD=...       the kernel ELF (and a U-Boot uImage for boards that boot one)
+#
+# Missing tools (Debian packages) are installed first by qemu/deps.sh, which
+# says what it installs.
+
+BOARD      ?= g3beige
+include boards/$(BOARD).mk
+
+CARGO      := /usr/bin/cargo
+KERNEL_DIR := target/kernel/$(BOARD)
+KERNEL     := $(KERNEL_DIR)/sigil.elf
+RUNNER     := target/release/sigil-run
+INIT       ?=
+ARGS       ?=
+QUIET      ?=
+QEMU_FLAGS ?=
+CROSS_ENV  := RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
+BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
+
+.PHONY: help deps kernel runner user run test test-host test-qemu bench debug image clean
+.DEFAULT_GOAL := help
+
+help: ## Show this help
+	@echo "Sigil - a small Rust kernel for 32-bit PowerPC that shows how Linux delivers signals"
+	@echo
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@echo
+	@echo "  Variables: BOARD=$(BOARD) (boards/*.mk)  INIT=<static ppc32 ELF>  ARGS=\"...\"  QUIET=1  QEMU_FLAGS=\"...\""
+
+deps: ## Install the Debian packages Sigil needs (only the missing ones)
+	@bash qemu/deps.sh
+
+kernel: deps ## Build the kernel for BOARD
+	@mkdir -p $(KERNEL_DIR)
+	$(CROSS_ENV) SIGIL_ARCH=$(KERNEL_ARCH) RUSTFLAGS="-C link-arg=-T$(CURDIR)/$(KERNEL_LD)" \
+	  $(CARGO) build -q -p sigil-kernel --release --target kernel/ppc32-sigil.json $(BUILD_STD) \
+	  --target-dir target/kernel-build/$(BOARD)
+	cp target/kernel-build/$(BOARD)/ppc32-sigil/release/sigil $(KERNEL)
+	@echo "kernel: $(KERNEL) ($$(stat -c %s $(KERNEL)) bytes ELF, $$(powerpc-linux-gnu-size $(KERNEL) | awk 'NR==2{print $$4}') bytes loaded)"
+
+runner: deps ## Build the host-side QEMU runner
+	$(CARGO) build -q --release -p sigil-qemu
+
+include user/build.mk
+
+user: deps user-c ## Build the user programs
+
+run: kernel runner user ## Boot BOARD in QEMU; with INIT=, run that program as PID 1
+	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user \
+	  $(if $(INIT),--init $(INIT)) $(if $(QUIET),--quiet) \
+	  $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") -- $(ARGS)
+
+test: test-host test-qemu ## Run every test: host unit tests, then QEMU integration tests
+
+test-host: deps ## Host unit tests of the portable logic (cargo test)
+	$(CARGO) test -q -p sigil-core
+
+test-qemu: kernel runner user ## QEMU integration tests (boot, programs, signals)
+	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu -- --test-threads=2
+
+debug: kernel ## Start QEMU halted, waiting for gdb on :1234 (then: gdb-multiarch -x qemu/gdbinit)
+	@echo "In another terminal: gdb-multiarch -x qemu/gdbinit $(KERNEL)"
+	$(QEMU_CMD) -s -S -kernel $(KERNEL) -device loader,file=$(KERNEL),cpu-num=0 \
+	  $(if $(INIT),-initrd $(INIT)) $(QEMU_FLAGS)
+
+clean: ## Remove build output
+	rm -rf target

@@ -1,1 +1,0 @@
-//! pcm (being written)

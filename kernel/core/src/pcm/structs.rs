@@ -1,0 +1,335 @@
+//! The records a PCM ioctl carries between user and kernel, beyond
+//! hw_params: sw_params (SW_PARAMS), status (STATUS, STATUS_EXT), sync_ptr
+//! (SYNC_PTR, the hot path), info (INFO); their decode/encode for the ppc32
+//! layouts of `uapi`, and the `Stream` methods that produce them.
+//!
+//! SYNC_PTR is one pure function, `Stream::sync_ptr`, shared by the glue's
+//! three user-access strategies (per-field get/put_user, whole-struct copies,
+//! one read window + one write window): they differ only in how the 3 input
+//! and 9 output words cross the user boundary.
+
+use super::stream::{State, Stream};
+use super::uapi::{self, get_u32, info, put_u32, sw_params as sw, StatusLayout, SyncPtrLayout};
+use super::uapi::{PROTO_TSTAMP_TYPE, SYNC_PTR_APPL, SYNC_PTR_AVAIL_MIN, SYNC_PTR_HWSYNC};
+use super::uapi::{TSTAMP_ENABLE, TSTAMP_TYPE_LAST};
+use super::PcmError;
+
+const NS_PER_SEC: u64 = 1_000_000_000;
+
+/// Splits a nanosecond count into (seconds, nanoseconds).
+fn split_ns(ns: u64) -> (i64, u32) {
+    ((ns / NS_PER_SEC) as i64, (ns % NS_PER_SEC) as u32)
+}
+
+/// `struct snd_pcm_sw_params` (104 bytes), decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SwParams {
+    pub tstamp_mode: u32,
+    pub period_step: u32,
+    pub sleep_min: u32,
+    pub avail_min: u32,
+    pub xfer_align: u32,
+    pub start_threshold: u32,
+    pub stop_threshold: u32,
+    pub silence_threshold: u32,
+    pub silence_size: u32,
+    pub boundary: u32,
+    pub proto: u32,
+    pub tstamp_type: u32,
+}
+
+const SW_FIELDS: [usize; 12] = [
+    sw::TSTAMP_MODE, sw::PERIOD_STEP, sw::SLEEP_MIN, sw::AVAIL_MIN, sw::XFER_ALIGN,
+    sw::START_THRESHOLD, sw::STOP_THRESHOLD, sw::SILENCE_THRESHOLD, sw::SILENCE_SIZE,
+    sw::BOUNDARY, sw::PROTO, sw::TSTAMP_TYPE,
+];
+
+impl SwParams {
+    fn fields(&mut self) -> [&mut u32; 12] {
+        [
+            &mut self.tstamp_mode, &mut self.period_step, &mut self.sleep_min,
+            &mut self.avail_min, &mut self.xfer_align, &mut self.start_threshold,
+            &mut self.stop_threshold, &mut self.silence_threshold, &mut self.silence_size,
+            &mut self.boundary, &mut self.proto, &mut self.tstamp_type,
+        ]
+    }
+
+    pub fn read_from(buf: &[u8; sw::SIZE]) -> SwParams {
+        let mut p = SwParams::default();
+        for (f, off) in p.fields().into_iter().zip(SW_FIELDS) {
+            *f = get_u32(buf, off);
+        }
+        p
+    }
+
+    /// Writes the fields back; the reserved tail is left as the user sent it.
+    pub fn write_to(&self, buf: &mut [u8; sw::SIZE]) {
+        let mut p = *self;
+        for (f, off) in p.fields().into_iter().zip(SW_FIELDS) {
+            put_u32(buf, off, *f);
+        }
+    }
+}
+
+/// What STATUS reports (`struct snd_pcm_status64` in the kernel). Times are
+/// (sec, nsec) of the caller's monotonic clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Status {
+    pub state: u32,
+    pub trigger_tstamp: (i64, u32),
+    pub tstamp: (i64, u32),
+    pub appl_ptr: u32,
+    pub hw_ptr: u32,
+    pub delay: i32,
+    pub avail: u32,
+    pub avail_max: u32,
+    pub overrange: u32,
+    pub suspended_state: u32,
+    pub audio_tstamp_data: u32,
+    pub audio_tstamp: (i64, u32),
+    pub driver_tstamp: (i64, u32),
+    pub audio_tstamp_accuracy: u32,
+}
+
+impl Status {
+    /// Encodes into a zeroed buffer of `l.size` bytes (STATUS copies the
+    /// whole struct; reserved bytes "must be filled with zero").
+    pub fn write_to(&self, buf: &mut [u8], l: &StatusLayout) {
+        buf[..l.size].fill(0);
+        let ts = |buf: &mut [u8], off: usize, (sec, nsec): (i64, u32)| {
+            if l.timespec_size == 8 {
+                put_u32(buf, off, sec as u32);
+                put_u32(buf, off + 4, nsec);
+            } else {
+                buf[off..off + 8].copy_from_slice(&sec.to_be_bytes());
+                buf[off + 8..off + 16].copy_from_slice(&(nsec as i64).to_be_bytes());
+            }
+        };
+        put_u32(buf, l.state, self.state);
+        ts(buf, l.trigger_tstamp, self.trigger_tstamp);
+        ts(buf, l.tstamp, self.tstamp);
+        put_u32(buf, l.appl_ptr, self.appl_ptr);
+        put_u32(buf, l.hw_ptr, self.hw_ptr);
+        put_u32(buf, l.delay, self.delay as u32);
+        put_u32(buf, l.avail, self.avail);
+        put_u32(buf, l.avail_max, self.avail_max);
+        put_u32(buf, l.overrange, self.overrange);
+        put_u32(buf, l.suspended_state, self.suspended_state);
+        put_u32(buf, l.audio_tstamp_data, self.audio_tstamp_data);
+        ts(buf, l.audio_tstamp, self.audio_tstamp);
+        ts(buf, l.driver_tstamp, self.driver_tstamp);
+        put_u32(buf, l.audio_tstamp_accuracy, self.audio_tstamp_accuracy);
+    }
+}
+
+/// The three words SYNC_PTR reads from the user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SyncPtrIn {
+    pub flags: u32,
+    pub appl_ptr: u32,
+    pub avail_min: u32,
+}
+
+impl SyncPtrIn {
+    /// Decodes from a copy of the user's struct in layout `l`.
+    pub fn read_from(buf: &[u8], l: &SyncPtrLayout) -> SyncPtrIn {
+        SyncPtrIn {
+            flags: get_u32(buf, l.flags),
+            appl_ptr: get_u32(buf, l.appl_ptr),
+            avail_min: get_u32(buf, l.avail_min),
+        }
+    }
+}
+
+/// The nine values SYNC_PTR writes back, in `snd_pcm_ioctl_sync_ptr_compat`'s
+/// put_user order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SyncPtrOut {
+    pub state: u32,
+    pub hw_ptr: u32,
+    pub tstamp_sec: i64,
+    pub tstamp_nsec: u32,
+    pub suspended_state: u32,
+    pub audio_tstamp_sec: i64,
+    pub audio_tstamp_nsec: u32,
+    pub appl_ptr: u32,
+    pub avail_min: u32,
+}
+
+impl SyncPtrOut {
+    /// The (offset, word) pairs of the time32 struct, one per put_user.
+    pub fn puts32(&self) -> [(usize, u32); 9] {
+        let l = &uapi::SYNC_PTR32;
+        [
+            (l.state, self.state),
+            (l.hw_ptr, self.hw_ptr),
+            (l.tstamp_sec, self.tstamp_sec as u32),
+            (l.tstamp_nsec, self.tstamp_nsec),
+            (l.suspended_state, self.suspended_state),
+            (l.audio_tstamp_sec, self.audio_tstamp_sec as u32),
+            (l.audio_tstamp_nsec, self.audio_tstamp_nsec),
+            (l.appl_ptr, self.appl_ptr),
+            (l.avail_min, self.avail_min),
+        ]
+    }
+
+    /// The whole struct in layout `l` (`snd_pcm_sync_ptr`: memset, fill,
+    /// one copy_to_user): zeroes, `flags` echoed, then the fields. In time64
+    /// each value fills its 8-byte slot, sign-extended seconds included.
+    pub fn write_to(&self, flags: u32, buf: &mut [u8], l: &SyncPtrLayout) {
+        buf[..l.size].fill(0);
+        put_u32(buf, l.flags, flags);
+        if l.size == uapi::SYNC_PTR32.size {
+            for (off, v) in self.puts32() {
+                put_u32(buf, off, v);
+            }
+            return;
+        }
+        put_u32(buf, l.state, self.state);
+        put_u32(buf, l.hw_ptr, self.hw_ptr);
+        buf[l.tstamp_sec..l.tstamp_sec + 8].copy_from_slice(&self.tstamp_sec.to_be_bytes());
+        put_u32(buf, l.tstamp_nsec, self.tstamp_nsec);
+        put_u32(buf, l.suspended_state, self.suspended_state);
+        buf[l.audio_tstamp_sec..l.audio_tstamp_sec + 8].copy_from_slice(&self.audio_tstamp_sec.to_be_bytes());
+        put_u32(buf, l.audio_tstamp_nsec, self.audio_tstamp_nsec);
+        put_u32(buf, l.appl_ptr, self.appl_ptr);
+        put_u32(buf, l.avail_min, self.avail_min);
+    }
+}
+
+/// Fills `struct snd_pcm_info` for card 0, device 0, playback (INFO).
+pub fn write_info(buf: &mut [u8; info::SIZE]) {
+    buf.fill(0);
+    // device, subdevice, stream (0 = playback), card: all 0.
+    buf[info::ID..info::ID + 9].copy_from_slice(b"Sigil PCM");
+    buf[info::NAME..info::NAME + 16].copy_from_slice(b"Sigil pseudo DAC");
+    buf[info::SUBNAME..info::SUBNAME + 12].copy_from_slice(b"subdevice #0");
+    put_u32(buf, info::SUBDEVICES_COUNT, 1);
+    // subdevices_avail = count - opened: the caller holds the only one.
+    put_u32(buf, info::SUBDEVICES_AVAIL, 0);
+}
+
+impl Stream {
+    /// SW_PARAMS (`snd_pcm_sw_params`): any state but OPEN. Fills
+    /// `p.boundary` on success. The glue copies `p` back in every case, as
+    /// Linux does (then it is what the user sent, unless we succeeded).
+    /// A running stream is re-checked against the new thresholds at once,
+    /// so the call can return EPIPE after applying them.
+    pub fn sw_params(&mut self, p: &mut SwParams, now: u64) -> Result<(), PcmError> {
+        if self.state == State::Open {
+            return Err(PcmError::BadFd);
+        }
+        if p.tstamp_mode > TSTAMP_ENABLE
+            || (p.proto >= PROTO_TSTAMP_TYPE && p.tstamp_type > TSTAMP_TYPE_LAST)
+            || p.avail_min == 0
+        {
+            return Err(PcmError::Inval);
+        }
+        if p.silence_size >= self.boundary {
+            if p.silence_threshold != 0 {
+                return Err(PcmError::Inval);
+            }
+        } else if p.silence_size > p.silence_threshold
+            || p.silence_threshold > self.config().map_or(0, |c| c.buffer_size)
+        {
+            return Err(PcmError::Inval);
+        }
+        self.tstamp_mode = p.tstamp_mode;
+        if p.proto >= PROTO_TSTAMP_TYPE {
+            self.tstamp_type = p.tstamp_type;
+        }
+        self.period_step = p.period_step;
+        self.avail_min = p.avail_min;
+        self.start_threshold = p.start_threshold;
+        self.stop_threshold = p.stop_threshold;
+        self.silence_threshold = p.silence_threshold;
+        self.silence_size = p.silence_size;
+        p.boundary = self.boundary;
+        self.update(now)
+    }
+
+    /// STATUS / STATUS_EXT (`snd_pcm_status64`). `audio_tstamp_data` is the
+    /// word STATUS_EXT reads from the user (0 for STATUS): its low 4 bits
+    /// request an audio timestamp type; any non-zero type marks the report
+    /// valid (bit 4), the type stays 0 as for a driver without get_time_info.
+    /// Resets avail_max.
+    pub fn status(&mut self, audio_tstamp_data: u32, now: u64) -> Status {
+        let mut s = Status {
+            state: self.state as u32,
+            audio_tstamp_data,
+            ..Status::default()
+        };
+        if self.state == State::Open {
+            return s;
+        }
+        s.trigger_tstamp = split_ns(self.trigger_ns);
+        let running = matches!(self.state, State::Running | State::Draining);
+        if running {
+            let _ = self.update(now);
+            if self.tstamp_mode == TSTAMP_ENABLE {
+                s.tstamp = split_ns(self.tstamp_ns);
+                s.driver_tstamp = split_ns(self.driver_ns);
+                s.audio_tstamp = split_ns(self.audio_ns);
+                if audio_tstamp_data & 0xf != 0 {
+                    s.audio_tstamp_data = 1 << 4;
+                }
+            }
+        } else if self.tstamp_mode == TSTAMP_ENABLE {
+            s.tstamp = split_ns(now);
+        }
+        // The update may have stopped the stream.
+        s.state = self.state as u32;
+        s.appl_ptr = self.appl_ptr;
+        s.hw_ptr = self.hw_ptr;
+        s.avail = self.avail();
+        s.delay = if running { self.hw_avail() as i32 } else { 0 };
+        s.avail_max = self.avail_max;
+        self.avail_max = 0;
+        s
+    }
+
+    /// SYNC_PTR (`snd_pcm_ioctl_sync_ptr_compat` / `snd_pcm_sync_ptr`).
+    ///
+    /// 1. HWSYNC flag: update the hardware pointer first (`do_pcm_hwsync`:
+    ///    EBADFD in OPEN/SETUP, EPIPE in XRUN; then nothing else happens).
+    /// 2. APPL flag clear: the user's appl_ptr becomes the stream's (EINVAL if
+    ///    refused; nothing changed) and is echoed; set: the stream's is returned.
+    /// 3. AVAIL_MIN flag clear: the user's avail_min is stored; set: read back.
+    /// 4. State, hw_ptr, timestamps are snapshotted for the answer.
+    ///
+    /// Without HWSYNC it is accepted in every state, OPEN included (all zero
+    /// there, and only appl_ptr 0 is accepted: the boundary is still 0).
+    /// Pointers are reported modulo the boundary (0x7fffffff before
+    /// HW_PARAMS), as the compat path does; they are always below it anyway.
+    pub fn sync_ptr(&mut self, input: SyncPtrIn, now: u64) -> Result<SyncPtrOut, PcmError> {
+        if input.flags & SYNC_PTR_HWSYNC != 0 {
+            self.hwsync(now)?;
+        }
+        let boundary = if self.boundary == 0 { 0x7fff_ffff } else { self.boundary };
+        let appl_ptr = if input.flags & SYNC_PTR_APPL == 0 {
+            self.apply_appl_ptr(input.appl_ptr)?;
+            input.appl_ptr
+        } else {
+            self.appl_ptr % boundary
+        };
+        let avail_min = if input.flags & SYNC_PTR_AVAIL_MIN == 0 {
+            self.avail_min = input.avail_min;
+            input.avail_min
+        } else {
+            self.avail_min
+        };
+        let (tstamp_sec, tstamp_nsec) = split_ns(self.tstamp_ns);
+        let (audio_tstamp_sec, audio_tstamp_nsec) = split_ns(self.audio_ns);
+        Ok(SyncPtrOut {
+            state: self.state as u32,
+            hw_ptr: self.hw_ptr % boundary,
+            tstamp_sec,
+            tstamp_nsec,
+            suspended_state: 0,
+            audio_tstamp_sec,
+            audio_tstamp_nsec,
+            appl_ptr,
+            avail_min,
+        })
+    }
+}

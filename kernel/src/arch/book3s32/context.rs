@@ -1,0 +1,127 @@
+//! Threads of control: kernel stacks, the context switch, user entry, and the
+//! lazy floating-point state.
+//!
+//! A process's kernel stack holds, at its top, the `TrapFrame` of the user
+//! state it entered the kernel with. `switch_context` (head.S) saves the
+//! callee-saved registers of the running thread and resumes another. A brand
+//! new thread is given a stack on which `switch_context` "returns" straight
+//! into `trap_return`, which restores its TrapFrame and enters user mode.
+//!
+//! FP: user code gets MSR[FP] only after its first FP instruction traps (0x800).
+//! The FP registers then belong to that process until another one needs them
+//! or it is switched out, when they are saved (`fp_save`).
+
+use super::trap::{TrapFrame, MSR_FP};
+
+/// Bytes between a kernel stack's top and its TrapFrame's ABI header.
+pub const TRAP_FRAME_BYTES: usize = 192;
+const SWITCH_FRAME_BYTES: usize = 96;
+
+extern "C" {
+    fn switch_context(save_sp: *mut usize, new_sp: usize);
+    fn trap_return();
+}
+
+/// The user TrapFrame at the top of the kernel stack ending at `top`.
+pub fn user_frame(top: usize) -> *mut TrapFrame {
+    (top - TRAP_FRAME_BYTES + 16) as *mut TrapFrame
+}
+
+/// Prepares the kernel stack ending at `top` so that switching to the returned
+/// stack pointer enters user mode with `tf`.
+pub fn new_thread(top: usize, tf: &TrapFrame) -> usize {
+    // SAFETY: [top - 288, top) is the unused top of a fresh kernel stack.
+    unsafe {
+        *user_frame(top) = tf.clone();
+        let frame = top - TRAP_FRAME_BYTES;
+        let sp = frame - SWITCH_FRAME_BYTES;
+        core::ptr::write_bytes(sp as *mut u8, 0, SWITCH_FRAME_BYTES);
+        // switch_context pops 96 bytes and returns to the LR saved at 4(r1).
+        *((frame + 4) as *mut usize) = trap_return as usize;
+        sp
+    }
+}
+
+/// Suspends the running thread (its stack pointer goes to `*save`) and runs
+/// the thread whose saved stack pointer is `next`.
+///
+/// # Safety
+/// `save` must stay valid until the thread is resumed, and `next` must come
+/// from `new_thread` or an earlier `switch`.
+pub unsafe fn switch(save: *mut usize, next: usize) {
+    // SAFETY: per the contract above.
+    unsafe { switch_context(save, next) }
+}
+
+/// Where the next trap from user mode starts its kernel stack (SPRG0).
+pub fn set_kernel_stack(top: usize) {
+    // SAFETY: SPRG0 is read only by trap_entry, for exactly this.
+    unsafe { core::arch::asm!("mtspr 272, {0}", in(reg) top, options(nostack)) };
+}
+
+/// A process's floating-point registers, as `stfd`/`mffs` leave them.
+#[repr(C, align(8))]
+#[derive(Clone)]
+pub struct FpState {
+    pub fpr: [u64; 32],
+    pub fpscr: u64,
+}
+
+impl FpState {
+    pub const fn new() -> FpState {
+        FpState { fpr: [0; 32], fpscr: 0 }
+    }
+}
+
+macro_rules! fp_regs {
+    ($op:literal, $base:ident) => {
+        concat!(
+            $op, " 0, 0({b})\n", $op, " 1, 8({b})\n", $op, " 2, 16({b})\n", $op, " 3, 24({b})\n",
+            $op, " 4, 32({b})\n", $op, " 5, 40({b})\n", $op, " 6, 48({b})\n", $op, " 7, 56({b})\n",
+            $op, " 8, 64({b})\n", $op, " 9, 72({b})\n", $op, " 10, 80({b})\n", $op, " 11, 88({b})\n",
+            $op, " 12, 96({b})\n", $op, " 13, 104({b})\n", $op, " 14, 112({b})\n", $op, " 15, 120({b})\n",
+            $op, " 16, 128({b})\n", $op, " 17, 136({b})\n", $op, " 18, 144({b})\n", $op, " 19, 152({b})\n",
+            $op, " 20, 160({b})\n", $op, " 21, 168({b})\n", $op, " 22, 176({b})\n", $op, " 23, 184({b})\n",
+            $op, " 24, 192({b})\n", $op, " 25, 200({b})\n", $op, " 26, 208({b})\n", $op, " 27, 216({b})\n",
+            $op, " 28, 224({b})\n", $op, " 29, 232({b})\n", $op, " 30, 240({b})\n", $op, " 31, 248({b})\n",
+        )
+    };
+}
+
+fn with_fp<R>(f: impl FnOnce() -> R) -> R {
+    let msr: u32;
+    // SAFETY: MSR[FP] only enables the FP unit for the kernel for a moment;
+    // the kernel itself is built soft-float and never touches FP registers.
+    unsafe {
+        core::arch::asm!("mfmsr {0}", out(reg) msr, options(nomem, nostack));
+        core::arch::asm!("mtmsr {0}", "isync", in(reg) msr | MSR_FP, options(nostack));
+    }
+    let r = f();
+    // SAFETY: as above, back to the kernel's MSR.
+    unsafe { core::arch::asm!("mtmsr {0}", "isync", in(reg) msr, options(nostack)) };
+    r
+}
+
+/// Stores the live FP registers into `st`.
+pub fn fp_save(st: &mut FpState) {
+    let base = st as *mut FpState;
+    with_fp(|| {
+        // SAFETY: `base` points to 264 writable bytes; FP is enabled by with_fp.
+        unsafe {
+            core::arch::asm!(fp_regs!("stfd", b), "mffs 0", "stfd 0, 256({b})", "lfd 0, 0({b})",
+                b = in(reg_nonzero) base, options(nostack));
+        }
+    });
+}
+
+/// Loads `st` into the FP registers.
+pub fn fp_load(st: &FpState) {
+    let base = st as *const FpState;
+    with_fp(|| {
+        // SAFETY: `base` points to 264 readable bytes; FP is enabled by with_fp.
+        unsafe {
+            core::arch::asm!("lfd 0, 256({b})", "mtfsf 0xff, 0", fp_regs!("lfd", b),
+                b = in(reg_nonzero) base, options(nostack));
+        }
+    });
+}

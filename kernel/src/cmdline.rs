@@ -1,0 +1,34 @@
+//! Boot options: the kernel command line QEMU passes (`-append`).
+//!
+//! Words before `--` are options; words after it are PID 1's arguments.
+//!   quiet                 no kernel messages (program output stays exact)
+//!   signal.dequeue=copy   copy the siginfo out of the sigqueue node (old way)
+//!   signal.frame=field    one user-access window per frame store (old way)
+//!   trace=signal          print the signal trace
+//!   selftest=<name>       run a built-in kernel test instead of /init
+
+use alloc::vec::Vec;
+use core::sync::atomic::Ordering;
+
+pub struct Options {
+    pub init_args: Vec<&'static [u8]>,
+    pub selftest: Option<&'static [u8]>,
+}
+
+pub fn parse(line: &'static [u8]) -> Options {
+    let mut opts = Options { init_args: Vec::new(), selftest: None };
+    let mut words = line.split(|&b| b == b' ').filter(|w| !w.is_empty());
+    for w in words.by_ref() {
+        match w {
+            b"--" => break,
+            b"quiet" => crate::console::QUIET.store(true, Ordering::Relaxed),
+            b"signal.dequeue=copy" => crate::signal::deliver::DEQUEUE_COPY.store(true, Ordering::Relaxed),
+            b"signal.frame=field" => crate::signal::deliver::FRAME_PER_FIELD.store(true, Ordering::Relaxed),
+            b"trace=signal" => crate::trace::ENABLED.store(true, Ordering::Relaxed),
+            _ if w.starts_with(b"selftest=") => opts.selftest = Some(&w[9..]),
+            _ => crate::kprintln!("sigil: unknown boot option {}", core::str::from_utf8(w).unwrap_or("?")),
+        }
+    }
+    opts.init_args.extend(words);
+    opts
+}

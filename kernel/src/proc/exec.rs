@@ -1,0 +1,161 @@
+//! execve: a new address space from a static ELF in the initramfs, with the
+//! initial stack Linux ppc32 gives (argc, argv, envp, auxv: sigil-core's
+//! `exec::build_stack`) and registers as `start_thread` sets them.
+
+use alloc::vec::Vec;
+
+use sigil_core::abi::Errno;
+use sigil_core::elf;
+use sigil_core::exec::{build_stack, ExecError, StackSpec};
+
+use crate::arch::{self, TrapFrame};
+use crate::mm::space::{AddressSpace, Fault, Prot};
+use crate::mm::{self, frames, PAGE_SIZE, TASK_SIZE};
+
+/// The stack grows down from here; 8 MiB are reserved for it (RLIMIT_STACK).
+pub const STACK_TOP: u32 = TASK_SIZE;
+pub const STACK_SIZE: u32 = 8 << 20;
+/// mmap without a hint allocates downwards from here.
+pub const MMAP_TOP: u32 = STACK_TOP - STACK_SIZE - (16 << 20);
+
+fn errno(e: ExecError) -> Errno {
+    match e {
+        ExecError::NoExec => Errno::ENOEXEC,
+        ExecError::TooBig => Errno::E2BIG,
+        ExecError::NoMem => Errno::ENOMEM,
+        _ => Errno::EFAULT,
+    }
+}
+
+/// Copies `bytes` to user address `ea` of a space that is not active,
+/// through the physical frames (filling pages that are missing).
+fn write_phys(space: &mut AddressSpace, mut ea: u32, mut bytes: &[u8]) -> Result<(), Errno> {
+    while !bytes.is_empty() {
+        let phys = match space.phys(ea) {
+            Some(p) => p,
+            None => {
+                let prot = space.area(ea).ok_or(Errno::EFAULT)?.prot;
+                let f = frames::alloc().ok_or(Errno::ENOMEM)?;
+                space.map(ea & !0xfff, f, prot).map_err(|_| Errno::ENOMEM)?;
+                f + (ea as usize & 0xfff)
+            }
+        };
+        let n = (PAGE_SIZE - (phys & 0xfff)).min(bytes.len());
+        // SAFETY: phys..phys+n lies in one frame owned by `space`.
+        unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), mm::to_virt(phys) as *mut u8, n) };
+        ea += n as u32;
+        bytes = &bytes[n..];
+    }
+    Ok(())
+}
+
+fn page_floor(a: u32) -> u32 {
+    a & !(PAGE_SIZE as u32 - 1)
+}
+fn page_ceil(a: u32) -> u32 {
+    page_floor(a + PAGE_SIZE as u32 - 1)
+}
+
+/// Builds the address space and the first user register state for the
+/// program at `path`. Nothing of the caller changes: exec can still fail.
+pub fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]]) -> Result<(AddressSpace, TrapFrame), Errno> {
+    let file = crate::fs::initramfs::lookup(path).ok_or(Errno::ENOENT)?;
+    if !file.is_file {
+        return Err(Errno::EACCES);
+    }
+    let plan = elf::parse(file.data, TASK_SIZE).map_err(errno)?;
+    let mut space = AddressSpace::new().ok_or(Errno::ENOMEM)?;
+    for seg in &plan.segments {
+        let (start, end) = (page_floor(seg.vaddr), page_ceil(seg.vaddr + seg.memsz));
+        let prot = Prot { read: seg.read, write: seg.write, exec: seg.exec };
+        if !space.is_free(start, end) {
+            return Err(Errno::ENOEXEC);
+        }
+        space.add_area(start, end, prot);
+        let data = &file.data[seg.file_offset as usize..(seg.file_offset + seg.filesz) as usize];
+        write_phys(&mut space, seg.vaddr, data)?;
+    }
+    space.brk_start = page_ceil(plan.brk_start);
+    space.brk = space.brk_start;
+    // The stack: demand-zero, and executable (book3s/32 has no per-page
+    // no-execute, and Linux's signal trampoline lives on the stack anyway).
+    space.add_area(STACK_TOP - STACK_SIZE, STACK_TOP, Prot { read: true, write: true, exec: true });
+
+    let random = crate::dev::random::bytes16();
+    let spec = StackSpec {
+        argv,
+        envp,
+        execfn: path.as_bytes(),
+        platform: arch::platform().as_bytes(),
+        random,
+        phdr: plan.phdr_vaddr,
+        phent: plan.phent,
+        phnum: plan.phnum,
+        entry: plan.entry,
+        hwcap: arch::HWCAP,
+        dcache_bsize: arch::CACHE_BLOCK,
+        icache_bsize: arch::CACHE_BLOCK,
+        hwcap2: 0,
+    };
+    let image = build_stack(&spec, STACK_TOP).map_err(errno)?;
+    write_phys(&mut space, image.sp, &image.bytes)?;
+
+    let mut tf = TrapFrame::default();
+    tf.gpr[1] = image.sp;
+    tf.nip = plan.entry;
+    tf.msr = arch::MSR_USER;
+    Ok((space, tf))
+}
+
+/// Reads a NULL-terminated array of user string pointers (argv, envp).
+pub fn read_strings(mut addr: u32) -> Result<Vec<Vec<u8>>, Errno> {
+    let mut out = Vec::new();
+    if addr == 0 {
+        return Ok(out);
+    }
+    let mut total = 0usize;
+    loop {
+        let p: u32 = crate::uaccess::get_user(addr).map_err(|_| Errno::EFAULT)?;
+        if p == 0 {
+            return Ok(out);
+        }
+        let s = crate::uaccess::read_cstr(p, 128 * 1024).map_err(|_| Errno::EFAULT)?;
+        total += s.len() + 1;
+        if total > 128 * 1024 || out.len() > 16 * 1024 {
+            return Err(Errno::E2BIG);
+        }
+        out.push(s);
+        addr = addr.checked_add(4).ok_or(Errno::EFAULT)?;
+    }
+}
+
+/// The execve system call: on success the current process runs the new
+/// program when it returns to user mode.
+pub fn execve(path: u32, argv: u32, envp: u32) -> Result<u32, Errno> {
+    let path = crate::uaccess::read_cstr(path, 4096).map_err(|_| Errno::EFAULT)?;
+    let path = core::str::from_utf8(&path).map_err(|_| Errno::ENOENT)?;
+    let argv = read_strings(argv)?;
+    let envp = read_strings(envp)?;
+    let argv_refs: Vec<&[u8]> = argv.iter().map(|v| v.as_slice()).collect();
+    let envp_refs: Vec<&[u8]> = envp.iter().map(|v| v.as_slice()).collect();
+    let (space, tf) = load(path, &argv_refs, &envp_refs)?;
+    let p = crate::proc::current();
+    space.activate();
+    p.space = Some(space);
+    p.name = alloc::string::String::from(path);
+    p.fp_live = false;
+    p.fp = arch::FpState::new();
+    *p.frame() = tf;
+    p.files.close_on_exec();
+    p.sig.exec();
+    Ok(0)
+}
+
+impl From<Fault> for Errno {
+    fn from(f: Fault) -> Errno {
+        match f {
+            Fault::Bad => Errno::EFAULT,
+            Fault::NoMem => Errno::ENOMEM,
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Processes: the table, the scheduler, and the life cycle (spawn, fork,
+//! exec, exit, wait).
+//!
+//! Each process has one thread: a kernel stack whose top holds its user
+//! `TrapFrame`, and an address space. Scheduling is round-robin: the
+//! decrementer preempts user code every tick; kernel code runs until it blocks
+//! (`sleep`) or returns to user mode. See `kcell.rs` for why the table needs no
+//! lock.
+
+pub mod exec;
+pub mod wait;
+
+use alloc::boxed::Box;
+use alloc::collections::{BTreeMap, VecDeque};
+use alloc::string::String;
+
+use crate::arch::{self, FpState, TrapFrame};
+use crate::fs::FdTable;
+use crate::kcell::KCell;
+use crate::mm::space::AddressSpace;
+use crate::signal::SignalState;
+
+pub const KSTACK_SIZE: usize = 16 * 1024;
+/// The most processes that may exist at once (fork beyond it: EAGAIN).
+pub const MAX_PROCS: usize = 64;
+
+#[repr(C, align(16))]
+struct KernelStack([u8; KSTACK_SIZE]);
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum State {
+    Runnable,
+    /// Blocked until `wakeup(chan)` (or a signal, if interruptible).
+    Sleeping(usize),
+    /// Stopped by SIGSTOP & co until SIGCONT.
+    Stopped,
+    /// Exited; the wait status waits for the parent.
+    Zombie,
+}
+
+pub struct Process {
+    pub pid: u32,
+    pub ppid: u32,
+    pub state: State,
+    pub name: String,
+    pub space: Option<AddressSpace>,
+    pub files: FdTable,
+    pub sig: SignalState,
+    pub fp: FpState,
+    /// Does this process's user state have live FP registers (MSR[FP])?
+    pub fp_live: bool,
+    /// Linux wait status word, valid once Zombie (or for stop/continue reports).
+    pub wait_status: u32,
+    /// A stop or continue not yet reported to the parent by wait4.
+    pub report: Option<u32>,
+    kstack: Box<KernelStack>,
+    ksp: usize,
+}
+
+impl Process {
+    fn kstack_top(&self) -> usize {
+        self.kstack.0.as_ptr() as usize + KSTACK_SIZE
+    }
+
+    /// The user state saved when this process last entered the kernel.
+    pub fn frame(&mut self) -> &mut TrapFrame {
+        // SAFETY: the top of our own kernel stack always holds our user frame
+        // while we are in the kernel or switched out.
+        unsafe { &mut *arch::user_frame(self.kstack_top()) }
+    }
+
+    pub fn space(&mut self) -> &mut AddressSpace {
+        self.space.as_mut().expect("a live process has an address space")
+    }
+}
+
+struct Table {
+    procs: BTreeMap<u32, Box<Process>>,
+    runq: VecDeque<u32>,
+    current: u32,
+    next_pid: u32,
+    /// Where the boot thread's stack pointer goes when PID 1 starts.
+    boot_ksp: usize,
+}
+
+static TABLE: KCell<Table> = KCell::new(Table {
+    procs: BTreeMap::new(),
+    runq: VecDeque::new(),
+    current: 0,
+    next_pid: 1,
+    boot_ksp: 0,
+});
+
+/// The running process.
+pub fn current() -> &'static mut Process {
+    let t = TABLE.get();
+    t.procs.get_mut(&t.current).expect("no current process")
+}
+
+pub fn get(pid: u32) -> Option<&'static mut Process> {
+    TABLE.get().procs.get_mut(&pid).map(|b| &mut **b)
+}
+
+/// Every process, for signal broadcast and orphan re-parenting.
+pub fn all() -> impl Iterator<Item = &'static mut Process> {
+    TABLE.get().procs.values_mut().map(|b| &mut **b)
+}
+
+pub fn count() -> usize {
+    TABLE.get().procs.len()
+}
+
+/// Creates a process around `space` that will enter user mode with `tf`.
+fn create(ppid: u32, name: String, space: AddressSpace, files: FdTable, sig: SignalState, tf: &TrapFrame) -> Result<u32, ()> {
+    let t = TABLE.get();
+    if t.procs.len() >= MAX_PROCS {
+        return Err(());
+    }
+    let pid = loop {
+        let p = t.next_pid;
+        t.next_pid = if p >= 32767 { 2 } else { p + 1 };
+        if !t.procs.contains_key(&p) {
+            break p;
+        }
+    };
+    let kstack: Box<KernelStack> = Box::new(KernelStack([0; KSTACK_SIZE]));
+    let mut p = Box::new(Process {
+        pid,
+        ppid,
+        state: State::Runnable,
+        name,
+        space: Some(space),
+        files,
+        sig,
+        fp: FpState::new(),
+        fp_live: false,
+        wait_status: 0,
+        report: None,
+        kstack,
+        ksp: 0,
+    });
+    p.ksp = arch::new_thread(p.kstack_top(), tf);
+    t.procs.insert(pid, p);
+    t.runq.push_back(pid);
+    Ok(pid)
+}
+
+/// Starts PID 1 from the initramfs and never returns: the boot thread's
+/// stack is abandoned for good.
+pub fn start_init(path: &str, argv: &[&[u8]]) -> Result<(), sigil_core::abi::Errno> {
+    let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
+    let (space, tf) = exec::load(path, argv, &envp)?;
+    let pid = create(0, String::from(path), space, FdTable::console(), SignalState::new(), &tf)
+        .map_err(|_| sigil_core::abi::Errno::EAGAIN)?;
+    let t = TABLE.get();
+    t.runq.clear();
+    t.current = pid;
+    let p = current();
+    p.space().activate();
+    arch::set_kernel_stack(p.kstack_top());
+    // SAFETY: boot_ksp is a static slot; p.ksp came from new_thread.
+    unsafe { arch::switch(&mut t.boot_ksp, p.ksp) };
+    unreachable!("the boot thread is never resumed")
+}
+
+/// Makes `pid` runnable (if it still exists and is not a zombie).
+pub fn make_runnable(pid: u32) {
+    let t = TABLE.get();
+    if let Some(p) = t.procs.get_mut(&pid) {
+        if p.state != State::Zombie && p.state != State::Runnable {
+            p.state = State::Runnable;
+            t.runq.push_back(pid);
+        }
+    }
+}
+
+/// Wakes every process sleeping on `chan`.
+pub fn wakeup(chan: usize) {
+    let pids: alloc::vec::Vec<u32> =
+        all().filter(|p| p.state == State::Sleeping(chan)).map(|p| p.pid).collect();
+    for pid in pids {
+        make_runnable(pid);
+    }
+}
+
+/// Blocks the current process on `chan` until woken. Returns early, with
+/// `Err(())`, if a signal is pending that should interrupt the sleep.
+pub fn sleep(chan: usize) -> Result<(), ()> {
+    if crate::signal::interrupt_pending(current()) {
+        return Err(());
+    }
+    current().state = State::Sleeping(chan);
+    schedule();
+    if crate::signal::interrupt_pending(current()) { Err(()) } else { Ok(()) }
+}
+
+/// Gives up the CPU but stays runnable (preemption, sched_yield).
+pub fn yield_now() {
+    let t = TABLE.get();
+    if !t.runq.is_empty() {
+        t.runq.push_back(t.current);
+        schedule();
+    }
+}
+
+/// Runs the next runnable process. Returns when the current one runs again.
+/// If nothing can run, waits for an interrupt (timer, console) to change that.
+pub fn schedule() {
+    loop {
+        let t = TABLE.get();
+        while let Some(pid) = t.runq.pop_front() {
+            let runnable = t.procs.get(&pid).is_some_and(|p| p.state == State::Runnable);
+            if !runnable {
+                continue;
+            }
+            if pid != t.current {
+                switch_to(pid);
+            }
+            return;
+        }
+        if current().state == State::Runnable {
+            return;
+        }
+        arch::idle();
+    }
+}
+
+fn switch_to(next: u32) {
+    let t = TABLE.get();
+    let prev = t.procs.get_mut(&t.current).expect("current") as *mut Box<Process>;
+    // SAFETY: prev and next are distinct boxed processes in the table; neither
+    // is removed while one of them runs (a zombie is reaped only by another).
+    let (prev, next) = unsafe { (&mut **prev, &mut **t.procs.get_mut(&next).expect("next")) };
+    if prev.fp_live {
+        arch::fp_save(&mut prev.fp);
+        prev.frame().msr &= !arch::MSR_FP;
+        prev.fp_live = false;
+    }
+    t.current = next.pid;
+    if let Some(s) = next.space.as_ref() {
+        s.activate();
+    }
+    arch::set_kernel_stack(next.kstack_top());
+    // SAFETY: prev.ksp lives in prev's Box, valid until prev is reaped;
+    // next.ksp came from new_thread or an earlier switch.
+    unsafe { arch::switch(&mut prev.ksp, next.ksp) };
+}
+
+/// fork/clone(SIGCHLD): a copy of the current process. Returns the child's pid.
+pub fn fork() -> Result<u32, sigil_core::abi::Errno> {
+    use sigil_core::abi::Errno;
+    let parent = current();
+    if count() >= MAX_PROCS {
+        return Err(Errno::EAGAIN);
+    }
+    let space = parent.space().fork().map_err(|_| Errno::ENOMEM)?;
+    let mut tf = parent.frame().clone();
+    tf.gpr[3] = 0;
+    tf.cr &= !arch::CR0_SO;
+    if parent.fp_live {
+        arch::fp_save(&mut parent.fp);
+    }
+    tf.msr &= !arch::MSR_FP;
+    let fp = parent.fp.clone();
+    let files = parent.files.clone();
+    let sig = parent.sig.fork();
+    let name = parent.name.clone();
+    let pid = create(parent.pid, name, space, files, sig, &tf).map_err(|_| Errno::EAGAIN)?;
+    get(pid).expect("just created").fp = fp;
+    Ok(pid)
+}

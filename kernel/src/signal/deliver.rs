@@ -1,0 +1,321 @@
+//! Delivery: from a pending signal to a handler running on a Linux ppc32
+//! frame, and back through sigreturn.
+//!
+//! The fast path Sigil teaches (design.md, "the path to teach"):
+//! 1. `dequeue` unlinks the sigqueue node and hands back the node itself:
+//!    ownership moves, the 32 siginfo bytes never move (seed 001).
+//! 2. `handle_signal` places the frame (sigil-core `place_frame`), then
+//!    writes all of it inside ONE user-access window: the back chain, the
+//!    saved registers, the mask, the siginfo straight out of the node, and the
+//!    trampoline (seed 000). The node is freed when it goes out of scope.
+//! 3. The handler returns to the trampoline, which calls sigreturn or
+//!    rt_sigreturn; `restore_frame` reads the frame back in one window and
+//!    takes nothing from its MSR word (`sanitize_user_msr`).
+//!
+//! Boot options keep the old ways for comparison: `signal.dequeue=copy`
+//! copies the siginfo out of the node into a kernel-stack buffer (Linux before
+//! seed 001), and `signal.frame=field` opens one window per store (Linux's
+//! `__put_user` per field before user_access_begin existed).
+
+use alloc::boxed::Box;
+use core::sync::atomic::{AtomicBool, Ordering};
+
+use sigil_core::abi::{self, Errno};
+use sigil_core::signal::frame::{
+    place_frame, sanitize_user_msr, syscall_restart, FrameKind, Restart, RtSigFrame, SigFrame, NGREG,
+    RT_EXTRA_GAP, SIGNAL_FRAMESIZE, TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
+};
+use sigil_core::signal::{handler_mask, SigInfo, SigQueueNode, SigSet, Signal, StackT};
+
+use crate::arch::{self, TrapFrame, CR0_SO};
+use crate::proc::{self, Process};
+use crate::uaccess::{self, Access, UserWindow};
+
+/// `signal.dequeue=copy`: copy the siginfo out of the node (the old way).
+pub static DEQUEUE_COPY: AtomicBool = AtomicBool::new(false);
+/// `signal.frame=field`: one user-access window per store (the old way).
+pub static FRAME_PER_FIELD: AtomicBool = AtomicBool::new(false);
+
+/// A dequeued signal: the node itself (fast path) or a copy of its siginfo.
+pub enum Dequeued {
+    Node(Box<SigQueueNode>),
+    Copied(SigInfo),
+}
+
+impl Dequeued {
+    pub fn info(&self) -> &SigInfo {
+        match self {
+            Dequeued::Node(n) => &n.info,
+            Dequeued::Copied(i) => i,
+        }
+    }
+}
+
+/// Takes the next deliverable signal off `p`'s queue.
+pub fn dequeue(p: &mut Process) -> Option<Dequeued> {
+    let blocked = p.sig.blocked;
+    if DEQUEUE_COPY.load(Ordering::Relaxed) {
+        let mut info = SigInfo::kernel(Signal::new(abi::SIGKILL).expect("signal"));
+        p.sig.pending.dequeue_copy(blocked, &mut info).map(|_| Dequeued::Copied(info))
+    } else {
+        p.sig.pending.dequeue(blocked).map(Dequeued::Node)
+    }
+}
+
+/// Where the frame's words go: one window (`UserWindow`), or a window per
+/// store (`PerField`, the comparison mode). Offsets are from the window base.
+trait FrameSink {
+    fn put(&mut self, off: u32, v: u32);
+    fn put64(&mut self, off: u32, v: u64) {
+        self.put(off, (v >> 32) as u32);
+        self.put(off + 4, v as u32);
+    }
+}
+
+impl FrameSink for UserWindow {
+    #[inline(always)]
+    fn put(&mut self, off: u32, v: u32) {
+        UserWindow::put(self, off, v);
+    }
+}
+
+struct PerField {
+    base: u32,
+    failed: bool,
+}
+
+impl FrameSink for PerField {
+    fn put(&mut self, off: u32, v: u32) {
+        self.failed |= uaccess::put_user(self.base + off, v).is_err();
+    }
+}
+
+/// Everything a frame holds besides its layout.
+struct FrameData<'a> {
+    tf: &'a TrapFrame,
+    fp: &'a arch::FpState,
+    mask: SigSet,
+    info: &'a SigInfo,
+    handler: u32,
+    alt: StackT,
+}
+
+/// Writes the mcontext (registers, FP, trampoline) at `mc` (window offset).
+fn put_mcontext(w: &mut impl FrameSink, mc: u32, d: &FrameData, tramp: [u32; 2]) {
+    let tf = d.tf;
+    for (i, &r) in tf.gpr.iter().enumerate() {
+        w.put(mc + 4 * i as u32, r);
+    }
+    let tail = [tf.nip, tf.msr, tf.orig_r3, tf.ctr, tf.lr, tf.xer, tf.cr, 0, tf.trap, tf.dar, tf.dsisr, 0];
+    for (i, &v) in tail.iter().enumerate() {
+        w.put(mc + 4 * (32 + i as u32), v);
+    }
+    let fregs = mc + 4 * NGREG as u32;
+    for (i, &f) in d.fp.fpr.iter().enumerate() {
+        w.put64(fregs + 8 * i as u32, f);
+    }
+    w.put64(fregs + 8 * 32, d.fp.fpscr);
+    let pad = fregs + 8 * 33;
+    w.put(pad, tramp[0]);
+    w.put(pad + 4, tramp[1]);
+}
+
+/// Writes a whole frame; `frame` is the frame's offset in the window (whose
+/// base, offset 0, is the handler's stack pointer: the back chain goes there).
+fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u32, d: &FrameData) {
+    w.put(0, d.tf.gpr[1]);
+    let (m0, m1) = d.mask.words();
+    match kind {
+        FrameKind::Classic => {
+            // struct sigcontext: _unused[3] = mask word 1, signal, handler, oldmask, regs.
+            w.put(frame + 12, m1);
+            w.put(frame + 16, d.info.signo());
+            w.put(frame + 20, d.handler);
+            w.put(frame + 24, m0);
+            w.put(frame + 28, frame_addr + SigFrame::MCONTEXT);
+            put_mcontext(w, frame + SigFrame::MCONTEXT, d, TRAMP_SIGRETURN);
+        }
+        FrameKind::Rt => {
+            // siginfo: the 8 meaningful words straight from the node, then zeroes.
+            for (i, &v) in d.info.words().iter().enumerate() {
+                w.put(frame + 4 * i as u32, v);
+            }
+            for i in 8..32 {
+                w.put(frame + 4 * i, 0);
+            }
+            let uc = frame + RtSigFrame::UCONTEXT;
+            w.put(uc, 0); // uc_flags
+            w.put(uc + 4, 0); // uc_link
+            let [sp, flags, size] = d.alt.to_words();
+            w.put(uc + 8, sp);
+            w.put(uc + 12, flags);
+            w.put(uc + 16, size);
+            w.put(uc + 48, frame_addr + RtSigFrame::MCONTEXT); // uc_regs
+            w.put(uc + 52, m0);
+            w.put(uc + 56, m1);
+            put_mcontext(w, frame + RtSigFrame::MCONTEXT, d, TRAMP_RT_SIGRETURN);
+        }
+    }
+}
+
+/// Builds the frame for `sig` and points the user registers at its handler.
+/// A frame that cannot be written kills the process with SIGSEGV.
+pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) {
+    let p = proc::current();
+    let info = *dq.info();
+    let sig = info.signal();
+    let act = p.sig.action(sig).take_for_delivery();
+    let kind = FrameKind::for_flags(act.flags);
+    restart_syscall(tf, Some(act.flags));
+    if p.fp_live {
+        arch::fp_save(&mut p.fp);
+        p.fp_live = false;
+        tf.msr &= !arch::MSR_FP;
+    }
+    let mask = p.sig.saved_mask.take().unwrap_or(p.sig.blocked);
+    let Some(place) = place_frame(kind, sig, tf.gpr[1], act.flags, &p.sig.altstack) else {
+        return frame_failed(sig);
+    };
+    let (base, len) = place.window();
+    let data = FrameData { tf, fp: &p.fp, mask, info: dq.info(), handler: act.handler, alt: p.sig.altstack.saved() };
+    let frame = place.frame - base;
+    let ok = if FRAME_PER_FIELD.load(Ordering::Relaxed) {
+        let mut w = PerField { base, failed: false };
+        put_frame(&mut w, kind, frame, place.frame, &data);
+        !w.failed
+    } else {
+        match UserWindow::open(base, len, Access::Write) {
+            Ok(mut w) => {
+                put_frame(&mut w, kind, frame, place.frame, &data);
+                w.finish().is_ok()
+            }
+            Err(_) => false,
+        }
+    };
+    drop(dq); // the node's last moment: its siginfo is on the user stack now
+    if !ok {
+        return frame_failed(sig);
+    }
+    arch::sync_icache(place.lr, 8);
+    crate::trace::frame(p.pid, sig.number(), place.frame, len);
+    p.sig.blocked = handler_mask(mask, &act, sig);
+    p.sig.altstack.disarm_if_autodisarm();
+    tf.gpr[1] = place.new_sp;
+    tf.gpr[3] = place.r3;
+    tf.gpr[4] = place.r4;
+    if let (Some(r5), Some(r6)) = (place.r5, place.r6) {
+        tf.gpr[5] = r5;
+        tf.gpr[6] = r6;
+    }
+    tf.lr = place.lr;
+    tf.nip = act.handler;
+    tf.msr = sanitize_user_msr(tf.msr);
+    p.fp.fpscr = 0;
+}
+
+/// Linux `force_sigsegv`: a frame for SIGSEGV itself that fails kills.
+fn frame_failed(sig: Signal) {
+    let p = proc::current();
+    if sig.number() == abi::SIGSEGV {
+        *p.sig.action(sig) = sigil_core::signal::SigAction::DEFAULT;
+    }
+    super::force_fault(abi::SIGSEGV, abi::SI_KERNEL, 0);
+}
+
+/// Finishes a system call that returned a restart code: restart it, or make
+/// it fail with EINTR, depending on the handler about to run (`Some(flags)`)
+/// or on there being none (`None`).
+pub fn restart_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
+    if tf.trap != 0xc00 || tf.cr & CR0_SO == 0 {
+        return;
+    }
+    let Some(err) = Errno::from_raw(tf.gpr[3] as i32) else { return };
+    match syscall_restart(err, handler_flags) {
+        Restart::Again => {
+            tf.gpr[3] = tf.orig_r3;
+            tf.nip -= 4;
+        }
+        Restart::ViaRestartSyscall => {
+            tf.gpr[0] = 0;
+            tf.nip -= 4;
+        }
+        Restart::Eintr => tf.gpr[3] = Errno::EINTR.raw() as u32,
+        Restart::Unchanged => {}
+    }
+    tf.trap = 0;
+}
+
+/// sigreturn / rt_sigreturn: reads the frame at the user stack pointer back
+/// and resumes what the signal interrupted. A bad frame kills with SIGSEGV.
+pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
+    let p = proc::current();
+    let (gap, size) = match kind {
+        FrameKind::Classic => (SIGNAL_FRAMESIZE, SigFrame::SIZE),
+        FrameKind::Rt => (SIGNAL_FRAMESIZE + RT_EXTRA_GAP, RtSigFrame::SIZE),
+    };
+    let frame = tf.gpr[1].wrapping_add(gap);
+    match read_frame(tf, p, kind, frame, size) {
+        Ok(()) => {
+            tf.trap = 0; // nothing to restart
+            crate::trace::sigreturn(p.pid, frame);
+            Ok(tf.gpr[3])
+        }
+        Err(_) => {
+            super::force_fault(abi::SIGSEGV, abi::SI_KERNEL, 0);
+            Ok(tf.gpr[3])
+        }
+    }
+}
+
+fn read_frame(tf: &mut TrapFrame, p: &mut Process, kind: FrameKind, frame: u32, size: u32) -> Result<(), uaccess::Efault> {
+    let w = UserWindow::open(frame, size, Access::Read)?;
+    let (mask, mc, alt) = match kind {
+        FrameKind::Classic => (SigSet::from_user_words(w.get(24), w.get(12)), w.get::<u32>(28), None),
+        FrameKind::Rt => {
+            let uc = RtSigFrame::UCONTEXT;
+            let alt = StackT::from_words([w.get(uc + 8), w.get(uc + 12), w.get(uc + 16)]);
+            (SigSet::from_user_words(w.get(uc + 52), w.get(uc + 56)), w.get::<u32>(uc + 48), Some(alt))
+        }
+    };
+    // The mcontext is normally inside the frame; Linux follows the pointer
+    // wherever it goes, so a second window is opened only if it points elsewhere.
+    let mut regs = [0u32; NGREG];
+    let mut fp = arch::FpState::new();
+    let inside = mc >= frame && mc.checked_add(464).is_some_and(|e| e <= frame + size);
+    if inside {
+        read_mcontext(&w, mc - frame, &mut regs, &mut fp);
+        w.finish()?;
+    } else {
+        w.finish()?;
+        let w2 = UserWindow::open(mc, 464, Access::Read)?;
+        read_mcontext(&w2, 0, &mut regs, &mut fp);
+        w2.finish()?;
+    }
+    tf.gpr.copy_from_slice(&regs[..32]);
+    tf.nip = regs[32];
+    tf.msr = sanitize_user_msr(regs[33]);
+    tf.orig_r3 = regs[34];
+    tf.ctr = regs[35];
+    tf.lr = regs[36];
+    tf.xer = regs[37];
+    tf.cr = regs[38];
+    p.fp = fp;
+    p.fp_live = false;
+    p.sig.blocked = mask.blockable();
+    if let Some(alt) = alt {
+        // Linux restore_altstack: errors here are ignored.
+        let _ = p.sig.altstack.set(alt, tf.gpr[1]);
+    }
+    Ok(())
+}
+
+fn read_mcontext(w: &UserWindow, mc: u32, regs: &mut [u32; NGREG], fp: &mut arch::FpState) {
+    for (i, r) in regs.iter_mut().enumerate().take(44) {
+        *r = w.get(mc + 4 * i as u32);
+    }
+    let fregs = mc + 4 * NGREG as u32;
+    for (i, f) in fp.fpr.iter_mut().enumerate() {
+        *f = w.get(fregs + 8 * i as u32);
+    }
+    fp.fpscr = w.get(fregs + 8 * 32);
+}

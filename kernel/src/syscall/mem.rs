@@ -1,0 +1,97 @@
+//! Memory system calls: brk, mmap (anonymous, private), munmap, mprotect.
+
+use sigil_core::abi::Errno;
+
+use super::SysResult;
+use crate::mm::space::Prot;
+use crate::mm::{PAGE_SIZE, TASK_SIZE};
+use crate::proc::{self, exec::MMAP_TOP};
+
+const PAGE: u32 = PAGE_SIZE as u32;
+
+fn page_ceil(a: u32) -> Option<u32> {
+    a.checked_add(PAGE - 1).map(|v| v & !(PAGE - 1))
+}
+
+/// brk(addr): moves the program break; returns the (possibly unchanged) break.
+pub fn brk(addr: u32) -> SysResult {
+    let space = proc::current().space();
+    let (start, cur) = (space.brk_start, space.brk);
+    if addr < start {
+        return Ok(cur);
+    }
+    let (old_end, new_end) = (page_ceil(cur).unwrap_or(cur), page_ceil(addr).ok_or(Errno::ENOMEM)?);
+    if new_end > old_end {
+        if !space.is_free(old_end, new_end) {
+            return Ok(cur);
+        }
+        space.add_area(old_end, new_end, Prot::RW);
+    } else if new_end < old_end {
+        space.unmap(new_end, old_end);
+    }
+    space.brk = addr;
+    Ok(addr)
+}
+
+const MAP_SHARED: u32 = 0x01;
+const MAP_PRIVATE: u32 = 0x02;
+const MAP_FIXED: u32 = 0x10;
+const MAP_ANONYMOUS: u32 = 0x20;
+
+/// mmap2(addr, len, prot, flags, fd, pgoff): anonymous private memory only.
+pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, _pgoff: u32) -> SysResult {
+    if len == 0 || flags & (MAP_SHARED | MAP_PRIVATE) == 0 {
+        return Err(Errno::EINVAL);
+    }
+    if flags & MAP_ANONYMOUS == 0 || fd != -1 && flags & MAP_ANONYMOUS == 0 {
+        return Err(Errno::ENODEV);
+    }
+    let len = page_ceil(len).ok_or(Errno::ENOMEM)?;
+    let space = proc::current().space();
+    let start = if flags & MAP_FIXED != 0 {
+        if addr % PAGE != 0 || addr.checked_add(len).map_or(true, |e| e > TASK_SIZE) {
+            return Err(Errno::EINVAL);
+        }
+        space.unmap(addr, addr + len);
+        addr
+    } else if addr != 0 && addr % PAGE == 0 && space.is_free(addr, addr.saturating_add(len)) {
+        addr
+    } else {
+        space.find_free(len, MMAP_TOP).ok_or(Errno::ENOMEM)?
+    };
+    space.add_area(start, start + len, Prot::from_linux(prot));
+    Ok(start)
+}
+
+/// The old mmap (90) takes a pointer to its six arguments.
+pub fn old_mmap(args: u32) -> SysResult {
+    let mut a = [0u32; 6];
+    for (i, v) in a.iter_mut().enumerate() {
+        *v = crate::uaccess::get_user(args + 4 * i as u32).map_err(|_| Errno::EFAULT)?;
+    }
+    if a[5] % PAGE != 0 {
+        return Err(Errno::EINVAL);
+    }
+    mmap(a[0], a[1], a[2], a[3], a[4] as i32, a[5] / PAGE)
+}
+
+pub fn munmap(addr: u32, len: u32) -> SysResult {
+    let end = page_ceil(addr.checked_add(len).ok_or(Errno::EINVAL)?).ok_or(Errno::EINVAL)?;
+    if addr % PAGE != 0 || len == 0 || end > TASK_SIZE {
+        return Err(Errno::EINVAL);
+    }
+    proc::current().space().unmap(addr, end);
+    Ok(0)
+}
+
+pub fn mprotect(addr: u32, len: u32, prot: u32) -> SysResult {
+    let end = page_ceil(addr.checked_add(len).ok_or(Errno::ENOMEM)?).ok_or(Errno::ENOMEM)?;
+    if addr % PAGE != 0 || prot & !7 != 0 {
+        return Err(Errno::EINVAL);
+    }
+    if end > TASK_SIZE {
+        return Err(Errno::ENOMEM);
+    }
+    proc::current().space().protect(addr, end, Prot::from_linux(prot)).map_err(|_| Errno::ENOMEM)?;
+    Ok(0)
+}

@@ -1,0 +1,183 @@
+//! System information and time: uname, rlimits, getrandom, readlink, clocks,
+//! sleeping, reboot.
+
+use sigil_core::abi::Errno;
+
+use super::SysResult;
+use crate::dev::timer;
+use crate::uaccess::{copy_from_user, copy_to_user, put_user};
+
+/// uname: six 65-byte fields.
+pub fn uname(buf: u32) -> SysResult {
+    let mut u = [0u8; 65 * 6];
+    for (i, s) in ["Linux", "sigil", "6.1.0-sigil", "#1 Sigil", "ppc"].iter().enumerate() {
+        u[i * 65..i * 65 + s.len()].copy_from_slice(s.as_bytes());
+    }
+    copy_to_user(buf, &u).map_err(|_| Errno::EFAULT)?;
+    Ok(0)
+}
+
+const RLIM_INFINITY: u32 = 0xffff_ffff;
+
+fn limit(resource: u32) -> Result<(u64, u64), Errno> {
+    Ok(match resource {
+        3 => (8 << 20, RLIM_INFINITY as u64),                                     // STACK
+        6 => (crate::proc::MAX_PROCS as u64, crate::proc::MAX_PROCS as u64),     // NPROC
+        7 => (crate::fs::MAX_FDS as u64, crate::fs::MAX_FDS as u64),             // NOFILE
+        11 => (crate::signal::SIGQUEUE_MAX as u64, crate::signal::SIGQUEUE_MAX as u64), // SIGPENDING
+        0..=15 => (u64::MAX, u64::MAX),
+        _ => return Err(Errno::EINVAL),
+    })
+}
+
+/// ugetrlimit/getrlimit: two 32-bit words.
+pub fn getrlimit(resource: u32, rlim: u32) -> SysResult {
+    let (cur, max) = limit(resource)?;
+    let clamp = |v: u64| v.min(RLIM_INFINITY as u64) as u32;
+    put_user(rlim, clamp(cur)).and_then(|_| put_user(rlim + 4, clamp(max))).map_err(|_| Errno::EFAULT)?;
+    Ok(0)
+}
+
+/// prlimit64(pid, resource, new, old): limits are fixed in Sigil; setting one
+/// is accepted only if it does not change it.
+pub fn prlimit64(pid: u32, resource: u32, new: u32, old: u32) -> SysResult {
+    if pid != 0 && pid != crate::proc::current().pid {
+        return Err(Errno::ESRCH);
+    }
+    let (cur, max) = limit(resource)?;
+    if new != 0 {
+        let mut b = [0u8; 16];
+        copy_from_user(&mut b, new).map_err(|_| Errno::EFAULT)?;
+        let (ncur, nmax) = (u64::from_be_bytes(b[..8].try_into().unwrap()), u64::from_be_bytes(b[8..].try_into().unwrap()));
+        if ncur > nmax {
+            return Err(Errno::EINVAL);
+        }
+        if nmax > max {
+            return Err(Errno::EPERM);
+        }
+    }
+    if old != 0 {
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&cur.to_be_bytes());
+        b[8..].copy_from_slice(&max.to_be_bytes());
+        copy_to_user(old, &b).map_err(|_| Errno::EFAULT)?;
+    }
+    Ok(0)
+}
+
+pub fn getrandom(buf: u32, len: u32, _flags: u32) -> SysResult {
+    let len = len.min(256);
+    let mut b = [0u8; 256];
+    crate::dev::random::fill(&mut b[..len as usize]);
+    copy_to_user(buf, &b[..len as usize]).map_err(|_| Errno::EFAULT)?;
+    Ok(len)
+}
+
+/// readlink: only /proc/self/exe exists (glibc asks for it at start-up).
+pub fn readlink(path: u32, buf: u32, size: u32) -> SysResult {
+    let p = crate::uaccess::read_cstr(path, 4096).map_err(|_| Errno::EFAULT)?;
+    if p != b"/proc/self/exe" {
+        return Err(Errno::ENOENT);
+    }
+    let name = crate::proc::current().name.clone();
+    let n = (name.len() as u32).min(size);
+    copy_to_user(buf, &name.as_bytes()[..n as usize]).map_err(|_| Errno::EFAULT)?;
+    Ok(n)
+}
+
+const CLOCK_REALTIME: u32 = 0;
+const CLOCK_MONOTONIC: u32 = 1;
+
+fn clock_ns(clock: u32) -> Result<u64, Errno> {
+    match clock {
+        // REALTIME, MONOTONIC, PROCESS/THREAD_CPUTIME, RAW, *_COARSE, BOOTTIME:
+        // all the timebase since boot (Sigil has no wall clock).
+        0..=7 => Ok(timer::now_ns()),
+        _ => Err(Errno::EINVAL),
+    }
+}
+
+/// Writes a timespec in the 32-bit (8 bytes) or 64-bit (16 bytes) layout.
+fn put_timespec(addr: u32, ns: u64, time64: bool) -> Result<(), Errno> {
+    let (s, n) = (ns / 1_000_000_000, (ns % 1_000_000_000) as u32);
+    let r = if time64 {
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&s.to_be_bytes());
+        b[12..].copy_from_slice(&n.to_be_bytes());
+        copy_to_user(addr, &b)
+    } else {
+        put_user(addr, s as u32).and_then(|_| put_user(addr + 4, n))
+    };
+    r.map_err(|_| Errno::EFAULT)
+}
+
+fn get_timespec(addr: u32, time64: bool) -> Result<u64, Errno> {
+    let (s, n) = if time64 {
+        let mut b = [0u8; 16];
+        copy_from_user(&mut b, addr).map_err(|_| Errno::EFAULT)?;
+        (i64::from_be_bytes(b[..8].try_into().unwrap()), u32::from_be_bytes(b[12..].try_into().unwrap()))
+    } else {
+        let s: i32 = crate::uaccess::get_user(addr).map_err(|_| Errno::EFAULT)?;
+        let n: u32 = crate::uaccess::get_user(addr + 4).map_err(|_| Errno::EFAULT)?;
+        (s as i64, n)
+    };
+    if s < 0 || n >= 1_000_000_000 {
+        return Err(Errno::EINVAL);
+    }
+    Ok(s as u64 * 1_000_000_000 + n as u64)
+}
+
+pub fn clock_gettime(clock: u32, ts: u32, time64: bool) -> SysResult {
+    put_timespec(ts, clock_ns(clock)?, time64)?;
+    Ok(0)
+}
+
+/// Sleeps `ns`; interrupted by a signal: EINTR (or a restart, per the handler)
+/// with the time left written to `rem`.
+fn sleep_for(deadline: u64, rem: u32, time64: bool) -> SysResult {
+    match timer::sleep_until(deadline) {
+        Ok(()) => Ok(0),
+        Err(()) => {
+            if rem != 0 {
+                put_timespec(rem, deadline.saturating_sub(timer::now_ns()), time64)?;
+            }
+            Err(Errno::EINTR)
+        }
+    }
+}
+
+pub fn nanosleep(req: u32, rem: u32, time64: bool) -> SysResult {
+    let ns = get_timespec(req, time64)?;
+    sleep_for(timer::now_ns() + ns, rem, time64)
+}
+
+const TIMER_ABSTIME: u32 = 1;
+
+pub fn clock_nanosleep(clock: u32, flags: u32, req: u32, rem: u32, time64: bool) -> SysResult {
+    if clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC {
+        return Err(Errno::EINVAL);
+    }
+    let ns = get_timespec(req, time64)?;
+    if flags & TIMER_ABSTIME != 0 {
+        sleep_for(ns, 0, time64)
+    } else {
+        sleep_for(timer::now_ns() + ns, rem, time64)
+    }
+}
+
+const REBOOT_MAGIC1: u32 = 0xfee1_dead;
+const REBOOT_CMD_POWER_OFF: u32 = 0x4321_fedc;
+const REBOOT_CMD_HALT: u32 = 0xcdef_0123;
+const REBOOT_CMD_RESTART: u32 = 0x0123_4567;
+
+/// reboot(magic1, magic2, cmd): power-off/halt/restart end the machine with
+/// status 0, as if PID 1 had exited normally.
+pub fn reboot(magic1: u32, magic2: u32, cmd: u32) -> SysResult {
+    if magic1 != REBOOT_MAGIC1 || !matches!(magic2, 0x2812_1969 | 0x0512_1996 | 0x1604_1998 | 0x2011_2000) {
+        return Err(Errno::EINVAL);
+    }
+    match cmd {
+        REBOOT_CMD_POWER_OFF | REBOOT_CMD_HALT | REBOOT_CMD_RESTART => crate::shutdown(0),
+        _ => Err(Errno::EINVAL),
+    }
+}

@@ -1,0 +1,98 @@
+//! System calls: the Linux ppc32 convention and the one dispatch `match`.
+//!
+//! `sc` with r0 = number, r3..r8 = arguments. The result goes back in r3; on
+//! failure r3 = errno and CR0[SO] is set (glibc tests SO, not the sign).
+//! Handlers return `Result<u32, Errno>`; the restart codes (ERESTARTSYS...)
+//! travel the same way and are resolved in `signal::deliver::restart_syscall`.
+
+mod fs;
+mod mem;
+mod misc;
+mod process;
+mod sig;
+
+use alloc::collections::BTreeSet;
+
+use sigil_core::abi::{Errno, Sysno};
+
+use crate::arch::{TrapFrame, CR0_SO};
+use crate::kcell::KCell;
+
+pub type SysResult = Result<u32, Errno>;
+
+/// Numbers already reported as unknown (one console line each).
+static REPORTED: KCell<BTreeSet<u32>> = KCell::new(BTreeSet::new());
+
+/// Entry from the trap handler.
+pub fn entry(tf: &mut TrapFrame) {
+    let nr = tf.gpr[0];
+    let a = [tf.gpr[3], tf.gpr[4], tf.gpr[5], tf.gpr[6], tf.gpr[7], tf.gpr[8]];
+    tf.cr &= !CR0_SO;
+    match dispatch(tf, nr, a) {
+        Ok(v) => tf.gpr[3] = v,
+        Err(e) => {
+            tf.gpr[3] = e.raw() as u32;
+            tf.cr |= CR0_SO;
+        }
+    }
+}
+
+fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
+    use Sysno::*;
+    let Some(sys) = Sysno::from_raw(nr) else { return unknown(nr) };
+    match sys {
+        Exit => process::exit(a[0]),
+        ExitGroup => process::exit(a[0]),
+        Fork | Vfork => process::fork(),
+        Clone => process::clone(a[0], a[1]),
+        Execve => process::execve(a[0], a[1], a[2]),
+        Wait4 => process::wait4(a[0] as i32, a[1], a[2], a[3]),
+        Waitpid => process::wait4(a[0] as i32, a[1], a[2], 0),
+        Getpid | Gettid => Ok(crate::proc::current().pid),
+        Getppid => Ok(crate::proc::current().ppid),
+        SetTidAddress => Ok(crate::proc::current().pid),
+        Getuid | Geteuid | Getgid | Getegid => Ok(0),
+        SchedYield => {
+            crate::proc::yield_now();
+            Ok(0)
+        }
+        Brk => mem::brk(a[0]),
+        Mmap => mem::old_mmap(a[0]),
+        Mmap2 => mem::mmap(a[0], a[1], a[2], a[3], a[4] as i32, a[5]),
+        Munmap => mem::munmap(a[0], a[1]),
+        Mprotect => mem::mprotect(a[0], a[1], a[2]),
+        Read => fs::read(a[0], a[1], a[2]),
+        Write => fs::write(a[0], a[1], a[2]),
+        Writev => fs::writev(a[0], a[1], a[2]),
+        Close => fs::close(a[0]),
+        Ioctl => fs::ioctl(a[0], a[1], a[2]),
+        Uname => misc::uname(a[0]),
+        Ugetrlimit | Getrlimit => misc::getrlimit(a[0], a[1]),
+        Prlimit64 => misc::prlimit64(a[0], a[1], a[2], a[3]),
+        Getrandom => misc::getrandom(a[0], a[1], a[2]),
+        Readlink => misc::readlink(a[0], a[1], a[2]),
+        Readlinkat => misc::readlink(a[1], a[2], a[3]),
+        ClockGettime | ClockGettime64 => misc::clock_gettime(a[0], a[1], sys == ClockGettime64),
+        Nanosleep => misc::nanosleep(a[0], a[1], false),
+        ClockNanosleep | ClockNanosleepTime64 => misc::clock_nanosleep(a[0], a[1], a[2], a[3], sys == ClockNanosleepTime64),
+        Reboot => misc::reboot(a[0], a[1], a[2]),
+        SetRobustList | Rseq => Err(Errno::ENOSYS),
+        Kill => sig::kill(a[0] as i32, a[1]),
+        Tkill => sig::tgkill(0, a[0], a[1]),
+        Tgkill => sig::tgkill(a[0], a[1], a[2]),
+        RtSigaction => sig::rt_sigaction(a[0], a[1], a[2], a[3]),
+        RtSigprocmask => sig::rt_sigprocmask(a[0], a[1], a[2], a[3]),
+        Sigreturn => sig::sigreturn(tf),
+        RtSigreturn => sig::rt_sigreturn(tf),
+        _ => unknown(nr),
+    }
+}
+
+/// ENOSYS, and one console line naming the number the first time it is seen.
+fn unknown(nr: u32) -> SysResult {
+    if REPORTED.get().insert(nr) {
+        let name = Sysno::from_raw(nr).map_or("?", |s| s.name());
+        crate::kprintln!("sigil: syscall {} ({}) not implemented: ENOSYS", nr, name);
+    }
+    Err(Errno::ENOSYS)
+}

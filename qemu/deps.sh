@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Sigil needs, only those missing, saying which.
+# Used by `make` (every target that builds or runs something depends on it).
+set -euo pipefail
+
+# package : a file that proves it is installed
+needs=(
+  "rustc-web:/usr/bin/rustc"
+  "cargo-web:/usr/bin/cargo"
+  "rust-web-src:/usr/lib/rustlib/src/rust/library/core/Cargo.toml"
+  "binutils-powerpc-linux-gnu:/usr/bin/powerpc-linux-gnu-ld"
+  "gcc-powerpc-linux-gnu:/usr/bin/powerpc-linux-gnu-gcc"
+  "libc6-dev-powerpc-cross:/usr/powerpc-linux-gnu/lib/libc.a"
+  "linux-libc-dev-powerpc-cross:/usr/powerpc-linux-gnu/include/sound/asound.h"
+  "qemu-system-ppc:/usr/bin/qemu-system-ppc"
+  "qemu-user:/usr/bin/qemu-ppc"
+  "u-boot-tools:/usr/bin/mkimage"
+  "gdb-multiarch:/usr/bin/gdb-multiarch"
+)
+missing=()
+for n in "${needs[@]}"; do
+  [ -e "${n#*:}" ] || missing+=("${n%%:*}")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "deps: installing Debian packages: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

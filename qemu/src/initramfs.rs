@@ -1,0 +1,174 @@
+//! initramfs: the cpio archive a run boots with, and scratch directories.
+//!
+//! Layout: `/init` (the program run as PID 1), `/bin/<name>` for every file of
+//! the test-program directory (so a test can fork and exec its siblings), and
+//! any extra files at the paths they name. Directories get their own entries
+//! before the files in them, as Linux's `gen_init_cpio` writes them. The bytes
+//! come from `sigil_core::cpio::write_newc`, the same code the kernel reads with.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use sigil_core::cpio::{write_newc, Entry};
+
+const MODE_DIR: u32 = 0o040_755;
+/// Mode of /init and of the programs from the bin directory.
+pub const MODE_EXEC: u32 = 0o100_755;
+
+/// A file to add to the initramfs (and, for qemu-ppc runs, to the scratch
+/// directory the program runs in).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtraFile {
+    /// Path inside the archive, relative (`bin/bad-elf-text`); a leading `/`
+    /// is dropped.
+    pub path: String,
+    pub data: Vec<u8>,
+    /// `st_mode`, e.g. [`MODE_EXEC`] or 0o100644.
+    pub mode: u32,
+}
+
+impl ExtraFile {
+    pub fn new(path: &str, data: impl Into<Vec<u8>>, mode: u32) -> ExtraFile {
+        ExtraFile { path: path.trim_start_matches('/').to_owned(), data: data.into(), mode }
+    }
+}
+
+/// Build the archive: `/init` from `init`, `/bin/*` from `bin_dir`, then `extra`.
+pub fn build(init: &Path, bin_dir: Option<&Path>, extra: &[ExtraFile]) -> Result<Vec<u8>, String> {
+    let read = |p: &Path| fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
+    let mut files = vec![ExtraFile::new("init", read(init)?, MODE_EXEC)];
+    if let Some(dir) = bin_dir {
+        let listing = fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+        let mut paths: Vec<PathBuf> = listing.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
+        paths.sort();
+        for p in paths {
+            let name = p.file_name().and_then(|n| n.to_str()).ok_or_else(|| format!("{}: name is not UTF-8", p.display()))?;
+            files.push(ExtraFile::new(&format!("bin/{name}"), read(&p)?, MODE_EXEC));
+        }
+    }
+    files.extend(extra.iter().cloned());
+
+    let mut seen = BTreeSet::new();
+    for f in &files {
+        if f.path.is_empty() || f.path.split('/').any(|c| c.is_empty() || c == "." || c == "..") {
+            return Err(format!("bad initramfs path {:?}", f.path));
+        }
+        if !seen.insert(f.path.as_str()) {
+            return Err(format!("{} is in the initramfs twice", f.path));
+        }
+    }
+    let mut dirs = BTreeSet::new();
+    let mut entries = Vec::new();
+    for f in &files {
+        for (i, _) in f.path.match_indices('/') {
+            let dir = &f.path[..i];
+            if dirs.insert(dir) {
+                entries.push(Entry { name: dir, mode: MODE_DIR, data: &[] });
+            }
+        }
+        entries.push(Entry { name: &f.path, mode: f.mode, data: &f.data });
+    }
+    Ok(write_newc(&entries))
+}
+
+/// A fresh directory under the system temp dir, removed on drop.
+#[derive(Debug)]
+pub struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    pub fn new(tag: &str) -> Result<ScratchDir, String> {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("{tag}-{}-{n}-{nanos}", std::process::id()));
+        fs::create_dir(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        Ok(ScratchDir(path))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// Write `files` below this directory, creating subdirectories, with
+    /// the permission bits of their modes.
+    pub fn populate(&self, files: &[ExtraFile]) -> Result<(), String> {
+        use std::os::unix::fs::PermissionsExt;
+        for f in files {
+            let path = self.0.join(&f.path);
+            if let Some(parent) = path.parent() {
+                fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            }
+            fs::write(&path, &f.data).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            fs::set_permissions(&path, fs::Permissions::from_mode(f.mode & 0o7777))
+                .map_err(|e| format!("cannot chmod {}: {e}", path.display()))?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sigil_core::cpio::Archive;
+
+    #[test]
+    fn layout_of_the_archive() {
+        let scratch = ScratchDir::new("sigil-initramfs-test").unwrap();
+        let bin = scratch.path().join("progs");
+        fs::create_dir(&bin).unwrap();
+        fs::write(bin.join("b"), b"BB").unwrap();
+        fs::write(bin.join("a"), b"A").unwrap();
+        let init = scratch.path().join("init-prog");
+        fs::write(&init, b"INIT").unwrap();
+        let extra = [ExtraFile::new("/bin/bad-elf-text", "not elf", 0o100_644), ExtraFile::new("etc/x/y", "y", 0o100_644)];
+        let cpio = build(&init, Some(&bin), &extra).unwrap();
+
+        let archive = Archive::new(&cpio).unwrap();
+        let names: Vec<(&str, u32)> = archive.entries().map(|e| (e.name, e.mode)).collect();
+        assert_eq!(
+            names,
+            [
+                ("init", MODE_EXEC),
+                ("bin", MODE_DIR),
+                ("bin/a", MODE_EXEC),
+                ("bin/b", MODE_EXEC),
+                ("bin/bad-elf-text", 0o100_644),
+                ("etc", MODE_DIR),
+                ("etc/x", MODE_DIR),
+                ("etc/x/y", 0o100_644),
+            ]
+        );
+        assert_eq!(archive.find("init").unwrap().data, b"INIT");
+        assert_eq!(archive.find("bin/b").unwrap().data, b"BB");
+    }
+
+    #[test]
+    fn rejects_duplicates_and_odd_paths() {
+        let scratch = ScratchDir::new("sigil-initramfs-test").unwrap();
+        let init = scratch.path().join("i");
+        fs::write(&init, b"I").unwrap();
+        assert!(build(&init, None, &[ExtraFile::new("init", "x", MODE_EXEC)]).is_err());
+        assert!(build(&init, None, &[ExtraFile::new("a/../b", "x", MODE_EXEC)]).is_err());
+        assert!(build(&scratch.path().join("missing"), None, &[]).is_err());
+    }
+
+    #[test]
+    fn scratch_dir_is_populated_and_removed() {
+        let path;
+        {
+            let scratch = ScratchDir::new("sigil-initramfs-test").unwrap();
+            scratch.populate(&[ExtraFile::new("bin/x", "data", 0o100_755)]).unwrap();
+            path = scratch.path().to_path_buf();
+            assert_eq!(fs::read(path.join("bin/x")).unwrap(), b"data");
+        }
+        assert!(!path.exists());
+    }
+}

@@ -1,0 +1,268 @@
+//! sigil-qemu: boots Sigil in QEMU with a program as PID 1 and reports how it ended.
+//!
+//! The boot protocol (the kernel implements the other half):
+//! - the command is the board's `QEMU_CMD` + `-kernel K -device loader,file=K,cpu-num=0`
+//!   + `-initrd <cpio>` (only when there is an init) + `-append "<cmdline>"` + extra flags;
+//! - the initramfs ([`initramfs`]) holds `/init`, the test programs under `/bin/`
+//!   and any extra files;
+//! - the command line is the boot options, then ` -- ` and init's arguments
+//!   (argv[0] is always "/init"); `quiet` is one of the boot options;
+//! - the kernel's last output is `@@SIGIL-EXIT <n>@@` ([`console`]), after which QEMU
+//!   powers off; QEMU's own exit status means nothing.
+//!
+//! [`run`] is the library entry the integration tests use; `sigil-run` (main.rs) is
+//! the command-line face of the same call. [`reference::run`] runs a program under
+//! qemu-ppc, Linux's behaviour, for comparison.
+
+pub mod board;
+pub mod console;
+pub mod initramfs;
+pub mod process;
+pub mod reference;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+pub use initramfs::ExtraFile;
+
+/// Exit status of `sigil-run` when the run timed out.
+pub const EXIT_TIMEOUT: i32 = 124;
+/// Exit status of `sigil-run` when QEMU ended without an exit marker.
+pub const EXIT_NO_MARKER: i32 = 125;
+
+/// After the marker, how long QEMU may take to power off before it is killed.
+const POWER_OFF_GRACE: Duration = Duration::from_secs(2);
+
+/// Everything one boot needs.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    /// Board name (`boards/<name>.mk`) or a path to a board file.
+    pub board: String,
+    /// The kernel ELF.
+    pub kernel: PathBuf,
+    /// The program to run as PID 1; `None` boots without an initramfs (the
+    /// kernel then runs its built-in self-test).
+    pub init: Option<PathBuf>,
+    /// Every file of this directory goes into the initramfs as `/bin/<name>`.
+    pub bin_dir: Option<PathBuf>,
+    /// More files for the initramfs.
+    pub extra_files: Vec<ExtraFile>,
+    /// Boot options (`signal.dequeue=copy`...), one word each. `quiet` is added
+    /// by `quiet`, no need to list it.
+    pub boot_opts: Vec<String>,
+    /// init's argv[1..].
+    pub init_args: Vec<String>,
+    /// Boot with `quiet` and leave the marker out of what is shown.
+    pub quiet: bool,
+    /// Wall-clock limit for the whole boot.
+    pub timeout: Duration,
+    /// Extra QEMU arguments, appended last.
+    pub qemu_flags: Vec<String>,
+}
+
+impl RunConfig {
+    /// A configuration with the defaults: no init, not quiet, 60 s.
+    pub fn new(board: &str, kernel: impl Into<PathBuf>) -> RunConfig {
+        RunConfig {
+            board: board.to_owned(),
+            kernel: kernel.into(),
+            init: None,
+            bin_dir: None,
+            extra_files: Vec::new(),
+            boot_opts: Vec::new(),
+            init_args: Vec::new(),
+            quiet: false,
+            timeout: Duration::from_secs(60),
+            qemu_flags: Vec::new(),
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone)]
+pub struct RunResult {
+    /// The console before the exit marker (`\r\n` folded to `\n`).
+    pub console: String,
+    /// The status from the exit marker: PID 1's exit status, 128 + signo if a
+    /// signal killed it, 255 after a kernel oops. `None` without a marker.
+    pub status: Option<i32>,
+    /// The deadline passed before the marker arrived.
+    pub timed_out: bool,
+    /// What QEMU printed on stderr, or why it could not be started.
+    pub stderr: String,
+}
+
+impl RunResult {
+    /// The exit status `sigil-run` reports: the marker's, or 124 on timeout,
+    /// or 125 when QEMU ended (or could not start) without a marker.
+    pub fn exit_code(&self) -> i32 {
+        match (self.status, self.timed_out) {
+            (Some(n), _) => n,
+            (None, true) => EXIT_TIMEOUT,
+            (None, false) => EXIT_NO_MARKER,
+        }
+    }
+
+    /// True if the kernel reported an oops.
+    pub fn oopsed(&self) -> bool {
+        self.console.lines().any(|l| l.starts_with("SIGIL OOPS"))
+    }
+}
+
+/// The repository root: the parent of this crate.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("qemu/ has a parent").to_path_buf()
+}
+
+/// The kernel command line: boot options, then `--` and init's arguments.
+pub fn cmdline(cfg: &RunConfig) -> Result<String, String> {
+    let mut words: Vec<&str> = Vec::new();
+    if cfg.quiet && !cfg.boot_opts.iter().any(|o| o == "quiet") {
+        words.push("quiet");
+    }
+    words.extend(cfg.boot_opts.iter().map(String::as_str));
+    if !cfg.init_args.is_empty() {
+        words.push("--");
+        words.extend(cfg.init_args.iter().map(String::as_str));
+    }
+    if let Some(bad) = words.iter().find(|w| w.is_empty() || w.contains(char::is_whitespace)) {
+        return Err(format!("kernel command line word {bad:?} is empty or has spaces, which the command line cannot carry"));
+    }
+    Ok(words.join(" "))
+}
+
+/// Boot and wait, without showing anything.
+pub fn run(cfg: &RunConfig) -> RunResult {
+    run_with(cfg, |_| {})
+}
+
+/// Boot and wait, handing `show` the console bytes as they arrive: all of
+/// them, or with `quiet` only those before the exit marker.
+pub fn run_with(cfg: &RunConfig, mut show: impl FnMut(&[u8])) -> RunResult {
+    let failed = |msg: String| RunResult { console: String::new(), status: None, timed_out: false, stderr: msg };
+    let scratch = match initramfs::ScratchDir::new("sigil-run") {
+        Ok(d) => d,
+        Err(e) => return failed(e),
+    };
+    let cmd = match qemu_command(cfg, &scratch) {
+        Ok(c) => c,
+        Err(e) => return failed(e),
+    };
+    let mut console = console::Console::new();
+    let finished = process::run(cmd, cfg.timeout, |chunk| {
+        let before_marker = console.push(chunk);
+        show(if cfg.quiet { &before_marker } else { chunk });
+        match console.status() {
+            Some(_) => process::Next::Finish { grace: POWER_OFF_GRACE },
+            None => process::Next::More,
+        }
+    });
+    let status = console.status();
+    let console = console.finish();
+    match finished {
+        Ok(f) => RunResult { console, status, timed_out: f.timed_out && status.is_none(), stderr: f.stderr },
+        Err(e) => RunResult { console, status, timed_out: false, stderr: e },
+    }
+}
+
+/// The full QEMU command for `cfg`; the initramfs is written into `scratch`.
+pub fn qemu_command(cfg: &RunConfig, scratch: &initramfs::ScratchDir) -> Result<Command, String> {
+    let board = board::Board::load(&repo_root(), &cfg.board)?;
+    let words = board.qemu_cmd()?;
+    if !cfg.kernel.is_file() {
+        return Err(format!("kernel {} not found", cfg.kernel.display()));
+    }
+    let kernel = cfg.kernel.display().to_string();
+    if kernel.contains(',') {
+        return Err(format!("kernel path {kernel} contains a comma, which -device loader cannot take"));
+    }
+    let mut cmd = Command::new(&words[0]);
+    cmd.args(&words[1..]);
+    cmd.arg("-kernel").arg(&cfg.kernel);
+    cmd.arg("-device").arg(format!("loader,file={kernel},cpu-num=0"));
+    match &cfg.init {
+        Some(init) => {
+            let cpio = initramfs::build(init, cfg.bin_dir.as_deref(), &cfg.extra_files)?;
+            let path = scratch.path().join("initramfs.cpio");
+            std::fs::write(&path, cpio).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            cmd.arg("-initrd").arg(path);
+        }
+        None if cfg.bin_dir.is_some() || !cfg.extra_files.is_empty() => {
+            return Err("--bin-dir and extra files need --init: without an init there is no initramfs".into());
+        }
+        None => {}
+    }
+    cmd.arg("-append").arg(cmdline(cfg)?);
+    cmd.args(&cfg.qemu_flags);
+    Ok(cmd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cmdline_layout() {
+        let mut cfg = RunConfig::new("g3beige", "k");
+        assert_eq!(cmdline(&cfg).unwrap(), "");
+        cfg.quiet = true;
+        cfg.boot_opts = vec!["signal.dequeue=copy".into()];
+        assert_eq!(cmdline(&cfg).unwrap(), "quiet signal.dequeue=copy");
+        cfg.init_args = vec!["a".into(), "10".into()];
+        assert_eq!(cmdline(&cfg).unwrap(), "quiet signal.dequeue=copy -- a 10");
+        cfg.init_args.push("two words".into());
+        assert!(cmdline(&cfg).is_err());
+    }
+
+    #[test]
+    fn exit_codes() {
+        let r = |status, timed_out| RunResult { console: String::new(), status, timed_out, stderr: String::new() };
+        assert_eq!(r(Some(7), false).exit_code(), 7);
+        assert_eq!(r(None, true).exit_code(), EXIT_TIMEOUT);
+        assert_eq!(r(None, false).exit_code(), EXIT_NO_MARKER);
+    }
+
+    /// A stand-in for QEMU: a script that prints its arguments the way a kernel
+    /// would print a console, then the marker, then lingers like a QEMU that
+    /// did not power off. Checks the command line, the initramfs flag, the
+    /// marker handling and that the run does not wait for the lingering.
+    #[test]
+    fn whole_run_against_a_fake_qemu() {
+        use std::os::unix::fs::PermissionsExt;
+        let scratch = initramfs::ScratchDir::new("sigil-fake-qemu").unwrap();
+        let fake = scratch.path().join("fake-qemu");
+        std::fs::write(&fake, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\r\\n' \"$a\"; done\nprintf 'out@@SIGIL-EX'\nprintf 'IT 42@@\\r\\n'\nexec sleep 30\n").unwrap();
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let board = scratch.path().join("fake.mk");
+        std::fs::write(&board, format!("# fake board\nQEMU_CMD = {} -M test\n", fake.display())).unwrap();
+        let init = scratch.path().join("init");
+        std::fs::write(&init, b"\x7fELF").unwrap();
+
+        let mut cfg = RunConfig::new(board.to_str().unwrap(), &init);
+        cfg.init = Some(init.clone());
+        cfg.quiet = true;
+        cfg.init_args = vec!["x".into()];
+        cfg.qemu_flags = vec!["-S".into()];
+        let mut shown = Vec::new();
+        let start = std::time::Instant::now();
+        let r = run_with(&cfg, |b| shown.extend_from_slice(b));
+        assert!(start.elapsed() < POWER_OFF_GRACE + Duration::from_secs(3));
+        assert_eq!(r.status, Some(42), "{r:?}");
+        assert!(!r.timed_out);
+        let args: Vec<&str> = r.console.lines().collect();
+        let k = init.display().to_string();
+        let loader = format!("loader,file={k},cpu-num=0");
+        assert_eq!(&args[..7], ["-M", "test", "-kernel", &k, "-device", &loader, "-initrd"]);
+        assert!(args[7].ends_with("initramfs.cpio"));
+        assert_eq!(&args[8..], ["-append", "quiet -- x", "-S", "out"]);
+        assert_eq!(String::from_utf8(shown).unwrap(), r.console);
+    }
+
+    #[test]
+    fn missing_kernel_is_reported_not_run() {
+        let r = run(&RunConfig::new("g3beige", "/nonexistent/sigil.elf"));
+        assert_eq!(r.exit_code(), EXIT_NO_MARKER);
+        assert!(r.stderr.contains("not found"), "{}", r.stderr);
+    }
+}

@@ -1,0 +1,97 @@
+//! sigil-run: boot Sigil in QEMU with a program as PID 1; exit with its status.
+//!
+//! ```text
+//! sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--quiet]
+//!           [--append "<boot options>"] [--timeout S] [--qemu-flags "<flags>"]
+//!           [--output <file>] [-- args for init...]
+//! ```
+//! The console is copied to stdout as it arrives (without the exit marker with
+//! `--quiet`) and, with `--output`, to a file. Exit status: PID 1's (128 + signo
+//! if a signal killed it, 255 after a kernel oops), 124 on timeout, 125 if QEMU
+//! ended without the exit marker, 2 for a usage error.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::exit;
+use std::time::Duration;
+
+use sigil_qemu::{run_with, RunConfig, EXIT_NO_MARKER, EXIT_TIMEOUT};
+
+const USAGE: &str = "usage: sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--quiet]
+                 [--append \"<boot options>\"] [--timeout S] [--qemu-flags \"<flags>\"]
+                 [--output <file>] [-- args for init...]";
+
+/// The parsed command line.
+struct Cli {
+    cfg: RunConfig,
+    output: Option<PathBuf>,
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
+    let mut cfg = RunConfig::new("", PathBuf::new());
+    let (mut board, mut kernel, mut output) = (None, None, None);
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "--board" => board = Some(value("--board")?),
+            "--kernel" => kernel = Some(PathBuf::from(value("--kernel")?)),
+            "--init" => cfg.init = Some(PathBuf::from(value("--init")?)),
+            "--bin-dir" => cfg.bin_dir = Some(PathBuf::from(value("--bin-dir")?)),
+            "--quiet" => cfg.quiet = true,
+            "--append" => cfg.boot_opts.extend(value("--append")?.split_whitespace().map(str::to_owned)),
+            "--qemu-flags" => cfg.qemu_flags.extend(value("--qemu-flags")?.split_whitespace().map(str::to_owned)),
+            "--output" => output = Some(PathBuf::from(value("--output")?)),
+            "--timeout" => {
+                let v = value("--timeout")?;
+                let secs: f64 = v.parse().map_err(|_| format!("--timeout {v}: not a number of seconds"))?;
+                cfg.timeout = Duration::try_from_secs_f64(secs).map_err(|_| format!("--timeout {v}: out of range"))?;
+            }
+            "--" => cfg.init_args.extend(args.by_ref()),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                exit(0);
+            }
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    cfg.board = board.ok_or("--board is required")?;
+    cfg.kernel = kernel.ok_or("--kernel is required")?;
+    if !cfg.init_args.is_empty() && cfg.init.is_none() {
+        return Err("arguments after -- are for --init, which is missing".into());
+    }
+    Ok(Cli { cfg, output })
+}
+
+fn main() {
+    let cli = match parse(std::env::args().skip(1)) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("sigil-run: {e}\n{USAGE}");
+            exit(2);
+        }
+    };
+    let mut shown = Vec::new();
+    let stdout = std::io::stdout();
+    let result = run_with(&cli.cfg, |bytes| {
+        let mut out = stdout.lock();
+        // A closed stdout (`sigil-run ... | head`) must not stop the run.
+        let _ = out.write_all(bytes).and_then(|()| out.flush());
+        shown.extend_from_slice(bytes);
+    });
+    if let Some(path) = &cli.output {
+        if let Err(e) = std::fs::write(path, &shown) {
+            eprintln!("sigil-run: cannot write {}: {e}", path.display());
+        }
+    }
+    let code = result.exit_code();
+    if code == EXIT_TIMEOUT {
+        eprint!("{}", result.stderr);
+        eprintln!("sigil-run: timeout after {} s", cli.cfg.timeout.as_secs_f64());
+    } else if code == EXIT_NO_MARKER && result.status.is_none() {
+        eprint!("{}", result.stderr);
+        eprintln!("sigil-run: QEMU ended without the @@SIGIL-EXIT marker (kernel crashed or never started)");
+    } else if result.oopsed() {
+        eprintln!("sigil-run: kernel oops (see the console above)");
+    }
+    exit(code);
+}

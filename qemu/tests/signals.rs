@@ -1,0 +1,111 @@
+//! Issue 4, signals: each sig_* program runs as PID 1 on Sigil and under
+//! qemu-ppc; output and exit status must be identical. The extra line checks
+//! pin the behaviour each program is about, so a test also says what broke.
+
+mod common;
+
+use common::{compare, has_lines};
+
+#[test]
+fn sig_basic() {
+    let out = compare("sig_basic", &[]);
+    has_lines(&out, &["after 5 raises: count 5", "SIGUSR1 blocked inside its handler: 5 of 5", "nested order: <2>"]);
+}
+
+#[test]
+fn sig_siginfo() {
+    let out = compare("sig_siginfo", &[]);
+    has_lines(
+        &out,
+        &[
+            "raise: signo 10, code -6, pid ok, uid ok",
+            "kill: signo 10, code 0, pid ok, uid ok",
+            "sigqueue: signo 10, code -1, pid ok, uid ok",
+            "sigqueue value: 1234",
+            "kill from child: signo 12, code 0, pid ok, uid ok",
+        ],
+    );
+}
+
+#[test]
+fn sig_mask() {
+    let out = compare("sig_mask", &[]);
+    has_lines(&out, &["after 3 raises while blocked: count 0, pending yes", "after unblock: count 1, pending no"]);
+}
+
+#[test]
+fn sig_rt() {
+    let out = compare("sig_rt", &[]);
+    has_lines(&out, &["two RT signals: 4 deliveries: RTMIN+1=10 RTMIN+1=11 RTMIN+3=30 RTMIN+3=31"]);
+    assert!(out.contains("unblocked: 10 deliveries: RTMIN+2=100 "), "{out}");
+}
+
+#[test]
+fn sig_default() {
+    let out = compare("sig_default", &[]);
+    has_lines(&out, &["NULL write (SIGSEGV): killed by 11 (Segmentation fault), core 0", "after SIGCONT: continued"]);
+}
+
+#[test]
+fn sig_kill_rules() {
+    let out = compare("sig_kill_rules", &[]);
+    has_lines(&out, &["sigaction(SIGKILL, handler): -1, errno Invalid argument", "stubborn child after SIGTERM and SIGKILL: killed by 9"]);
+}
+
+#[test]
+fn sig_flags() {
+    let out = compare("sig_flags", &[]);
+    has_lines(
+        &out,
+        &[
+            "SA_NODEFER: handler ran 3, max nesting 3",
+            "read on a pipe, SA_RESTART: returned 1, errno -, data z, handler ran 1",
+            "read on a pipe, no SA_RESTART: returned -1, errno Interrupted system call, data -, handler ran 1",
+        ],
+    );
+}
+
+#[test]
+fn sig_altstack() {
+    let out = compare("sig_altstack", &[]);
+    assert!(out.contains("local on alt stack yes, ss_flags inside 1"), "{out}");
+}
+
+#[test]
+fn sig_fault() {
+    let out = compare("sig_fault", &[]);
+    has_lines(&out, &["NULL write: signal 11 (Segmentation fault), code 1, si_addr as expected"]);
+    assert!(out.contains("returned 142"), "{out}");
+}
+
+#[test]
+fn sig_suspend() {
+    let out = compare("sig_suspend", &[]);
+    has_lines(&out, &["sigsuspend: -1, errno Interrupted system call, handler ran 1"]);
+}
+
+#[test]
+fn sig_pingpong() {
+    let out = compare("sig_pingpong", &[]);
+    has_lines(&out, &["round trips: 1000, parent got 1000, child got all"]);
+}
+
+#[test]
+fn sig_forged() {
+    let out = compare("sig_forged", &[]);
+    has_lines(
+        &out,
+        &[
+            "rt frame, MSR[PR] cleared, then mfmsr: killed by 4 (Illegal instruction)",
+            "rt frame, NIP = 0xc0000000: killed by 11 (Segmentation fault)",
+            "parent still fine",
+        ],
+    );
+}
+
+#[test]
+fn sig_badstack() {
+    let out = compare("sig_badstack", &[]);
+    assert_eq!(out.lines().count(), 8, "{out}");
+    assert!(out.lines().all(|l| l.ends_with("killed by 11 (Segmentation fault)")), "{out}");
+}
