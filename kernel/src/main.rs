@@ -38,20 +38,24 @@ const HEAP_FRAMES: usize = 4096;
 #[no_mangle]
 extern "C" fn kmain() -> ! {
     let Some(boot) = arch::early_init() else { arch::power_off() };
-    // SAFETY: QEMU put the command line at this physical address (fw_cfg);
-    // head.S maps all RAM, and nothing else uses that memory.
-    let cmdline = unsafe { core::slice::from_raw_parts(mm::to_virt(boot.cmdline.0 as usize) as *const u8, boot.cmdline.1 as usize) };
     // SAFETY: linker symbols; only their addresses are used.
     let (kstart, kend) = unsafe { (&__kernel_start as *const u8 as usize, &__kernel_end as *const u8 as usize) };
     let (initrd, initrd_len) = (boot.initrd.0 as usize, boot.initrd.1 as usize);
+    // Keep the initrd and the command line QEMU put after it out of the allocator.
     let first = (mm::to_phys(kend) + mm::PAGE_SIZE - 1) / mm::PAGE_SIZE;
     let last = boot.ram_size as usize / mm::PAGE_SIZE;
-    let (rd_first, rd_last) = (initrd / mm::PAGE_SIZE, (initrd + initrd_len).div_ceil(mm::PAGE_SIZE));
-    if initrd_len > 0 {
-        mm::frames::init(&[(first, rd_first), (rd_last, last)], HEAP_FRAMES);
+    let mut keep = (usize::MAX, 0);
+    for (start, len) in [(initrd, initrd_len), (boot.cmdline as usize, mm::PAGE_SIZE)] {
+        if len > 0 && start > 0 {
+            keep = (keep.0.min(start / mm::PAGE_SIZE), keep.1.max((start + len).div_ceil(mm::PAGE_SIZE) + 1));
+        }
+    }
+    if keep.0 < keep.1 {
+        mm::frames::init(&[(first, keep.0), (keep.1, last)], HEAP_FRAMES);
     } else {
         mm::frames::init(&[(first, last)], HEAP_FRAMES);
     }
+    let cmdline = command_line(boot.cmdline as usize);
     let opts = cmdline::parse(cmdline);
     kprintln!(
         "Sigil on QEMU g3beige: CPU PVR {:#010x} ({}), RAM {} MiB, kernel {} KiB, timebase {} Hz",
@@ -87,6 +91,17 @@ extern "C" fn kmain() -> ! {
         shutdown(127);
     }
     unreachable!()
+}
+
+/// The NUL-terminated command line QEMU left at physical `addr` (at most 4 KiB).
+fn command_line(addr: usize) -> &'static [u8] {
+    if addr == 0 {
+        return &[];
+    }
+    // SAFETY: QEMU put the command line there (fw_cfg); head.S maps all RAM
+    // and the frame allocator is told to keep the initrd and what follows.
+    let max = unsafe { core::slice::from_raw_parts(mm::to_virt(addr) as *const u8, 4096) };
+    &max[..max.iter().position(|&b| b == 0).unwrap_or(0)]
 }
 
 /// PID 1 ended (or reboot was called): report and power off with `status`

@@ -1,10 +1,11 @@
 //! Files: what a file descriptor can refer to, and the per-process table.
 //!
 //! Sigil has no disk: files are the console, pipes, initramfs entries opened
-//! read-only, and device nodes (/dev/null, /dev/snd/pcmC0D0p). A `File` is
-//! shared (`Arc`) between descriptors made by dup and fork, with one offset,
-//! as POSIX says.
+//! read-only, and device nodes (`devices.rs`: /dev/null, /dev/snd/pcmC0D0p).
+//! Each kind implements `FileOps`. An open file is shared (`Arc`) between the
+//! descriptors dup and fork make, with one offset, as POSIX says.
 
+pub mod devices;
 pub mod initramfs;
 
 use alloc::sync::Arc;
@@ -12,26 +13,37 @@ use alloc::vec::Vec;
 
 use sigil_core::abi::Errno;
 
-/// One open file description.
-pub enum File {
-    Console,
-}
-
-impl File {
-    /// Writes user bytes at [addr, addr + len) to the file.
-    pub fn write(&self, addr: u32, len: u32) -> Result<u32, Errno> {
-        match self {
-            File::Console => crate::dev::console::write_user(addr, len),
-        }
+/// What an open file can do. Buffers are user addresses: implementations move
+/// data with `crate::uaccess` and return EFAULT for bad ones. The defaults are
+/// Linux's answers for a file that does not support the operation.
+pub trait FileOps {
+    /// Reads into user memory at [buf, buf + len); returns the bytes read.
+    fn read(&self, _buf: u32, _len: u32) -> Result<u32, Errno> {
+        Err(Errno::EINVAL)
     }
-
-    /// Reads into user memory at [addr, addr + len).
-    pub fn read(&self, addr: u32, len: u32) -> Result<u32, Errno> {
-        match self {
-            File::Console => crate::dev::console::read_user(addr, len),
-        }
+    /// Writes user bytes at [buf, buf + len); returns the bytes written.
+    fn write(&self, _buf: u32, _len: u32) -> Result<u32, Errno> {
+        Err(Errno::EINVAL)
+    }
+    /// A device-specific request; `arg` is usually a user pointer.
+    fn ioctl(&self, _req: u32, _arg: u32) -> Result<u32, Errno> {
+        Err(Errno::ENOTTY)
     }
 }
+
+/// The console (fd 0-2 of PID 1).
+pub struct Console;
+
+impl FileOps for Console {
+    fn read(&self, buf: u32, len: u32) -> Result<u32, Errno> {
+        crate::dev::console::read_user(buf, len)
+    }
+    fn write(&self, buf: u32, len: u32) -> Result<u32, Errno> {
+        crate::dev::console::write_user(buf, len)
+    }
+}
+
+pub type File = dyn FileOps;
 
 #[derive(Clone)]
 pub struct Fd {
@@ -51,7 +63,7 @@ pub const MAX_FDS: usize = 256;
 impl FdTable {
     /// stdin, stdout and stderr on the console (PID 1's table).
     pub fn console() -> FdTable {
-        let c = Arc::new(File::Console);
+        let c: Arc<File> = Arc::new(Console);
         let fd = || Some(Fd { file: c.clone(), cloexec: false });
         FdTable { fds: alloc::vec![fd(), fd(), fd()] }
     }

@@ -13,7 +13,6 @@ const RAM_SIZE: u16 = 0x03;
 const CMDLINE_ADDR: u16 = 0x09;
 const INITRD_ADDR: u16 = 0x0a;
 const INITRD_SIZE: u16 = 0x0b;
-const CMDLINE_SIZE: u16 = 0x14;
 const PPC_TBFREQ: u16 = 0x8003;
 
 fn read_le(key: u16, len: usize) -> u64 {
@@ -36,16 +35,16 @@ pub struct BootInfo {
     pub tb_freq: u32,
     /// Physical address and size of the initrd, or size 0.
     pub initrd: (u32, u32),
-    /// Physical address and size of the command line (without its NUL), or size 0.
-    pub cmdline: (u32, u32),
+    /// Physical address of the NUL-terminated command line, or 0. (g3beige
+    /// publishes only the address, not CMDLINE_SIZE.)
+    pub cmdline: u32,
 }
 
 pub fn boot_info() -> BootInfo {
-    let cmd_size = read_le(CMDLINE_SIZE, 4) as u32;
     BootInfo {
         ram_size: read_le(RAM_SIZE, 8).min(0xc000_0000) as u32,
         tb_freq: read_le(PPC_TBFREQ, 4) as u32,
         initrd: (read_le(INITRD_ADDR, 4) as u32, read_le(INITRD_SIZE, 4) as u32),
-        cmdline: (read_le(CMDLINE_ADDR, 4) as u32, cmd_size.saturating_sub(1)),
+        cmdline: read_le(CMDLINE_ADDR, 4) as u32,
     }
 }
