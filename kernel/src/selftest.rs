@@ -16,6 +16,9 @@ pub fn run(name: &[u8]) -> ! {
     space.add_area(USER_PAGE, USER_PAGE + 4096, Prot::RW);
     space.map(USER_PAGE, frames::alloc().expect("memory"), Prot::RW).expect("map");
     space.activate();
+    // No process owns this space, so the fault handler cannot load the page:
+    // load it into the MMU now.
+    space.fault(USER_PAGE, true).expect("page");
     match name {
         b"kuap-window" => {
             let mut w = UserWindow::open(USER_PAGE, 4, Access::Write).expect("window");

@@ -73,7 +73,8 @@ fn kernel_trap(tf: &mut TrapFrame, event: Event) {
         Event::Timer => crate::dev::timer::tick(),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } if ea < TASK_SIZE => {
-            if missing && proc::current().space().fault(ea, write).is_ok() {
+            let space = proc::try_current().and_then(|p| p.space.as_mut());
+            if missing && space.is_some_and(|s| s.fault(ea, write).is_ok()) {
                 return;
             }
             if uaccess::fixup(ea) {

@@ -1,6 +1,7 @@
 //! Devices: the console, the timer, the random source, and the pseudo PCM.
 
 pub mod console;
+pub mod pcm;
 pub mod random;
 pub mod timer;
 

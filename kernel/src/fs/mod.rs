@@ -3,15 +3,72 @@
 //! Sigil has no disk: files are the console, pipes, initramfs entries opened
 //! read-only, and device nodes (`devices.rs`: /dev/null, /dev/snd/pcmC0D0p).
 //! Each kind implements `FileOps`. An open file is shared (`Arc`) between the
-//! descriptors dup and fork make, with one offset, as POSIX says.
+//! descriptors dup and fork make, with one offset and one set of status flags
+//! (O_NONBLOCK...), as POSIX says; only the close-on-exec flag belongs to the
+//! descriptor itself (`Fd`).
 
 pub mod devices;
 pub mod initramfs;
+pub mod path;
+pub mod pipe;
+pub mod stat;
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
+use core::cell::Cell;
 
 use sigil_core::abi::Errno;
+
+pub use stat::Stat;
+
+/// open(2) flags, with powerpc's values (its O_DIRECTORY, O_NOFOLLOW and
+/// O_LARGEFILE differ from x86's).
+pub mod flags {
+    pub const O_ACCMODE: u32 = 3;
+    pub const O_RDONLY: u32 = 0;
+    pub const O_WRONLY: u32 = 1;
+    pub const O_RDWR: u32 = 2;
+    pub const O_CREAT: u32 = 0o100;
+    pub const O_EXCL: u32 = 0o200;
+    pub const O_TRUNC: u32 = 0o1000;
+    pub const O_APPEND: u32 = 0o2000;
+    pub const O_NONBLOCK: u32 = 0o4000;
+    pub const O_DIRECTORY: u32 = 0o40000;
+    pub const O_LARGEFILE: u32 = 0o200000;
+    pub const O_CLOEXEC: u32 = 0o2000000;
+    /// The flags F_SETFL may change (Linux `SETFL_MASK`, minus what Sigil
+    /// has no use for: O_ASYNC, O_DIRECT, O_NOATIME).
+    pub const SETFL_MASK: u32 = O_APPEND | O_NONBLOCK;
+}
+
+/// poll(2) event bits.
+pub const POLLIN: u16 = 0x1;
+pub const POLLOUT: u16 = 0x4;
+pub const POLLERR: u16 = 0x8;
+pub const POLLHUP: u16 = 0x10;
+/// The sleep channel poll waits on: every pipe change wakes it.
+pub const POLL_CHAN: usize = 0x3000_0000;
+
+/// The status flags of an open file (F_GETFL/F_SETFL), kept by each file
+/// kind that has any: the access mode and O_NONBLOCK / O_APPEND.
+pub struct StatusFlags(Cell<u32>);
+
+impl StatusFlags {
+    pub fn new(open_flags: u32) -> StatusFlags {
+        use flags::*;
+        StatusFlags(Cell::new(open_flags & (O_ACCMODE | O_LARGEFILE | SETFL_MASK)))
+    }
+    pub fn get(&self) -> u32 {
+        self.0.get()
+    }
+    pub fn set(&self, new: u32) {
+        let keep = self.0.get() & !flags::SETFL_MASK;
+        self.0.set(keep | (new & flags::SETFL_MASK));
+    }
+    pub fn nonblocking(&self) -> bool {
+        self.0.get() & flags::O_NONBLOCK != 0
+    }
+}
 
 /// What an open file can do. Buffers are user addresses: implementations move
 /// data with `crate::uaccess` and return EFAULT for bad ones. The defaults are
@@ -29,10 +86,47 @@ pub trait FileOps {
     fn ioctl(&self, _req: u32, _arg: u32) -> Result<u32, Errno> {
         Err(Errno::ENOTTY)
     }
+    /// What fstat reports. The default suits a character device with no
+    /// identity of its own.
+    fn stat(&self) -> Stat {
+        Stat::chr(0, 0)
+    }
+    /// lseek: moves the offset and returns the new one. Pipes, terminals and
+    /// devices cannot seek.
+    fn seek(&self, _off: i64, _whence: u32) -> Result<u64, Errno> {
+        Err(Errno::ESPIPE)
+    }
+    /// getdents64 into [buf, buf + len); only directories have entries.
+    fn getdents(&self, _buf: u32, _len: u32) -> Result<u32, Errno> {
+        Err(Errno::ENOTDIR)
+    }
+    /// F_GETFL: the access mode and status flags.
+    fn status_flags(&self) -> u32 {
+        flags::O_RDWR
+    }
+    /// F_SETFL: a file without status flags of its own ignores it.
+    fn set_status_flags(&self, _flags: u32) {}
+    /// poll: the events (POLLIN, POLLOUT, POLLHUP...) that would not block
+    /// now. Files that never block are always ready.
+    fn poll_ready(&self) -> u16 {
+        POLLIN | POLLOUT
+    }
+    /// For openat relative to a directory descriptor: the directory's path.
+    fn dir_path(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// The console (fd 0-2 of PID 1).
-pub struct Console;
+pub struct Console {
+    flags: StatusFlags,
+}
+
+impl Console {
+    pub fn new() -> Console {
+        Console { flags: StatusFlags::new(flags::O_RDWR) }
+    }
+}
 
 impl FileOps for Console {
     fn read(&self, buf: u32, len: u32) -> Result<u32, Errno> {
@@ -40,6 +134,19 @@ impl FileOps for Console {
     }
     fn write(&self, buf: u32, len: u32) -> Result<u32, Errno> {
         crate::dev::console::write_user(buf, len)
+    }
+    /// /dev/console (5:1). st_blksize is a page, what a host pipe reports:
+    /// glibc sizes stdout's buffer from it (TCGETS fails, so it is fully
+    /// buffered), and qemu-ppc's stdout in the tests is such a pipe, so
+    /// output flushes at the same points on both.
+    fn stat(&self) -> Stat {
+        Stat::chr(5, 1)
+    }
+    fn status_flags(&self) -> u32 {
+        self.flags.get()
+    }
+    fn set_status_flags(&self, f: u32) {
+        self.flags.set(f)
     }
 }
 
@@ -63,13 +170,25 @@ pub const MAX_FDS: usize = 256;
 impl FdTable {
     /// stdin, stdout and stderr on the console (PID 1's table).
     pub fn console() -> FdTable {
-        let c: Arc<File> = Arc::new(Console);
+        let c: Arc<File> = Arc::new(Console::new());
         let fd = || Some(Fd { file: c.clone(), cloexec: false });
         FdTable { fds: alloc::vec![fd(), fd(), fd()] }
     }
 
     pub fn get(&self, fd: u32) -> Result<&Arc<File>, Errno> {
-        self.fds.get(fd as usize).and_then(|f| f.as_ref()).map(|f| &f.file).ok_or(Errno::EBADF)
+        self.entry(fd).map(|f| &f.file)
+    }
+
+    /// The descriptor itself (file and close-on-exec flag).
+    pub fn entry(&self, fd: u32) -> Result<&Fd, Errno> {
+        self.fds.get(fd as usize).and_then(|f| f.as_ref()).ok_or(Errno::EBADF)
+    }
+
+    /// F_SETFD.
+    pub fn set_cloexec(&mut self, fd: u32, on: bool) -> Result<(), Errno> {
+        let e = self.fds.get_mut(fd as usize).and_then(|f| f.as_mut()).ok_or(Errno::EBADF)?;
+        e.cloexec = on;
+        Ok(())
     }
 
     /// Installs `file` at the lowest free descriptor >= `min`.
@@ -82,8 +201,10 @@ impl FdTable {
         Ok(slot as u32)
     }
 
-    /// Puts `file` at exactly `fd` (dup2), closing what was there.
-    pub fn install_at(&mut self, fd: u32, file: Arc<File>, cloexec: bool) -> Result<(), Errno> {
+    /// Puts `file` at exactly `fd` (dup2) and hands back what was there, for
+    /// the caller to drop once it no longer holds the table (closing a pipe
+    /// end wakes processes).
+    pub fn install_at(&mut self, fd: u32, file: Arc<File>, cloexec: bool) -> Result<Option<Fd>, Errno> {
         let i = fd as usize;
         if i >= MAX_FDS {
             return Err(Errno::EBADF);
@@ -91,12 +212,12 @@ impl FdTable {
         if i >= self.fds.len() {
             self.fds.resize(i + 1, None);
         }
-        self.fds[i] = Some(Fd { file, cloexec });
-        Ok(())
+        Ok(self.fds[i].replace(Fd { file, cloexec }))
     }
 
-    pub fn close(&mut self, fd: u32) -> Result<(), Errno> {
-        self.fds.get_mut(fd as usize).and_then(|f| f.take()).map(|_| ()).ok_or(Errno::EBADF)
+    /// Removes `fd` and returns it (to be dropped outside the table, as above).
+    pub fn close(&mut self, fd: u32) -> Result<Fd, Errno> {
+        self.fds.get_mut(fd as usize).and_then(|f| f.take()).ok_or(Errno::EBADF)
     }
 
     pub fn close_all(&mut self) {

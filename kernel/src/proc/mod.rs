@@ -97,6 +97,12 @@ pub fn current() -> &'static mut Process {
     t.procs.get_mut(&t.current).expect("no current process")
 }
 
+/// The running process, if one has started (not during boot).
+pub fn try_current() -> Option<&'static mut Process> {
+    let t = TABLE.get();
+    t.procs.get_mut(&t.current).map(|b| &mut **b)
+}
+
 pub fn get(pid: u32) -> Option<&'static mut Process> {
     TABLE.get().procs.get_mut(&pid).map(|b| &mut **b)
 }

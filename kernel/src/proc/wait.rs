@@ -8,7 +8,7 @@
 
 use sigil_core::abi::{wait_status, Errno};
 
-use super::{current, get, schedule, sleep, State, TABLE};
+use super::{current, schedule, sleep, State, TABLE};
 
 pub const WNOHANG: u32 = 1;
 pub const WUNTRACED: u32 = 2;
@@ -17,12 +17,12 @@ pub const WCONTINUED: u32 = 8;
 /// Ends the current process with Linux wait status `status`. Never returns.
 pub fn exit(status: u32) -> ! {
     let p = current();
+    p.sig.flush();
+    p.files.close_all();
     if p.pid == 1 {
         crate::shutdown(status);
     }
     p.space = None;
-    p.files.close_all();
-    p.sig.flush();
     p.fp_live = false;
     p.wait_status = status;
     p.state = State::Zombie;
@@ -93,9 +93,4 @@ pub fn wait4(pid: i32, options: u32) -> Result<(u32, u32), Errno> {
             return Err(Errno::ERESTARTSYS);
         }
     }
-}
-
-/// Does `pid` exist (and is it not yet reaped)?
-pub fn exists(pid: u32) -> bool {
-    get(pid).is_some()
 }

@@ -157,18 +157,18 @@ fn notify_parent_stop(p: &mut Process, code: i32, st: u32) {
     proc::wakeup(proc::wait::wait_chan(ppid));
 }
 
-/// Runs on every return to user mode: deliver at most one signal per pass
-/// (Linux `do_signal`), then finish an interrupted system call.
+/// Runs on every return to user mode: deliver what is deliverable (Linux
+/// `do_signal` in its exit-to-user loop), then finish an interrupted system call.
 pub fn do_signal(tf: &mut TrapFrame) {
     loop {
         let p = proc::current();
         let Some(node) = deliver::dequeue(p) else { break };
         let sig = node.info().signal();
         match p.sig.action(sig).disposition() {
-            Disposition::Handler(_) => {
-                deliver::handle_signal(tf, node);
-                return;
-            }
+            // Every deliverable signal gets its frame now, each stacked on the
+            // last (as Linux's exit-to-user loop does): the last one set up
+            // runs first, and each handler's mask applies to the ones after it.
+            Disposition::Handler(_) => deliver::handle_signal(tf, node),
             Disposition::Ignore => continue,
             Disposition::Default => match default_action(sig) {
                 DefaultAction::Ignore | DefaultAction::Continue => continue,
@@ -177,7 +177,10 @@ pub fn do_signal(tf: &mut TrapFrame) {
                     continue;
                 }
                 DefaultAction::Terminate => proc::wait::exit(wait_status::signaled(sig.number(), false)),
-                DefaultAction::CoreDump => proc::wait::exit(wait_status::signaled(sig.number(), true)),
+                // The core flag means "a core file was written". Sigil has no
+                // filesystem to write one to, so it reports what Linux does with
+                // RLIMIT_CORE = 0 (Debian's default): killed, no core.
+                DefaultAction::CoreDump => proc::wait::exit(wait_status::signaled(sig.number(), false)),
             },
         }
     }

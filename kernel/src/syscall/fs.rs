@@ -1,10 +1,27 @@
-//! File system calls on descriptors: read, write, writev, close, ioctl.
+//! File system calls: descriptors (read, write, close, dup*, fcntl, lseek,
+//! ioctl, pipe2), paths (openat, fstatat64, statx, faccessat, chdir,
+//! getcwd), directories (getdents64) and poll, with Linux ppc32's numbers
+//! and error choices. The files themselves live in `crate::fs`.
+
+use alloc::sync::Arc;
+use alloc::vec::Vec;
 
 use sigil_core::abi::Errno;
 
 use super::SysResult;
+use crate::fs::flags::*;
+use crate::fs::path::{self, Found, AT_FDCWD};
+use crate::fs::{initramfs::RamFile, pipe, File, Stat, POLLERR, POLLHUP, POLL_CHAN};
+use crate::kcell::KCell;
 use crate::proc;
-use crate::uaccess::{Access, UserWindow};
+use crate::uaccess::{copy_to_user, get_user, put_user, Access, UserWindow};
+
+const AT_SYMLINK_NOFOLLOW: u32 = 0x100;
+const AT_EACCESS: u32 = 0x200;
+const AT_NO_AUTOMOUNT: u32 = 0x800;
+const AT_EMPTY_PATH: u32 = 0x1000;
+/// statx's AT_STATX_SYNC_TYPE bits (sync hints, meaningless here).
+const AT_STATX_SYNC_TYPE: u32 = 0x6000;
 
 pub fn read(fd: u32, buf: u32, len: u32) -> SysResult {
     let f = proc::current().files.get(fd)?.clone();
@@ -42,8 +59,284 @@ pub fn writev(fd: u32, iov: u32, n: u32) -> SysResult {
     Ok(total)
 }
 
+/// close: the descriptor is dropped after the table is let go (the last
+/// close of a pipe end wakes the other side).
 pub fn close(fd: u32) -> SysResult {
-    proc::current().files.close(fd).map(|_| 0)
+    let old = proc::current().files.close(fd)?;
+    drop(old);
+    Ok(0)
+}
+
+fn file(fd: u32) -> Result<Arc<File>, Errno> {
+    proc::current().files.get(fd).cloned()
+}
+
+/// pipe2(fds, flags): fds[0] the read end, fds[1] the write end.
+pub fn pipe2(fds: u32, flags: u32) -> SysResult {
+    if flags & !(O_CLOEXEC | O_NONBLOCK) != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let (r, w) = pipe::new(flags);
+    let cloexec = flags & O_CLOEXEC != 0;
+    let t = &mut proc::current().files;
+    let rfd = t.install(r, 0, cloexec)?;
+    let wfd = match t.install(w, 0, cloexec) {
+        Ok(fd) => fd,
+        Err(e) => {
+            let old = t.close(rfd);
+            drop(old);
+            return Err(e);
+        }
+    };
+    let mut win = UserWindow::open(fds, 8, Access::Write).map_err(|_| Errno::EFAULT)?;
+    win.put(0, rfd);
+    win.put(4, wfd);
+    if win.finish().is_err() {
+        let t = &mut proc::current().files;
+        let (a, b) = (t.close(rfd), t.close(wfd));
+        drop((a, b));
+        return Err(Errno::EFAULT);
+    }
+    Ok(0)
+}
+
+/// openat: devices and initramfs entries. The initramfs is read-only, so
+/// asking for write access (or to create or truncate) is EROFS, or EISDIR
+/// on a directory; a missing name with O_CREAT is EROFS too.
+pub fn openat(dirfd: i32, path: u32, flags: u32, _mode: u32) -> SysResult {
+    let name = path::read_path(path)?;
+    let writing = flags & O_ACCMODE != O_RDONLY || flags & O_TRUNC != 0;
+    let file: Arc<File> = match path::resolve(dirfd, &name) {
+        Ok(Found::Device(dev)) => {
+            if flags & O_DIRECTORY != 0 {
+                return Err(Errno::ENOTDIR);
+            }
+            dev.set_status_flags(flags);
+            dev
+        }
+        Ok(Found::Node(abs, node)) => {
+            if flags & O_DIRECTORY != 0 && !node.is_dir {
+                return Err(Errno::ENOTDIR);
+            }
+            if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL {
+                return Err(Errno::EEXIST);
+            }
+            if writing || node.is_dir && flags & O_CREAT != 0 {
+                return Err(if node.is_dir { Errno::EISDIR } else { Errno::EROFS });
+            }
+            Arc::new(RamFile::new(abs, node, flags))
+        }
+        Err(Errno::ENOENT) if flags & O_CREAT != 0 && !name.ends_with('/') => return Err(Errno::EROFS),
+        Err(e) => return Err(e),
+    };
+    proc::current().files.install(file, 0, flags & O_CLOEXEC != 0)
+}
+
+pub fn open(path: u32, flags: u32, mode: u32) -> SysResult {
+    openat(AT_FDCWD, path, flags, mode)
+}
+
+pub fn dup(fd: u32) -> SysResult {
+    let f = file(fd)?;
+    proc::current().files.install(f, 0, false)
+}
+
+/// dup2: newfd == oldfd is a no-op once oldfd is known to be valid.
+pub fn dup2(old: u32, new: u32) -> SysResult {
+    let f = file(old)?;
+    if old == new {
+        return Ok(new);
+    }
+    let replaced = proc::current().files.install_at(new, f, false)?;
+    drop(replaced);
+    Ok(new)
+}
+
+/// dup3: like dup2, but equal descriptors are EINVAL and O_CLOEXEC is the
+/// only flag.
+pub fn dup3(old: u32, new: u32, flags: u32) -> SysResult {
+    if flags & !O_CLOEXEC != 0 || old == new {
+        return Err(Errno::EINVAL);
+    }
+    let f = file(old)?;
+    let replaced = proc::current().files.install_at(new, f, flags & O_CLOEXEC != 0)?;
+    drop(replaced);
+    Ok(new)
+}
+
+/// fcntl64 (and fcntl): descriptor and status flags, F_DUPFD. Locks and the
+/// rest: EINVAL, as Linux answers an unknown command.
+pub fn fcntl(fd: u32, cmd: u32, arg: u32) -> SysResult {
+    const F_DUPFD: u32 = 0;
+    const F_GETFD: u32 = 1;
+    const F_SETFD: u32 = 2;
+    const F_GETFL: u32 = 3;
+    const F_SETFL: u32 = 4;
+    const F_DUPFD_CLOEXEC: u32 = 1030;
+    const FD_CLOEXEC: u32 = 1;
+    let t = &mut proc::current().files;
+    let e = t.entry(fd)?.clone();
+    match cmd {
+        F_DUPFD | F_DUPFD_CLOEXEC => {
+            if arg as usize >= crate::fs::MAX_FDS {
+                return Err(Errno::EINVAL);
+            }
+            t.install(e.file, arg as usize, cmd == F_DUPFD_CLOEXEC)
+        }
+        F_GETFD => Ok(if e.cloexec { FD_CLOEXEC } else { 0 }),
+        F_SETFD => t.set_cloexec(fd, arg & FD_CLOEXEC != 0).map(|_| 0),
+        F_GETFL => Ok(e.file.status_flags()),
+        F_SETFL => {
+            e.file.set_status_flags(arg);
+            Ok(0)
+        }
+        _ => Err(Errno::EINVAL),
+    }
+}
+
+/// lseek with a 32-bit offset: a result that does not fit is EOVERFLOW.
+pub fn lseek(fd: u32, off: i32, whence: u32) -> SysResult {
+    let f = file(fd)?;
+    let pos = f.seek(off as i64, whence)?;
+    u32::try_from(pos).ok().filter(|&p| p <= i32::MAX as u32).ok_or(Errno::EOVERFLOW)
+}
+
+/// _llseek(fd, high, low, result, whence): the 64-bit offset is high:low,
+/// the new position goes to *result.
+pub fn llseek(fd: u32, hi: u32, lo: u32, result: u32, whence: u32) -> SysResult {
+    let f = file(fd)?;
+    let pos = f.seek(((hi as u64) << 32 | lo as u64) as i64, whence)?;
+    put_user(result, pos).map(|_| 0).map_err(|_| Errno::EFAULT)
+}
+
+pub fn getdents64(fd: u32, buf: u32, len: u32) -> SysResult {
+    file(fd)?.getdents(buf, len)
+}
+
+/// What a path (or, with AT_EMPTY_PATH and "", `dirfd` itself) names.
+fn stat_at(dirfd: i32, path: u32, flags: u32) -> Result<Stat, Errno> {
+    let name = path::read_path(path)?;
+    if name.is_empty() && flags & AT_EMPTY_PATH != 0 {
+        if dirfd == AT_FDCWD {
+            return Ok(Stat::ramfs(1, crate::fs::stat::S_IFDIR | 0o755, 0));
+        }
+        return Ok(file(dirfd as u32)?.stat());
+    }
+    Ok(match path::resolve(dirfd, &name)? {
+        Found::Device(d) => d.stat(),
+        Found::Node(_, n) => Stat::ramfs(n.ino as u64, n.mode, n.data.len() as u64),
+    })
+}
+
+pub fn fstat64(fd: u32, buf: u32) -> SysResult {
+    file(fd)?.stat().put_stat64(buf)
+}
+
+pub fn fstatat64(dirfd: i32, path: u32, buf: u32, flags: u32) -> SysResult {
+    if flags & !(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH) != 0 {
+        return Err(Errno::EINVAL);
+    }
+    stat_at(dirfd, path, flags)?.put_stat64(buf)
+}
+
+/// statx(dirfd, path, flags, mask, buf): every basic field, whatever `mask`.
+pub fn statx(dirfd: i32, path: u32, flags: u32, _mask: u32, buf: u32) -> SysResult {
+    if flags & !(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE) != 0 {
+        return Err(Errno::EINVAL);
+    }
+    stat_at(dirfd, path, flags)?.put_statx(buf)
+}
+
+/// faccessat2: Sigil's only user is root, who may read and write anything
+/// and execute what has an execute bit; the initramfs refuses writes.
+pub fn faccessat(dirfd: i32, path: u32, mode: u32, flags: u32) -> SysResult {
+    const W_OK: u32 = 2;
+    const X_OK: u32 = 1;
+    if mode & !7 != 0 || flags & !(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH) != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let st = stat_at(dirfd, path, flags)?;
+    let is_node = st.mode & crate::fs::stat::S_IFMT != crate::fs::stat::S_IFCHR;
+    if mode & W_OK != 0 && is_node {
+        return Err(Errno::EROFS);
+    }
+    let is_dir = st.mode & crate::fs::stat::S_IFMT == crate::fs::stat::S_IFDIR;
+    if mode & X_OK != 0 && !is_dir && st.mode & 0o111 == 0 {
+        return Err(Errno::EACCES);
+    }
+    Ok(0)
+}
+
+/// getcwd: always "/". Returns the length with the NUL, as the syscall does.
+pub fn getcwd(buf: u32, size: u32) -> SysResult {
+    if size < 2 {
+        return Err(Errno::ERANGE);
+    }
+    copy_to_user(buf, b"/\0").map(|_| 2).map_err(|_| Errno::EFAULT)
+}
+
+/// chdir: checks that `path` is a directory; the working directory stays "/".
+pub fn chdir(path: u32) -> SysResult {
+    let name = path::read_path(path)?;
+    match path::resolve(AT_FDCWD, &name)? {
+        Found::Node(_, n) if n.is_dir => Ok(0),
+        _ => Err(Errno::ENOTDIR),
+    }
+}
+
+/// The file mode creation mask: one for the system (no file is ever created).
+static UMASK: KCell<u32> = KCell::new(0o022);
+
+pub fn umask(mask: u32) -> SysResult {
+    Ok(core::mem::replace(UMASK.get(), mask & 0o777))
+}
+
+/// poll(fds, n, timeout_ms): pipes report their state, other files are
+/// always ready. Waits on `POLL_CHAN` (every pipe change wakes it); with a
+/// timeout it also wakes each timer tick to check the deadline.
+pub fn poll(fds: u32, n: u32, timeout_ms: i32) -> SysResult {
+    const POLLNVAL: u16 = 0x20;
+    const TICK_NS: u64 = 10_000_000;
+    if n as usize > crate::fs::MAX_FDS {
+        return Err(Errno::EINVAL);
+    }
+    let mut want: Vec<(i32, u16)> = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        let fd: i32 = get_user(fds + i * 8).map_err(|_| Errno::EFAULT)?;
+        let ev: u16 = get_user(fds + i * 8 + 4).map_err(|_| Errno::EFAULT)?;
+        want.push((fd, ev));
+    }
+    let deadline = (timeout_ms > 0).then(|| crate::dev::timer::now_ns() + timeout_ms as u64 * 1_000_000);
+    loop {
+        let mut ready = 0;
+        let mut revents = Vec::with_capacity(want.len());
+        for &(fd, ev) in &want {
+            let r = if fd < 0 {
+                0
+            } else {
+                match file(fd as u32) {
+                    Ok(f) => f.poll_ready() & (ev | POLLERR | POLLHUP),
+                    Err(_) => POLLNVAL,
+                }
+            };
+            ready += (r != 0) as u32;
+            revents.push(r);
+        }
+        let expired = timeout_ms == 0 || deadline.is_some_and(|d| crate::dev::timer::now_ns() >= d);
+        if ready > 0 || expired {
+            for (i, r) in revents.into_iter().enumerate() {
+                put_user(fds + i as u32 * 8 + 6, r).map_err(|_| Errno::EFAULT)?;
+            }
+            return Ok(ready);
+        }
+        let slept = match deadline {
+            None => proc::sleep(POLL_CHAN),
+            Some(d) => crate::dev::timer::sleep_until(d.min(crate::dev::timer::now_ns() + TICK_NS)),
+        };
+        if slept.is_err() {
+            return Err(if deadline.is_none() { Errno::ERESTARTNOHAND } else { Errno::EINTR });
+        }
+    }
 }
 
 /// ioctl: the file decides. (The console is not a terminal, like a pipe under

@@ -111,7 +111,7 @@ fn put_timespec(addr: u32, ns: u64, time64: bool) -> Result<(), Errno> {
     r.map_err(|_| Errno::EFAULT)
 }
 
-fn get_timespec(addr: u32, time64: bool) -> Result<u64, Errno> {
+pub fn get_timespec(addr: u32, time64: bool) -> Result<u64, Errno> {
     let (s, n) = if time64 {
         let mut b = [0u8; 16];
         copy_from_user(&mut b, addr).map_err(|_| Errno::EFAULT)?;

@@ -5,7 +5,7 @@
 use sigil_core::abi::{self, Errno};
 use sigil_core::signal::action::check_rt_sigaction;
 use sigil_core::signal::frame::FrameKind;
-use sigil_core::signal::{SigAction, SigInfo, SigSet, Signal};
+use sigil_core::signal::{SigAction, SigInfo, SigSet, Signal, StackT};
 
 use super::SysResult;
 use crate::arch::TrapFrame;
@@ -121,4 +121,158 @@ pub fn sigreturn(tf: &mut TrapFrame) -> SysResult {
 
 pub fn rt_sigreturn(tf: &mut TrapFrame) -> SysResult {
     deliver::restore_frame(tf, FrameKind::Rt)
+}
+
+/// rt_sigpending(set, sigsetsize): pending signals that are blocked.
+pub fn rt_sigpending(set: u32, sigsetsize: u32) -> SysResult {
+    if sigsetsize != abi::SIGSET_SIZE {
+        return Err(Errno::EINVAL);
+    }
+    let p = proc::current();
+    let (a, b) = p.sig.pending.pending().intersect(p.sig.blocked).words();
+    let mut w = UserWindow::open(set, 8, Access::Write).map_err(|_| Errno::EFAULT)?;
+    w.put(0, a);
+    w.put(4, b);
+    w.finish().map_err(|_| Errno::EFAULT)?;
+    Ok(0)
+}
+
+fn read_sigset(addr: u32) -> Result<SigSet, Errno> {
+    let w = UserWindow::open(addr, 8, Access::Read).map_err(|_| Errno::EFAULT)?;
+    let s = SigSet::from_user_words(w.get(0), w.get(4));
+    w.finish().map_err(|_| Errno::EFAULT)?;
+    Ok(s)
+}
+
+/// rt_sigsuspend(mask, sigsetsize): sleep with `mask` until a handler runs;
+/// the old mask comes back after the handler (saved_mask), and the call
+/// returns EINTR (ERESTARTNOHAND: restarted if no handler runs).
+pub fn rt_sigsuspend(mask: u32, sigsetsize: u32) -> SysResult {
+    if sigsetsize != abi::SIGSET_SIZE {
+        return Err(Errno::EINVAL);
+    }
+    let new = read_sigset(mask)?;
+    suspend(new.blockable())
+}
+
+fn suspend(mask: SigSet) -> SysResult {
+    let p = proc::current();
+    p.sig.saved_mask = Some(p.sig.blocked);
+    p.sig.blocked = mask;
+    let chan = p as *const _ as usize;
+    while proc::sleep(chan).is_ok() {}
+    Err(Errno::ERESTARTNOHAND)
+}
+
+/// pause(): sleep until a signal is delivered.
+pub fn pause() -> SysResult {
+    let chan = proc::current() as *const _ as usize;
+    while proc::sleep(chan).is_ok() {}
+    Err(Errno::ERESTARTNOHAND)
+}
+
+/// Reads the 128-byte user siginfo for rt_sigqueueinfo.
+fn read_siginfo(sig: Signal, uinfo: u32) -> Result<SigInfo, Errno> {
+    let mut words = [0u32; 32];
+    let w = UserWindow::open(uinfo, 128, Access::Read).map_err(|_| Errno::EFAULT)?;
+    for (i, v) in words.iter_mut().enumerate() {
+        *v = w.get(4 * i as u32);
+    }
+    w.finish().map_err(|_| Errno::EFAULT)?;
+    SigInfo::from_user(sig, &words)
+}
+
+/// rt_sigqueueinfo(pid, sig, uinfo) and rt_tgsigqueueinfo(tgid, tid, sig,
+/// uinfo): a signal with a caller-made siginfo (glibc's sigqueue). RT signals
+/// count against the queue limit (EAGAIN beyond it).
+pub fn rt_sigqueueinfo(pid: u32, sig: u32, uinfo: u32) -> SysResult {
+    let sig = Signal::new(sig).ok_or(Errno::EINVAL)?;
+    let info = read_siginfo(sig, uinfo)?;
+    let me = proc::current().pid;
+    info.check_queue_sender(me, pid)?;
+    proc::get(pid).ok_or(Errno::ESRCH)?;
+    signal::send(pid, info, true)?;
+    Ok(0)
+}
+
+pub fn rt_tgsigqueueinfo(tgid: u32, tid: u32, sig: u32, uinfo: u32) -> SysResult {
+    if tgid != tid {
+        return Err(Errno::ESRCH);
+    }
+    rt_sigqueueinfo(tid, sig, uinfo)
+}
+
+/// rt_sigtimedwait(set, info, timeout, sigsetsize): takes a pending signal
+/// from `set` without running a handler (sigwaitinfo, sigtimedwait).
+pub fn rt_sigtimedwait(set: u32, uinfo: u32, timeout: u32, sigsetsize: u32, time64: bool) -> SysResult {
+    if sigsetsize != abi::SIGSET_SIZE {
+        return Err(Errno::EINVAL);
+    }
+    let want = read_sigset(set)?.blockable();
+    let deadline = if timeout != 0 {
+        Some(crate::dev::timer::now_ns() + super::misc::get_timespec(timeout, time64)?)
+    } else {
+        None
+    };
+    let p = proc::current();
+    // While waiting, the wanted signals count as unblocked (so sending one
+    // wakes us), as Linux does with real_blocked.
+    let saved = p.sig.blocked;
+    p.sig.blocked = saved.without(want);
+    let r = wait_for(p, want, uinfo, deadline);
+    p.sig.blocked = saved;
+    r
+}
+
+fn wait_for(p: &mut proc::Process, want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
+    let others = SigSet::from_bits(!want.bits());
+    loop {
+        if let Some(node) = p.sig.pending.dequeue(others) {
+            if uinfo != 0 {
+                let mut w = UserWindow::open(uinfo, 128, Access::Write).map_err(|_| Errno::EFAULT)?;
+                for (i, &v) in node.info.words().iter().enumerate() {
+                    w.put(4 * i as u32, v);
+                }
+                for i in 8..32 {
+                    w.put(4 * i, 0u32);
+                }
+                w.finish().map_err(|_| Errno::EFAULT)?;
+            }
+            return Ok(node.info.signo());
+        }
+        if p.sig.pending.has_deliverable(p.sig.blocked) {
+            // Another unblocked signal: its handler runs first.
+            return Err(Errno::EINTR);
+        }
+        match deadline {
+            Some(d) if crate::dev::timer::now_ns() >= d => return Err(Errno::EAGAIN),
+            Some(d) => {
+                let _ = crate::dev::timer::sleep_until(d);
+            }
+            None => {
+                let _ = proc::sleep(p as *const proc::Process as usize);
+            }
+        }
+    }
+}
+
+/// sigaltstack(ss, old_ss).
+pub fn sigaltstack(ss: u32, old: u32, tf: &TrapFrame) -> SysResult {
+    let p = proc::current();
+    let sp = tf.gpr[1];
+    if old != 0 {
+        let cur = p.sig.altstack.query(sp).to_words();
+        let mut w = UserWindow::open(old, 12, Access::Write).map_err(|_| Errno::EFAULT)?;
+        for (i, v) in cur.iter().enumerate() {
+            w.put(4 * i as u32, *v);
+        }
+        w.finish().map_err(|_| Errno::EFAULT)?;
+    }
+    if ss != 0 {
+        let w = UserWindow::open(ss, 12, Access::Read).map_err(|_| Errno::EFAULT)?;
+        let new = StackT::from_words([w.get(0), w.get(4), w.get(8)]);
+        w.finish().map_err(|_| Errno::EFAULT)?;
+        p.sig.altstack.set(new, sp)?;
+    }
+    Ok(0)
 }

@@ -120,6 +120,12 @@ impl Stream {
         self.boundary
     }
 
+    /// The wake-up threshold (sw_params / SYNC_PTR): a blocked writer waits
+    /// for min(frames left, avail_min) frames of room.
+    pub fn avail_min(&self) -> u32 {
+        self.avail_min
+    }
+
     fn buffer_size(&self) -> u32 {
         self.cfg.map_or(0, |c| c.buffer_size)
     }

@@ -1,0 +1,218 @@
+//! Pipes: a bounded byte ring shared by a read end and a write end.
+//!
+//! Linux semantics (`fs/pipe.c`): a read returns what is buffered (at most
+//! `len`), blocks while the ring is empty and a writer exists, and returns 0
+//! (end of file) once every write end is closed. A write blocks while the
+//! ring is full; writes of at most PIPE_BUF bytes are atomic (they wait for
+//! room for all of it). Writing with no read end left raises SIGPIPE and
+//! fails with EPIPE. A sleep interrupted by a signal returns ERESTARTSYS if
+//! nothing was moved yet (the signal path then restarts the call or turns it
+//! into EINTR), or the partial count.
+//!
+//! Each end is one open file description: fork and dup share it, so "all
+//! writers closed" is "the write end object dropped" (`Drop` keeps the
+//! counts). The ring grows on demand up to PIPE_SIZE, so an idle pipe costs
+//! no buffer.
+
+use alloc::collections::VecDeque;
+use alloc::rc::Rc;
+use alloc::sync::Arc;
+use core::cell::RefCell;
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use sigil_core::abi::Errno;
+use sigil_core::signal::{SigInfo, Signal};
+
+use super::{flags, File, FileOps, Stat, StatusFlags, POLLERR, POLLHUP, POLLIN, POLLOUT};
+use crate::proc;
+use crate::uaccess::{copy_from_user, copy_to_user, put_user};
+
+/// Capacity: Linux's default (16 pages).
+pub const PIPE_SIZE: usize = 64 * 1024;
+/// Writes up to this size are atomic.
+pub const PIPE_BUF: usize = 4096;
+/// FIONREAD: bytes waiting to be read.
+const FIONREAD: u32 = 0x4004_667f;
+
+/// Inode numbers for fstat (both ends of a pipe report the same one).
+static NEXT_INO: AtomicU32 = AtomicU32::new(0x1000);
+
+struct Ring {
+    buf: VecDeque<u8>,
+    readers: u32,
+    writers: u32,
+    ino: u64,
+}
+
+type Shared = Rc<RefCell<Ring>>;
+
+/// Sleep channel for a pipe: its shared state's address. Readers and writers
+/// sleep on the same channel; every change wakes both (and pollers).
+fn chan(s: &Shared) -> usize {
+    Rc::as_ptr(s) as usize
+}
+
+fn wake(s: &Shared) {
+    proc::wakeup(chan(s));
+    proc::wakeup(super::POLL_CHAN);
+}
+
+pub struct ReadEnd {
+    ring: Shared,
+    flags: StatusFlags,
+}
+
+pub struct WriteEnd {
+    ring: Shared,
+    flags: StatusFlags,
+}
+
+/// pipe2: a new pipe's (read end, write end), with O_NONBLOCK from `oflags`.
+pub fn new(oflags: u32) -> (Arc<File>, Arc<File>) {
+    let ino = NEXT_INO.fetch_add(1, Ordering::Relaxed) as u64;
+    let ring = Rc::new(RefCell::new(Ring { buf: VecDeque::new(), readers: 1, writers: 1, ino }));
+    let nb = oflags & flags::O_NONBLOCK;
+    let r = ReadEnd { ring: ring.clone(), flags: StatusFlags::new(flags::O_RDONLY | nb) };
+    let w = WriteEnd { ring, flags: StatusFlags::new(flags::O_WRONLY | nb) };
+    (Arc::new(r), Arc::new(w))
+}
+
+impl FileOps for ReadEnd {
+    fn read(&self, buf: u32, len: u32) -> Result<u32, Errno> {
+        if len == 0 {
+            return Ok(0);
+        }
+        loop {
+            {
+                let mut r = self.ring.borrow_mut();
+                if !r.buf.is_empty() {
+                    let n = (len as usize).min(r.buf.len());
+                    // Copy first, consume after: a bad buffer loses no data.
+                    let (a, b) = r.buf.as_slices();
+                    let (a, b) = if n <= a.len() { (&a[..n], &b[..0]) } else { (a, &b[..n - a.len()]) };
+                    copy_to_user(buf, a).map_err(|_| Errno::EFAULT)?;
+                    copy_to_user(buf + a.len() as u32, b).map_err(|_| Errno::EFAULT)?;
+                    r.buf.drain(..n);
+                    drop(r);
+                    wake(&self.ring);
+                    return Ok(n as u32);
+                }
+                if r.writers == 0 {
+                    return Ok(0);
+                }
+            }
+            if self.flags.nonblocking() {
+                return Err(Errno::EAGAIN);
+            }
+            proc::sleep(chan(&self.ring)).map_err(|_| Errno::ERESTARTSYS)?;
+        }
+    }
+
+    fn ioctl(&self, req: u32, arg: u32) -> Result<u32, Errno> {
+        if req != FIONREAD {
+            return Err(Errno::ENOTTY);
+        }
+        let n = self.ring.borrow().buf.len() as u32;
+        put_user(arg, n).map(|_| 0).map_err(|_| Errno::EFAULT)
+    }
+
+    fn stat(&self) -> Stat {
+        Stat::fifo(self.ring.borrow().ino)
+    }
+    fn status_flags(&self) -> u32 {
+        self.flags.get()
+    }
+    fn set_status_flags(&self, f: u32) {
+        self.flags.set(f)
+    }
+    fn poll_ready(&self) -> u16 {
+        let r = self.ring.borrow();
+        let mut ev = if r.buf.is_empty() { 0 } else { POLLIN };
+        if r.writers == 0 {
+            ev |= POLLHUP;
+        }
+        ev
+    }
+}
+
+impl FileOps for WriteEnd {
+    fn write(&self, buf: u32, len: u32) -> Result<u32, Errno> {
+        let len = len as usize;
+        let mut done = 0usize;
+        let mut chunk = [0u8; 512];
+        loop {
+            {
+                let mut r = self.ring.borrow_mut();
+                if r.readers == 0 {
+                    drop(r);
+                    let pid = proc::current().pid;
+                    // Linux send_sig(SIGPIPE, current, 0): SI_USER from itself.
+                    let _ = crate::signal::send(pid, SigInfo::kill(Signal::SIGPIPE, pid, 0), false);
+                    return if done > 0 { Ok(done as u32) } else { Err(Errno::EPIPE) };
+                }
+                let room = PIPE_SIZE - r.buf.len();
+                // A small write goes in whole or waits; a big one goes in pieces.
+                let fits = if len <= PIPE_BUF { room >= len - done } else { room > 0 };
+                if fits {
+                    let n = room.min(len - done);
+                    let mut copied = 0;
+                    while copied < n {
+                        let k = (n - copied).min(chunk.len());
+                        if copy_from_user(&mut chunk[..k], buf + (done + copied) as u32).is_err() {
+                            drop(r);
+                            wake(&self.ring);
+                            let total = done + copied;
+                            return if total > 0 { Ok(total as u32) } else { Err(Errno::EFAULT) };
+                        }
+                        r.buf.extend(&chunk[..k]);
+                        copied += k;
+                    }
+                    done += n;
+                    drop(r);
+                    wake(&self.ring);
+                    if done == len {
+                        return Ok(len as u32);
+                    }
+                    continue;
+                }
+            }
+            if self.flags.nonblocking() {
+                return if done > 0 { Ok(done as u32) } else { Err(Errno::EAGAIN) };
+            }
+            if proc::sleep(chan(&self.ring)).is_err() {
+                return if done > 0 { Ok(done as u32) } else { Err(Errno::ERESTARTSYS) };
+            }
+        }
+    }
+
+    fn stat(&self) -> Stat {
+        Stat::fifo(self.ring.borrow().ino)
+    }
+    fn status_flags(&self) -> u32 {
+        self.flags.get()
+    }
+    fn set_status_flags(&self, f: u32) {
+        self.flags.set(f)
+    }
+    fn poll_ready(&self) -> u16 {
+        let r = self.ring.borrow();
+        if r.readers == 0 {
+            return POLLOUT | POLLERR;
+        }
+        if PIPE_SIZE - r.buf.len() >= PIPE_BUF { POLLOUT } else { 0 }
+    }
+}
+
+impl Drop for ReadEnd {
+    fn drop(&mut self) {
+        self.ring.borrow_mut().readers -= 1;
+        wake(&self.ring);
+    }
+}
+
+impl Drop for WriteEnd {
+    fn drop(&mut self) {
+        self.ring.borrow_mut().writers -= 1;
+        wake(&self.ring);
+    }
+}

@@ -1,0 +1,118 @@
+//! File metadata: the one `Stat` every file kind reports, and its two user
+//! layouts, ppc32 `struct stat64` (fstat64, fstatat64) and `struct statx`.
+//!
+//! Both are built in a kernel buffer, big-endian as ppc32 user space reads
+//! them, and copied out in one window. Sigil's files have no owner but root
+//! and no times: uid, gid and every timestamp are 0.
+
+use sigil_core::abi::Errno;
+
+use crate::uaccess::copy_to_user;
+
+pub const S_IFIFO: u32 = 0o010000;
+pub const S_IFCHR: u32 = 0o020000;
+pub const S_IFDIR: u32 = 0o040000;
+pub const S_IFREG: u32 = 0o100000;
+pub const S_IFMT: u32 = 0o170000;
+
+/// Linux's device number for the initramfs (a tmpfs-like anonymous device).
+const RAMFS_DEV: (u32, u32) = (0, 1);
+/// pipefs's anonymous device.
+const PIPEFS_DEV: (u32, u32) = (0, 12);
+
+#[derive(Clone, Copy)]
+pub struct Stat {
+    pub dev: (u32, u32),
+    pub ino: u64,
+    pub mode: u32,
+    pub nlink: u32,
+    pub rdev: (u32, u32),
+    pub size: u64,
+    pub blksize: u32,
+}
+
+impl Stat {
+    /// A character device node (major:minor), as devtmpfs shows one.
+    pub fn chr(major: u32, minor: u32) -> Stat {
+        Stat { dev: (0, 5), ino: (major << 8 | minor) as u64 + 1, mode: S_IFCHR | 0o620, nlink: 1, rdev: (major, minor), size: 0, blksize: 4096 }
+    }
+
+    /// A pipe end (both ends of one pipe share `ino`).
+    pub fn fifo(ino: u64) -> Stat {
+        Stat { dev: PIPEFS_DEV, ino, mode: S_IFIFO | 0o600, nlink: 1, rdev: (0, 0), size: 0, blksize: 4096 }
+    }
+
+    /// An initramfs entry (`mode` from the archive, type bits included).
+    pub fn ramfs(ino: u64, mode: u32, size: u64) -> Stat {
+        let nlink = if mode & S_IFMT == S_IFDIR { 2 } else { 1 };
+        Stat { dev: RAMFS_DEV, ino, mode, nlink, rdev: (0, 0), size, blksize: 4096 }
+    }
+
+    fn blocks(&self) -> u64 {
+        self.size.div_ceil(512)
+    }
+
+    /// Linux `new_encode_dev`, the 32-bit dev_t user space sees.
+    fn encode(d: (u32, u32)) -> u64 {
+        ((d.1 & 0xff) | (d.0 << 8) | ((d.1 & !0xff) << 12)) as u64
+    }
+
+    /// Copies out a ppc32 `struct stat64` (104 bytes).
+    pub fn put_stat64(&self, addr: u32) -> Result<u32, Errno> {
+        let mut b = [0u8; 104];
+        put(&mut b, 0, Self::encode(self.dev));
+        put(&mut b, 8, self.ino);
+        put(&mut b, 16, self.mode);
+        put(&mut b, 20, self.nlink);
+        put(&mut b, 32, Self::encode(self.rdev));
+        put(&mut b, 48, self.size);
+        put(&mut b, 56, self.blksize);
+        put(&mut b, 64, self.blocks());
+        copy_to_user(addr, &b).map(|_| 0).map_err(|_| Errno::EFAULT)
+    }
+
+    /// Copies out a `struct statx` (256 bytes), every basic field valid.
+    pub fn put_statx(&self, addr: u32) -> Result<u32, Errno> {
+        /// STATX_BASIC_STATS: type, mode, nlink, uid, gid, times, ino, size, blocks.
+        const STATX_BASIC_STATS: u32 = 0x7ff;
+        let mut b = [0u8; 256];
+        put(&mut b, 0, STATX_BASIC_STATS);
+        put(&mut b, 4, self.blksize);
+        put(&mut b, 16, self.nlink);
+        put(&mut b, 28, self.mode as u16);
+        put(&mut b, 32, self.ino);
+        put(&mut b, 40, self.size);
+        put(&mut b, 48, self.blocks());
+        put(&mut b, 128, self.rdev.0);
+        put(&mut b, 132, self.rdev.1);
+        put(&mut b, 136, self.dev.0);
+        put(&mut b, 140, self.dev.1);
+        copy_to_user(addr, &b).map(|_| 0).map_err(|_| Errno::EFAULT)
+    }
+}
+
+/// A big-endian field for the user layouts.
+trait Field: Copy {
+    fn bytes(self) -> impl AsRef<[u8]>;
+}
+impl Field for u16 {
+    fn bytes(self) -> impl AsRef<[u8]> {
+        self.to_be_bytes()
+    }
+}
+impl Field for u32 {
+    fn bytes(self) -> impl AsRef<[u8]> {
+        self.to_be_bytes()
+    }
+}
+impl Field for u64 {
+    fn bytes(self) -> impl AsRef<[u8]> {
+        self.to_be_bytes()
+    }
+}
+
+fn put<T: Field>(buf: &mut [u8], off: usize, v: T) {
+    let b = v.bytes();
+    let b = b.as_ref();
+    buf[off..off + b.len()].copy_from_slice(b);
+}
