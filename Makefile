@@ -59,10 +59,10 @@ run: kernel runner user ## Boot BOARD in QEMU; with INIT=, run that program as P
 test: test-host test-qemu ## Run every test: host unit tests, then QEMU integration tests
 
 test-host: deps ## Host unit tests of the portable logic (cargo test)
-	$(CARGO) test -q -p sigil-core
+	$(CARGO) test -q -p sigil-core --lib --tests
 
 test-qemu: kernel runner user ## QEMU integration tests (boot, programs, signals)
-	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu -- --test-threads=2
+	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu --lib --bins --tests -- --test-threads=2
 
 debug: kernel ## Start QEMU halted, waiting for gdb on :1234 (then: gdb-multiarch -x qemu/gdbinit)
 	@echo "In another terminal: gdb-multiarch -x qemu/gdbinit $(KERNEL)"
