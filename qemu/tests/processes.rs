@@ -45,14 +45,12 @@ fn fork1000() {
 }
 
 #[test]
-#[ignore = "known kernel bug: kernel reads of user page 0 (NULL) return zeros instead of faulting, so write(fd, NULL, n) succeeds; see the closing note"]
 fn badptr() {
     let out = compare("badptr", &[]);
     has_lines(&out, &["read(kernel address 0xc0000000): -1, errno 14 (Bad address)", "pipe still holds: abc", "still alive"]);
 }
 
 #[test]
-#[ignore = "known kernel bug: a NULL path reads as an empty string (user page 0 reads do not fault), so execve(NULL) gives EACCES instead of EFAULT"]
 fn badexec() {
     let elf = std::fs::read(program("badexec")).expect("read badexec");
     let files = [

@@ -3,17 +3,23 @@
  * QEMU's `-device loader` starts the CPU at _start_phys in real mode with
  * MSR = IP (vectors at 0xfff00000). We:
  *   1. set up the BATs: kernel RAM at KERNELBASE (0xc0000000) -> physical 0,
- *      the first 128 KiB also identity-mapped for instruction fetch only (so
- *      the vectors can turn translation on before jumping to the kernel), and
- *      the MMIO windows (mac-io, PCI config, fw_cfg) cache-inhibited;
+ *      and the MMIO windows (mac-io, PCI config, fw_cfg) cache-inhibited;
  *   2. rfi to the kernel's virtual address with IR/DR on and IP off;
  *   3. clear .bss, set the boot stack and call kmain().
  *
- * Every vector saves r11, r12 and CTR in SPRG1-3, turns translation on (it keeps
- * running at its low address thanks to the identity IBAT), and jumps to
- * trap_entry with the vector number in r12. trap_entry builds a TrapFrame on the
- * kernel stack (SPRG0 holds the current thread's kernel stack top when coming
- * from user mode) and calls trap_dispatch() in Rust.
+ * Every vector saves r11 and r12 in SPRG1-2 and SRR0/SRR1 in trap_scratch
+ * (still in real mode, so through its physical address), then rfi's straight to
+ * trap_entry's virtual address with IR/DR on and the vector number in r12.
+ * trap_entry builds a TrapFrame on the kernel stack (SPRG0 holds the current
+ * thread's kernel stack top when coming from user mode) and calls
+ * trap_dispatch() in Rust.
+ *
+ * Why rfi and not "mtmsr IR|DR, then branch": that would fetch a few
+ * instructions at the vector's low address with translation on, which needs an
+ * identity mapping of page 0 for the kernel - and user page 0 lives at the very
+ * same effective addresses. QEMU caches the fetch's translation for data reads
+ * too, so a kernel read of a user NULL pointer then returned the vectors
+ * instead of faulting. Never running low addresses translated avoids it.
  */
 #define KERNELBASE 0xc0000000
 #define FRAME      192          /* 16-byte ABI header + struct TrapFrame */
@@ -21,7 +27,7 @@
 #define SPRG0      272          /* current thread's kernel stack top */
 #define SPRG1      273          /* scratch: r11 */
 #define SPRG2      274          /* scratch: r12 */
-#define SPRG3      275          /* scratch: CTR */
+#define SCRATCH_PHYS (trap_scratch - KERNELBASE)
 
     .section .vectors, "ax"
     .globl __vectors
@@ -31,17 +37,19 @@ __vectors:
     . = \num
     mtspr   SPRG1, r11
     mtspr   SPRG2, r12
-    mfctr   r11
-    mtspr   SPRG3, r11
-    mfmsr   r11
-    ori     r11, r11, 0x30          /* IR | DR */
-    mtmsr   r11
-    isync
+    lis     r12, SCRATCH_PHYS@ha
+    mfsrr0  r11
+    stw     r11, SCRATCH_PHYS@l+8(r12)
+    mfsrr1  r11
+    stw     r11, SCRATCH_PHYS@l+12(r12)
     lis     r11, trap_entry@h
     ori     r11, r11, trap_entry@l
-    mtctr   r11
+    mtsrr0  r11
+    mfmsr   r11
+    ori     r11, r11, 0x30          /* IR | DR */
+    mtsrr1  r11
     li      r12, \num
-    bctr
+    rfi
 .endm
 
     VECTOR 0x100    /* system reset */
@@ -147,11 +155,6 @@ _start:
     mtspr   528, r3
     mtspr   537, r4
     mtspr   536, r3
-    /* IBAT1: 0 -> 0, 128 KiB, supervisor only: the vectors' instruction fetch. */
-    li      r3, 2
-    li      r4, 2
-    mtspr   531, r4
-    mtspr   530, r3
     /* DBAT1: 0xf1000000 -> 0x81000000, 1 MiB, I|G: the mac-io BAR (ESCC, CUDA, PIC). */
     lis     r3, 0xf100
     ori     r3, r3, (7 << 2) | 2
@@ -211,9 +214,9 @@ start_virt:
     bl      kmain
 4:  b       4b
 
-/* trap_entry: r11/r12/CTR are in SPRG1/2/3, r12 = vector, translation is on.
- * The saved CR and r10 go through a one-word-each scratch area first (no
- * other free register); interrupts are off, so nothing can reuse it meanwhile. */
+/* trap_entry: r11/r12 are in SPRG1/2, r12 = vector, translation is on.
+ * trap_scratch holds r10 and CR (saved here: no other free register) and the
+ * vector's SRR0/SRR1; interrupts are off, so nothing can reuse it meanwhile. */
     .text
     .globl trap_entry
 trap_entry:
@@ -222,7 +225,7 @@ trap_entry:
     stw     r10, 0(r11)
     mfcr    r10
     stw     r10, 4(r11)
-    mfsrr1  r10
+    lwz     r10, 12(r11)            /* SRR1 */
     andi.   r10, r10, MSR_PR
     mr      r10, r1
     beq     1f
@@ -237,11 +240,11 @@ trap_entry:
     stw     r10, 60(r1)
     mfspr   r10, SPRG2
     stw     r10, 64(r1)
-    mfsrr0  r10
+    lwz     r10, 8(r11)
     stw     r10, 144(r1)            /* nip */
-    mfsrr1  r10
+    lwz     r10, 12(r11)
     stw     r10, 148(r1)            /* msr */
-    mfspr   r10, SPRG3
+    mfctr   r10
     stw     r10, 152(r1)            /* ctr */
     mflr    r10
     stw     r10, 156(r1)            /* lr */
