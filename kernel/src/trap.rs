@@ -8,7 +8,7 @@
 
 use core::sync::atomic::Ordering;
 
-use sigil_core::abi::{self, Errno};
+use sigil_core::abi;
 
 use crate::arch::{self, Event, TrapFrame};
 use crate::mm::TASK_SIZE;
@@ -95,9 +95,4 @@ pub fn oops(what: &str, tf: &TrapFrame) -> ! {
     crate::console::print_always(format_args!("\nSIGIL OOPS: {}\n", what));
     arch::dump(tf);
     crate::console::exit(255)
-}
-
-/// Maps a kernel errno to the value user space sees in r3.
-pub fn errno_value(e: Errno) -> u32 {
-    e.raw() as u32
 }

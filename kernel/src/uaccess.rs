@@ -28,11 +28,12 @@ use crate::mm::TASK_SIZE;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Efault;
 
+/// What a window is opened for: on book3s/32 only writes need unlocking (the
+/// Ks bit blocks supervisor stores; loads are never blocked).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Access {
     Read,
     Write,
-    ReadWrite,
 }
 
 /// Counters read by the benchmarks (and the trace): windows opened and bytes
@@ -53,6 +54,7 @@ impl Pod for u16 {}
 impl Pod for u32 {}
 impl Pod for i32 {}
 impl Pod for u64 {}
+impl<T: Pod, const N: usize> Pod for [T; N] {}
 
 /// An open user-access window over [start, start + len).
 pub struct UserWindow {

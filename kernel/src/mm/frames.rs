@@ -73,11 +73,6 @@ pub fn share(phys: usize) {
     f.counts[phys / PAGE_SIZE] += 1;
 }
 
-/// How many owners `phys` has.
-pub fn owners(phys: usize) -> u16 {
-    FRAMES.lock().as_ref().expect("frames").counts[phys / PAGE_SIZE]
-}
-
 /// Drops one owner of the `1 << order` frames at `phys`; frees them with the last.
 pub fn release_order(phys: usize, order: u32) {
     let mut guard = FRAMES.lock();

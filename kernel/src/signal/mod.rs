@@ -27,6 +27,9 @@ pub struct SignalState {
     pub altstack: AltStack,
     /// The mask to restore after a handler that sigsuspend/pselect ran.
     pub saved_mask: Option<SigSet>,
+    /// RLIMIT_CORE (soft, hard): whether a core-dump signal's death reports
+    /// a core (WCOREDUMP). Linux's initial value is (0, unlimited).
+    pub core_limit: (u64, u64),
 }
 
 impl SignalState {
@@ -37,6 +40,7 @@ impl SignalState {
             actions: [SigAction::default(); 64],
             altstack: AltStack::default(),
             saved_mask: None,
+            core_limit: (0, u64::MAX),
         }
     }
 
@@ -170,24 +174,41 @@ pub fn do_signal(tf: &mut TrapFrame) {
             // runs first, and each handler's mask applies to the ones after it.
             Disposition::Handler(_) => deliver::handle_signal(tf, node),
             Disposition::Ignore => continue,
-            Disposition::Default => match default_action(sig) {
-                DefaultAction::Ignore | DefaultAction::Continue => continue,
-                DefaultAction::Stop => {
-                    stop(p, sig);
-                    continue;
+            Disposition::Default => {
+                // Free the node first: a terminating action never returns
+                // here, so a node still owned by this frame would leak.
+                drop(node);
+                match default_action(sig) {
+                    DefaultAction::Ignore | DefaultAction::Continue => continue,
+                    DefaultAction::Stop => {
+                        stop(p, sig);
+                        continue;
+                    }
+                    DefaultAction::Terminate => proc::wait::exit(wait_status::signaled(sig.number(), false)),
+                    DefaultAction::CoreDump => core_dump(sig),
                 }
-                DefaultAction::Terminate => proc::wait::exit(wait_status::signaled(sig.number(), false)),
-                // The core flag means "a core file was written". Sigil has no
-                // filesystem to write one to, so it reports what Linux does with
-                // RLIMIT_CORE = 0 (Debian's default): killed, no core.
-                DefaultAction::CoreDump => proc::wait::exit(wait_status::signaled(sig.number(), false)),
-            },
+            }
         }
     }
     deliver::restart_syscall(tf, None);
     if let Some(mask) = proc::current().sig.saved_mask.take() {
         proc::current().sig.blocked = mask;
     }
+}
+
+/// A core-dump signal's default action. Linux writes a core only if the
+/// RLIMIT_CORE soft limit allows it, and the WCOREDUMP bit of the wait status
+/// says whether it did. Sigil has no filesystem to write one to: with a
+/// non-zero limit it reports the dump as done (the bit is set) and says on
+/// the console that the image was not kept; with the default limit 0 it
+/// behaves exactly as Linux does.
+fn core_dump(sig: Signal) -> ! {
+    let p = proc::current();
+    let core = p.sig.core_limit.0 > 0;
+    if core {
+        crate::kprintln!("sigil: pid {} ({}) killed by signal {}: core dumped (no image kept)", p.pid, p.name, sig.number());
+    }
+    proc::wait::exit(wait_status::signaled(sig.number(), core))
 }
 
 /// SIGSTOP & co: stop until SIGCONT (or SIGKILL), telling the parent.

@@ -5,7 +5,7 @@ use sigil_core::abi::Errno;
 
 use super::SysResult;
 use crate::dev::timer;
-use crate::uaccess::{copy_from_user, copy_to_user, put_user};
+use crate::uaccess::{copy_from_user, copy_to_user, get_user, put_user};
 
 /// uname: six 65-byte fields.
 pub fn uname(buf: u32) -> SysResult {
@@ -19,9 +19,15 @@ pub fn uname(buf: u32) -> SysResult {
 
 const RLIM_INFINITY: u32 = 0xffff_ffff;
 
+const RLIMIT_CORE: u32 = 4;
+
+/// A resource limit as (soft, hard), in the 64-bit form of prlimit64.
+/// Sigil keeps only RLIMIT_CORE per process (it decides WCOREDUMP); the others
+/// are properties of the kernel build and read as such.
 fn limit(resource: u32) -> Result<(u64, u64), Errno> {
     Ok(match resource {
-        3 => (8 << 20, RLIM_INFINITY as u64),                                     // STACK
+        3 => (8 << 20, u64::MAX),                                                  // STACK
+        RLIMIT_CORE => crate::proc::current().sig.core_limit,
         6 => (crate::proc::MAX_PROCS as u64, crate::proc::MAX_PROCS as u64),     // NPROC
         7 => (crate::fs::MAX_FDS as u64, crate::fs::MAX_FDS as u64),             // NOFILE
         11 => (crate::signal::SIGQUEUE_MAX as u64, crate::signal::SIGQUEUE_MAX as u64), // SIGPENDING
@@ -30,37 +36,56 @@ fn limit(resource: u32) -> Result<(u64, u64), Errno> {
     })
 }
 
+/// Sets a limit. Sigil's processes run as root, so raising a hard limit is
+/// allowed (as for root on Linux); a fixed limit accepts only its own value.
+fn set_limit(resource: u32, new: (u64, u64)) -> Result<(), Errno> {
+    let old = limit(resource)?;
+    if new.0 > new.1 {
+        return Err(Errno::EINVAL);
+    }
+    match resource {
+        RLIMIT_CORE => crate::proc::current().sig.core_limit = new,
+        _ if new != old => return Err(Errno::EPERM),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The 32-bit `struct rlimit` of getrlimit/setrlimit: RLIM_INFINITY is ~0.
+fn widen(v: u32) -> u64 {
+    if v == RLIM_INFINITY { u64::MAX } else { v as u64 }
+}
+
+fn narrow(v: u64) -> u32 {
+    v.min(RLIM_INFINITY as u64) as u32
+}
+
 /// ugetrlimit/getrlimit: two 32-bit words.
 pub fn getrlimit(resource: u32, rlim: u32) -> SysResult {
     let (cur, max) = limit(resource)?;
-    let clamp = |v: u64| v.min(RLIM_INFINITY as u64) as u32;
-    put_user(rlim, clamp(cur)).and_then(|_| put_user(rlim + 4, clamp(max))).map_err(|_| Errno::EFAULT)?;
+    put_user(rlim, [narrow(cur), narrow(max)]).map_err(|_| Errno::EFAULT)?;
     Ok(0)
 }
 
-/// prlimit64(pid, resource, new, old): limits are fixed in Sigil; setting one
-/// is accepted only if it does not change it.
+/// setrlimit: two 32-bit words.
+pub fn setrlimit(resource: u32, rlim: u32) -> SysResult {
+    let [cur, max]: [u32; 2] = get_user(rlim).map_err(|_| Errno::EFAULT)?;
+    set_limit(resource, (widen(cur), widen(max)))?;
+    Ok(0)
+}
+
+/// prlimit64(pid, resource, new, old): only the caller's own limits.
 pub fn prlimit64(pid: u32, resource: u32, new: u32, old: u32) -> SysResult {
     if pid != 0 && pid != crate::proc::current().pid {
         return Err(Errno::ESRCH);
     }
-    let (cur, max) = limit(resource)?;
+    let prev = limit(resource)?;
     if new != 0 {
-        let mut b = [0u8; 16];
-        copy_from_user(&mut b, new).map_err(|_| Errno::EFAULT)?;
-        let (ncur, nmax) = (u64::from_be_bytes(b[..8].try_into().unwrap()), u64::from_be_bytes(b[8..].try_into().unwrap()));
-        if ncur > nmax {
-            return Err(Errno::EINVAL);
-        }
-        if nmax > max {
-            return Err(Errno::EPERM);
-        }
+        let [cur, max]: [u64; 2] = get_user(new).map_err(|_| Errno::EFAULT)?;
+        set_limit(resource, (cur, max))?;
     }
     if old != 0 {
-        let mut b = [0u8; 16];
-        b[..8].copy_from_slice(&cur.to_be_bytes());
-        b[8..].copy_from_slice(&max.to_be_bytes());
-        copy_to_user(old, &b).map_err(|_| Errno::EFAULT)?;
+        put_user(old, [prev.0, prev.1]).map_err(|_| Errno::EFAULT)?;
     }
     Ok(0)
 }

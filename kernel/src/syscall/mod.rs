@@ -91,6 +91,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Poll => fs::poll(a[0], a[1], a[2] as i32),
         Uname => misc::uname(a[0]),
         Ugetrlimit | Getrlimit => misc::getrlimit(a[0], a[1]),
+        Setrlimit => misc::setrlimit(a[0], a[1]),
         Prlimit64 => misc::prlimit64(a[0], a[1], a[2], a[3]),
         Getrandom => misc::getrandom(a[0], a[1], a[2]),
         Readlink => misc::readlink(a[0], a[1], a[2]),

@@ -37,7 +37,7 @@ pub fn new_thread(top: usize, tf: &TrapFrame) -> usize {
         let sp = frame - SWITCH_FRAME_BYTES;
         core::ptr::write_bytes(sp as *mut u8, 0, SWITCH_FRAME_BYTES);
         // switch_context pops 96 bytes and returns to the LR saved at 4(r1).
-        *((frame + 4) as *mut usize) = trap_return as usize;
+        *((frame + 4) as *mut usize) = trap_return as *const () as usize;
         sp
     }
 }

@@ -55,7 +55,7 @@ pub enum Event {
     Syscall,
     /// A data or instruction access that the MMU refused. `missing`: no
     /// translation (a reload may fix it); otherwise a protection violation.
-    PageFault { ea: u32, write: bool, exec: bool, missing: bool },
+    PageFault { ea: u32, write: bool, missing: bool },
     Timer,
     External,
     FpUnavailable,
@@ -81,10 +81,9 @@ pub fn classify(tf: &TrapFrame) -> Event {
         0x300 => Event::PageFault {
             ea: tf.dar,
             write: tf.dsisr & DSISR_STORE != 0,
-            exec: false,
             missing: tf.dsisr & DSISR_NOTFOUND != 0,
         },
-        0x400 => Event::PageFault { ea: tf.nip, write: false, exec: true, missing: tf.msr & DSISR_NOTFOUND != 0 },
+        0x400 => Event::PageFault { ea: tf.nip, write: false, missing: tf.msr & DSISR_NOTFOUND != 0 },
         0x500 => Event::External,
         0x600 => Event::Alignment { ea: tf.dar },
         0x700 if tf.msr & SRR1_PROGRAM_FP != 0 => Event::FpException,
