@@ -186,8 +186,24 @@ pub fn flush_page(ctx: u32, ea: u32) {
                 }
             }
         }
+    } else {
+        forget_evicted(ea);
     }
     tlbie(ea);
+}
+
+/// QEMU's model of the 603 software TLB keeps its own translation cache, and
+/// forgets an entry there only when `tlbie` finds the page in the emulated
+/// 64-entry TLB. A page whose entry a later `tlbld` already evicted stays
+/// cached, so after munmap the process would still see the old frame (seen
+/// as stale data in re-grown brk/mmap memory on qemu-e300). QEMU drops its
+/// whole cache when a segment register changes, so we change one and put it
+/// back. On a real 603/e300 this costs two mtsrin and is not needed.
+fn forget_evicted(ea: u32) {
+    let seg = ea >> 28;
+    let v = user_sr(seg);
+    set_sr(seg, v ^ SR_KP);
+    set_sr(seg, v);
 }
 
 fn tlbie(ea: u32) {
