@@ -49,7 +49,7 @@ runner: deps ## Build the host-side QEMU runner
 
 include user/build.mk
 
-user: deps user-c ## Build the user programs
+user: deps user-c user-rust ## Build the user programs (C and Rust)
 
 run: kernel runner user ## Boot BOARD in QEMU; with INIT=, run that program as PID 1
 	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user \

@@ -1,12 +1,14 @@
-# user/build.mk - how the C test programs in user/c/ are built.
+# user/build.mk - how the user programs (C in user/c/, Rust in user/ulib/) are built.
 #
 # Included by the top Makefile, which runs from the repository root. Every
 # user/c/<name>.c becomes one static ppc32 glibc binary, target/user/<name>:
 # the same file runs as PID 1 on Sigil and under qemu-ppc (the reference), so
 # the integration tests in qemu/tests/ can compare the two outputs.
 #
-# Input: USER_CFLAGS (extra compiler flags from the board file; may be empty).
-# Output: USER_C_BINS (the list of binaries) and the phony target `user-c`.
+# Input: USER_CFLAGS (extra compiler flags from the board file; may be empty),
+# CROSS_ENV and CARGO (from the top Makefile) for the Rust programs.
+# Output: USER_C_BINS (the C binaries) and the phony targets `user-c` and
+# `user-rust` (the Rust programs, see below).
 
 USER_CC     := powerpc-linux-gnu-gcc
 USER_C_SRCS := $(sort $(wildcard user/c/*.c))
@@ -20,3 +22,19 @@ user-c: $(USER_C_BINS) ## Build the C test programs (static glibc) into target/u
 $(USER_C_BINS): target/user/%: user/c/%.c user/build.mk
 	@mkdir -p $(@D)
 	$(USER_CC) -O2 -static -Wall -Werror $(USER_CFLAGS) -o $@ $<
+
+# Sigil's own Rust programs: user/ulib/src/bin/<name>.rs on the ulib runtime
+# (user/ulib), cross-built for the built-in powerpc-unknown-linux-gnu target
+# with core built from source, linked by the cross gcc without any libc.
+# Cargo decides what is stale, so the target always asks it.
+USER_RS_NAMES := $(patsubst user/ulib/src/bin/%.rs,%,$(sort $(wildcard user/ulib/src/bin/*.rs)))
+USER_RS_OUT   := target/user-build/powerpc-unknown-linux-gnu/release
+USER_RS_FLAGS := -C linker=$(USER_CC) -C link-arg=-nostdlib -C link-arg=-nostartfiles -C link-arg=-static -C strip=debuginfo
+
+.PHONY: user-rust
+user-rust: ## Build the Rust programs on ulib into target/user/
+	@mkdir -p target/user
+	$(CROSS_ENV) RUSTFLAGS="$(USER_RS_FLAGS)" $(CARGO) build -q -p ulib --release \
+	  --target powerpc-unknown-linux-gnu -Zbuild-std=core -Zbuild-std-features=compiler-builtins-mem \
+	  --target-dir target/user-build
+	cp $(addprefix $(USER_RS_OUT)/,$(USER_RS_NAMES)) target/user/

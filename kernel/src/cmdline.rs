@@ -1,9 +1,12 @@
 //! Boot options: the kernel command line QEMU passes (`-append`).
 //!
-//! Words before `--` are options; words after it are PID 1's arguments.
+//! Words before `--` are options; words after it are PID 1's arguments
+//! (split as Linux does, double quotes keeping spaces: `sigil_core::cmdline`).
 //!   quiet                 no kernel messages (program output stays exact)
 //!   signal.dequeue=copy   copy the siginfo out of the sigqueue node (old way)
 //!   signal.frame=field    one user-access window per frame store (old way)
+//!   pcm.sync_ptr=<way>    SNDRV_PCM_IOCTL_SYNC_PTR's user access: window
+//!                         (default), field (one get/put_user each) or copy
 //!   trace=signal          print the signal trace
 //!   selftest=<name>       run a built-in kernel test instead of /init
 
@@ -17,7 +20,7 @@ pub struct Options {
 
 pub fn parse(line: &'static [u8]) -> Options {
     let mut opts = Options { init_args: Vec::new(), selftest: None };
-    let mut words = line.split(|&b| b == b' ').filter(|w| !w.is_empty());
+    let mut words = sigil_core::cmdline::words(line);
     for w in words.by_ref() {
         match w {
             b"--" => break,

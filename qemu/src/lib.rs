@@ -126,10 +126,14 @@ pub fn cmdline(cfg: &RunConfig) -> Result<String, String> {
         words.push("--");
         words.extend(cfg.init_args.iter().map(String::as_str));
     }
-    if let Some(bad) = words.iter().find(|w| w.is_empty() || w.contains(char::is_whitespace)) {
-        return Err(format!("kernel command line word {bad:?} is empty or has spaces, which the command line cannot carry"));
+    if let Some(bad) = words.iter().find(|w| w.contains('"') || w.contains(|c: char| c.is_whitespace() && c != ' ')) {
+        return Err(format!("kernel command line word {bad:?} has a double quote or a tab/newline, which the command line cannot carry"));
     }
-    Ok(words.join(" "))
+    // The kernel splits at spaces; a word that has one, or is empty, goes in
+    // double quotes (Linux's rule, parsed by sigil_core::cmdline).
+    let quoted: Vec<String> =
+        words.iter().map(|w| if w.is_empty() || w.contains(' ') { format!("\"{w}\"") } else { w.to_string() }).collect();
+    Ok(quoted.join(" "))
 }
 
 /// Boot and wait, without showing anything.
@@ -140,7 +144,7 @@ pub fn run(cfg: &RunConfig) -> RunResult {
 /// Boot and wait, handing `show` the console bytes as they arrive: all of
 /// them, or with `quiet` only those before the exit marker.
 pub fn run_with(cfg: &RunConfig, mut show: impl FnMut(&[u8])) -> RunResult {
-    let failed = |msg: String| RunResult { console: String::new(), status: None, timed_out: false, stderr: msg };
+    let failed = |msg: String| RunResult { console: String::new(), status: None, timed_out: false, stderr: format!("sigil-run: {msg}\n") };
     let scratch = match initramfs::ScratchDir::new("sigil-run") {
         Ok(d) => d,
         Err(e) => return failed(e),
@@ -212,6 +216,9 @@ mod tests {
         cfg.init_args = vec!["a".into(), "10".into()];
         assert_eq!(cmdline(&cfg).unwrap(), "quiet signal.dequeue=copy -- a 10");
         cfg.init_args.push("two words".into());
+        cfg.init_args.push(String::new());
+        assert_eq!(cmdline(&cfg).unwrap(), "quiet signal.dequeue=copy -- a 10 \"two words\" \"\"");
+        cfg.init_args.push("say \"hi\"".into());
         assert!(cmdline(&cfg).is_err());
     }
 

@@ -113,3 +113,11 @@ fn sigil_run_command_line() {
     assert!(!stdout.contains("@@SIGIL-EXIT"), "--quiet must hide the marker:\n{stdout}");
     assert_eq!(saved.replace("\r\n", "\n"), stdout);
 }
+
+/// Sigil's own Rust runtime (user/ulib): entry, arguments (a quoted one with
+/// a space and an empty one cross the kernel command line intact), fork, wait4.
+#[test]
+fn rs_hello() {
+    let out = compare("rs_hello", &["a", "b c", ""]);
+    has_lines(&out, &["hello from Rust: 4 arguments", "  argv[2] = b c", "  argv[3] = ", "child reaped: Exited(7)"]);
+}

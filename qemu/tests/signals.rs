@@ -129,3 +129,10 @@ fn sig_core() {
     );
     assert_eq!(r.status, Some(0));
 }
+
+/// Signals from Rust through ulib, no libc in between.
+#[test]
+fn rs_signals() {
+    let out = compare("rs_signals", &[]);
+    has_lines(&out, &["siginfo handler: code -1 (SI_QUEUE is -1), value 0xfeed", "child: Signaled { signo: 15, core: false }"]);
+}

@@ -12,6 +12,7 @@ extern crate std;
 extern crate alloc;
 
 pub mod abi;
+pub mod cmdline;
 pub mod cpio;
 pub mod elf;
 pub mod exec;
