@@ -100,12 +100,15 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
         }
         _ => {}
     }
+    crate::trace::generate(pid, &info);
     if is_ignored(p, sig) && !p.sig.blocked.contains(sig) {
+        crate::trace::ignored(pid, sig);
         return Ok(());
     }
     let limit = if rt_limit { SIGQUEUE_MAX } else { usize::MAX };
-    p.sig.pending.enqueue(info, limit)?;
-    crate::trace::generate(pid, &info);
+    let queued = p.sig.pending.enqueue(info, limit);
+    crate::trace::queue(pid, sig, queued, &p.sig.pending);
+    queued?;
     if !p.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
         if let State::Sleeping(_) = p.state {
             proc::make_runnable(pid);
@@ -160,29 +163,40 @@ fn notify_parent_stop(p: &mut Process, code: i32, st: u32) {
 /// Runs on every return to user mode: deliver what is deliverable (Linux
 /// `do_signal` in its exit-to-user loop), then finish an interrupted system call.
 pub fn do_signal(tf: &mut TrapFrame) {
+    // The handler whose frame was set up last: it is the one user mode enters.
+    let mut entered = None;
     loop {
         let p = proc::current();
         let Some(node) = deliver::dequeue(p) else { break };
         let sig = node.info().signal();
+        let pid = p.pid;
         match p.sig.action(sig).disposition() {
             // Every deliverable signal gets its frame now, each stacked on the
             // last (as Linux's exit-to-user loop does): the last one set up
             // runs first, and each handler's mask applies to the ones after it.
-            Disposition::Handler(_) => deliver::handle_signal(tf, node),
-            Disposition::Ignore => continue,
-            Disposition::Default => match default_action(sig) {
-                DefaultAction::Ignore | DefaultAction::Continue => continue,
-                DefaultAction::Stop => {
-                    stop(p, sig);
-                    continue;
+            Disposition::Handler(_) => {
+                if deliver::handle_signal(tf, node) {
+                    entered = Some(sig);
                 }
-                DefaultAction::Terminate => proc::wait::exit(wait_status::signaled(sig.number(), false)),
-                // The core flag means "a core file was written". Sigil has no
-                // filesystem to write one to, so it reports what Linux does with
-                // RLIMIT_CORE = 0 (Debian's default): killed, no core.
-                DefaultAction::CoreDump => proc::wait::exit(wait_status::signaled(sig.number(), false)),
-            },
+            }
+            Disposition::Ignore => crate::trace::default_action(pid, sig.number(), DefaultAction::Ignore),
+            Disposition::Default => {
+                let action = default_action(sig);
+                crate::trace::default_action(pid, sig.number(), action);
+                match action {
+                    DefaultAction::Ignore | DefaultAction::Continue => continue,
+                    DefaultAction::Stop => stop(p, sig),
+                    DefaultAction::Terminate => proc::wait::exit(wait_status::signaled(sig.number(), false)),
+                    // The core flag means "a core file was written". Sigil has no
+                    // filesystem to write one to, so it reports what Linux does with
+                    // RLIMIT_CORE = 0 (Debian's default): killed, no core.
+                    DefaultAction::CoreDump => proc::wait::exit(wait_status::signaled(sig.number(), false)),
+                }
+            }
         }
+    }
+    if let Some(sig) = entered {
+        crate::trace::handler(proc::current().pid, sig.number(), tf.nip, tf.gpr[1], tf.lr);
     }
     deliver::restart_syscall(tf, None);
     if let Some(mask) = proc::current().sig.saved_mask.take() {
