@@ -49,6 +49,14 @@ impl Dequeued {
             Dequeued::Copied(i) => i,
         }
     }
+
+    /// The node itself, when it was dequeued by pointer (the trace prints it).
+    pub fn node(&self) -> Option<&SigQueueNode> {
+        match self {
+            Dequeued::Node(n) => Some(n),
+            Dequeued::Copied(_) => None,
+        }
+    }
 }
 
 /// Takes the next deliverable signal off `p`'s queue.
@@ -60,11 +68,7 @@ pub fn dequeue(p: &mut Process) -> Option<Dequeued> {
     } else {
         p.sig.pending.dequeue(blocked).map(Dequeued::Node)
     }?;
-    let node = match &dq {
-        Dequeued::Node(n) => Some(&**n),
-        Dequeued::Copied(_) => None,
-    };
-    crate::trace::dequeue(p.pid, dq.info().signal(), node);
+    crate::sigtrace!(dequeue(p.pid, dq.info().signal(), dq.node()));
     Some(dq)
 }
 
@@ -201,7 +205,7 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
         }
     };
     drop(dq); // the node's last moment: its siginfo is on the user stack now
-    crate::trace::frame(p.pid, sig.number(), kind, place.frame, (base, len), windows, ok);
+    crate::sigtrace!(frame(p.pid, sig.number(), kind, place.frame, (base, len), windows, ok));
     if !ok {
         frame_failed(sig);
         return false;
@@ -267,7 +271,7 @@ pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> 
     match read_frame(tf, p, kind, frame, size) {
         Ok(()) => {
             tf.trap = 0; // nothing to restart
-            crate::trace::sigreturn(p.pid, kind, frame, tf.nip);
+            crate::sigtrace!(sigreturn(p.pid, kind, frame, tf.nip));
             Ok(tf.gpr[3])
         }
         Err(_) => {

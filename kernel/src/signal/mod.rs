@@ -100,14 +100,14 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
         }
         _ => {}
     }
-    crate::trace::generate(pid, &info);
+    crate::sigtrace!(generate(pid, &info));
     if is_ignored(p, sig) && !p.sig.blocked.contains(sig) {
-        crate::trace::ignored(pid, sig);
+        crate::sigtrace!(ignored(pid, sig));
         return Ok(());
     }
     let limit = if rt_limit { SIGQUEUE_MAX } else { usize::MAX };
     let queued = p.sig.pending.enqueue(info, limit);
-    crate::trace::queue(pid, sig, queued, &p.sig.pending);
+    crate::sigtrace!(queue(pid, sig, queued, &p.sig.pending));
     queued?;
     if !p.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
         if let State::Sleeping(_) = p.state {
@@ -169,7 +169,6 @@ pub fn do_signal(tf: &mut TrapFrame) {
         let p = proc::current();
         let Some(node) = deliver::dequeue(p) else { break };
         let sig = node.info().signal();
-        let pid = p.pid;
         match p.sig.action(sig).disposition() {
             // Every deliverable signal gets its frame now, each stacked on the
             // last (as Linux's exit-to-user loop does): the last one set up
@@ -179,12 +178,12 @@ pub fn do_signal(tf: &mut TrapFrame) {
                     entered = Some(sig);
                 }
             }
-            Disposition::Ignore => crate::trace::default_action(pid, sig.number(), DefaultAction::Ignore),
+            Disposition::Ignore => crate::sigtrace!(default_action(p.pid, sig.number(), DefaultAction::Ignore)),
             Disposition::Default => {
                 let action = default_action(sig);
-                crate::trace::default_action(pid, sig.number(), action);
+                crate::sigtrace!(default_action(p.pid, sig.number(), action));
                 match action {
-                    DefaultAction::Ignore | DefaultAction::Continue => continue,
+                    DefaultAction::Ignore | DefaultAction::Continue => {}
                     DefaultAction::Stop => stop(p, sig),
                     DefaultAction::Terminate => proc::wait::exit(wait_status::signaled(sig.number(), false)),
                     // The core flag means "a core file was written". Sigil has no
@@ -195,9 +194,7 @@ pub fn do_signal(tf: &mut TrapFrame) {
             }
         }
     }
-    if let Some(sig) = entered {
-        crate::trace::handler(proc::current().pid, sig.number(), tf.nip, tf.gpr[1], tf.lr);
-    }
+    crate::sigtrace!(handler(proc::current().pid, entered, tf.nip, tf.gpr[1], tf.lr));
     deliver::restart_syscall(tf, None);
     if let Some(mask) = proc::current().sig.saved_mask.take() {
         proc::current().sig.blocked = mask;
