@@ -3,7 +3,8 @@
 #   make run   [BOARD=g3beige] [INIT=path/to/static-elf] [ARGS="a b"] [QUIET=1] [QEMU_FLAGS="..."]
 #   make test  [BOARD=...]     host unit tests + QEMU integration tests
 #   make bench                 the mailing-list experiments, in guest instructions
-#   make debug                 QEMU waiting for gdb, and the gdb script to attach
+#   make debug [INIT=...]      QEMU waiting for gdb, and the gdb script to attach (docs/debugging.md)
+#   make trace INIT=... [ARGS=...]  boot with trace=signal; print the trace, draw target/trace/<name>.svg
 #   make image BOARD=...       the kernel ELF (and a U-Boot uImage for boards that boot one)
 #
 # Missing tools (Debian packages) are installed first by qemu/deps.sh, which
@@ -23,7 +24,7 @@ QEMU_FLAGS ?=
 CROSS_ENV  := RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
 BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
 
-.PHONY: help deps kernel runner user run test test-host test-qemu bench debug image clean
+.PHONY: help deps kernel runner user run test test-host test-qemu bench debug trace image clean
 .DEFAULT_GOAL := help
 
 help: ## Show this help
@@ -64,10 +65,22 @@ test-host: deps ## Host unit tests of the portable logic (cargo test)
 test-qemu: kernel runner user ## QEMU integration tests (boot, programs, signals)
 	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu --lib --bins --tests -- --test-threads=2
 
-debug: kernel ## Start QEMU halted, waiting for gdb on :1234 (then: gdb-multiarch -x qemu/gdbinit)
-	@echo "In another terminal: gdb-multiarch -x qemu/gdbinit $(KERNEL)"
-	$(QEMU_CMD) -s -S -kernel $(KERNEL) -device loader,file=$(KERNEL),cpu-num=0 \
-	  $(if $(INIT),-initrd $(INIT)) $(QEMU_FLAGS)
+# The runner builds the initramfs and the command line exactly as for `make run`;
+# `-s -S` makes QEMU wait for gdb on :1234 before the first instruction.
+debug: kernel runner user ## Start QEMU halted, waiting for gdb on :1234 (then: gdb-multiarch -x qemu/gdbinit)
+	@echo "In another terminal: gdb-multiarch -x qemu/gdbinit   (docs/debugging.md)"
+	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user \
+	  $(if $(INIT),--init $(INIT)) --timeout 86400 --qemu-flags "-s -S $(QEMU_FLAGS)" -- $(ARGS)
+
+TRACE_NAME = $(notdir $(INIT))
+trace: kernel runner user ## Boot INIT with trace=signal; print the trace and draw target/trace/<name>.svg
+	@test -n "$(INIT)" || { echo "make trace needs INIT=<program>, e.g. INIT=target/user/sig_demo"; exit 2; }
+	@mkdir -p target/trace
+	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user --init $(INIT) --quiet \
+	  --append trace=signal $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") \
+	  --output target/trace/$(TRACE_NAME).log -- $(ARGS); status=$$?; echo; \
+	  target/release/sigil-trace --title "$(TRACE_NAME) $(ARGS) on $(BOARD), trace=signal" \
+	    --svg target/trace/$(TRACE_NAME).svg target/trace/$(TRACE_NAME).log && exit $$status
 
 clean: ## Remove build output
 	rm -rf target

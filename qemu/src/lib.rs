@@ -12,13 +12,15 @@
 //!
 //! [`run`] is the library entry the integration tests use; `sigil-run` (main.rs) is
 //! the command-line face of the same call. [`reference::run`] runs a program under
-//! qemu-ppc, Linux's behaviour, for comparison.
+//! qemu-ppc, Linux's behaviour, for comparison. [`trace`] reads the signal trace
+//! a console holds (`sigil-trace`, src/bin/, draws it).
 
 pub mod board;
 pub mod console;
 pub mod initramfs;
 pub mod process;
 pub mod reference;
+pub mod trace;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

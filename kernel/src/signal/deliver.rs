@@ -49,17 +49,27 @@ impl Dequeued {
             Dequeued::Copied(i) => i,
         }
     }
+
+    /// The node itself, when it was dequeued by pointer (the trace prints it).
+    pub fn node(&self) -> Option<&SigQueueNode> {
+        match self {
+            Dequeued::Node(n) => Some(n),
+            Dequeued::Copied(_) => None,
+        }
+    }
 }
 
 /// Takes the next deliverable signal off `p`'s queue.
 pub fn dequeue(p: &mut Process) -> Option<Dequeued> {
     let blocked = p.sig.blocked;
-    if DEQUEUE_COPY.load(Ordering::Relaxed) {
+    let dq = if DEQUEUE_COPY.load(Ordering::Relaxed) {
         let mut info = SigInfo::kernel(Signal::new(abi::SIGKILL).expect("signal"));
         p.sig.pending.dequeue_copy(blocked, &mut info).map(|_| Dequeued::Copied(info))
     } else {
         p.sig.pending.dequeue(blocked).map(Dequeued::Node)
-    }
+    }?;
+    crate::sigtrace!(dequeue(p.pid, dq.info().signal(), dq.node()));
+    Some(dq)
 }
 
 /// Where the frame's words go: one window (`UserWindow`), or a window per
@@ -158,9 +168,9 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
     }
 }
 
-/// Builds the frame for `sig` and points the user registers at its handler.
-/// A frame that cannot be written kills the process with SIGSEGV.
-pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) {
+/// Builds the frame for `sig` and points the user registers at its handler;
+/// true if it did. A frame that cannot be written gets the process SIGSEGV.
+pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
     let p = proc::current();
     let sig = dq.info().signal();
     let act = p.sig.action(sig).take_for_delivery();
@@ -173,30 +183,33 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) {
     }
     let mask = p.sig.saved_mask.take().unwrap_or(p.sig.blocked);
     let Some(place) = place_frame(kind, sig, tf.gpr[1], act.flags, &p.sig.altstack) else {
-        return frame_failed(sig);
+        frame_failed(sig);
+        return false;
     };
     let (base, len) = place.window();
     let data = FrameData { tf, fp: &p.fp, mask, info: dq.info(), handler: act.handler, alt: p.sig.altstack.saved() };
     let frame = place.frame - base;
-    let ok = if FRAME_PER_FIELD.load(Ordering::Relaxed) {
+    let (ok, windows) = if FRAME_PER_FIELD.load(Ordering::Relaxed) {
+        let before = uaccess::WINDOWS.load(Ordering::Relaxed);
         let mut w = PerField { base, failed: false };
         put_frame(&mut w, kind, frame, place.frame, &data);
-        !w.failed
+        (!w.failed, uaccess::WINDOWS.load(Ordering::Relaxed) - before)
     } else {
         match UserWindow::open(base, len, Access::Write) {
             Ok(mut w) => {
                 put_frame(&mut w, kind, frame, place.frame, &data);
-                w.finish().is_ok()
+                (w.finish().is_ok(), 1)
             }
-            Err(_) => false,
+            Err(_) => (false, 0),
         }
     };
     drop(dq); // the node's last moment: its siginfo is on the user stack now
+    crate::sigtrace!(frame(p.pid, sig.number(), kind, place.frame, (base, len), windows, ok));
     if !ok {
-        return frame_failed(sig);
+        frame_failed(sig);
+        return false;
     }
     arch::sync_icache(place.lr, 8);
-    crate::trace::frame(p.pid, sig.number(), place.frame, len);
     p.sig.blocked = handler_mask(mask, &act, sig);
     p.sig.altstack.disarm_if_autodisarm();
     tf.gpr[1] = place.new_sp;
@@ -210,6 +223,7 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) {
     tf.nip = act.handler;
     tf.msr = sanitize_user_msr(tf.msr);
     p.fp.fpscr = 0;
+    true
 }
 
 /// Linux `force_sigsegv`: a frame for SIGSEGV itself that fails kills.
@@ -256,7 +270,7 @@ pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> 
     match read_frame(tf, p, kind, frame, size) {
         Ok(()) => {
             tf.trap = 0; // nothing to restart
-            crate::trace::sigreturn(p.pid, frame);
+            crate::sigtrace!(sigreturn(p.pid, kind, frame, tf.nip));
             Ok(tf.gpr[3])
         }
         Err(_) => {

@@ -104,12 +104,15 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
         }
         _ => {}
     }
+    crate::sigtrace!(generate(pid, &info));
     if is_ignored(p, sig) && !p.sig.blocked.contains(sig) {
+        crate::sigtrace!(ignored(pid, sig));
         return Ok(());
     }
     let limit = if rt_limit { SIGQUEUE_MAX } else { usize::MAX };
-    p.sig.pending.enqueue(info, limit)?;
-    crate::trace::generate(pid, &info);
+    let queued = p.sig.pending.enqueue(info, limit);
+    crate::sigtrace!(queue(pid, sig, queued, &p.sig.pending));
+    queued?;
     if !p.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
         if let State::Sleeping(_) = p.state {
             proc::make_runnable(pid);
@@ -164,6 +167,8 @@ fn notify_parent_stop(p: &mut Process, code: i32, st: u32) {
 /// Runs on every return to user mode: deliver what is deliverable (Linux
 /// `do_signal` in its exit-to-user loop), then finish an interrupted system call.
 pub fn do_signal(tf: &mut TrapFrame) {
+    // The handler whose frame was set up last: it is the one user mode enters.
+    let mut entered = None;
     loop {
         let p = proc::current();
         let Some(node) = deliver::dequeue(p) else { break };
@@ -172,24 +177,28 @@ pub fn do_signal(tf: &mut TrapFrame) {
             // Every deliverable signal gets its frame now, each stacked on the
             // last (as Linux's exit-to-user loop does): the last one set up
             // runs first, and each handler's mask applies to the ones after it.
-            Disposition::Handler(_) => deliver::handle_signal(tf, node),
-            Disposition::Ignore => continue,
+            Disposition::Handler(_) => {
+                if deliver::handle_signal(tf, node) {
+                    entered = Some(sig);
+                }
+            }
+            Disposition::Ignore => crate::sigtrace!(default_action(p.pid, sig.number(), DefaultAction::Ignore)),
             Disposition::Default => {
                 // Free the node first: a terminating action never returns
                 // here, so a node still owned by this frame would leak.
                 drop(node);
-                match default_action(sig) {
-                    DefaultAction::Ignore | DefaultAction::Continue => continue,
-                    DefaultAction::Stop => {
-                        stop(p, sig);
-                        continue;
-                    }
+                let action = default_action(sig);
+                crate::sigtrace!(default_action(p.pid, sig.number(), action));
+                match action {
+                    DefaultAction::Ignore | DefaultAction::Continue => {}
+                    DefaultAction::Stop => stop(p, sig),
                     DefaultAction::Terminate => proc::wait::exit(wait_status::signaled(sig.number(), false)),
                     DefaultAction::CoreDump => core_dump(sig),
                 }
             }
         }
     }
+    crate::sigtrace!(handler(proc::current().pid, entered, tf.nip, tf.gpr[1], tf.lr));
     deliver::restart_syscall(tf, None);
     if let Some(mask) = proc::current().sig.saved_mask.take() {
         proc::current().sig.blocked = mask;

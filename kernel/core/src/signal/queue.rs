@@ -170,6 +170,12 @@ impl SigPending {
         self.pending
     }
 
+    /// The node linked last, if any (the signal trace prints its address, so
+    /// the same address can be seen again when `dequeue` hands it over).
+    pub fn newest(&self) -> Option<&SigQueueNode> {
+        self.queue.back().map(|n| &**n)
+    }
+
     /// Nodes currently queued (what the limit is compared with).
     pub fn count_queued(&self) -> usize {
         self.queue.len()
@@ -242,6 +248,16 @@ mod tests {
 
     fn rt(n: u32) -> Signal {
         Signal::new(32 + n).unwrap()
+    }
+
+    #[test]
+    fn newest_is_the_node_dequeue_hands_back() {
+        let mut q = SigPending::new();
+        assert!(q.newest().is_none());
+        q.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8).unwrap();
+        let linked = q.newest().unwrap() as *const SigQueueNode;
+        let node = q.dequeue(SigSet::EMPTY).unwrap();
+        assert_eq!(&*node as *const SigQueueNode, linked, "dequeue moves the node, it does not copy it");
     }
 
     #[test]

@@ -1,0 +1,321 @@
+//! The signal trace on the host: parse the `@sig` lines a kernel booted with
+//! `trace=signal` prints (kernel/src/trace.rs defines them) and draw them as a
+//! timeline SVG, one lane per process.
+//!
+//! A line is `@sig <event> key=value ...`; it may follow program output on
+//! the same console line (the kernel does not wait for a program's newline),
+//! so the parser looks for `@sig ` anywhere in a line. An event name the
+//! parser does not know is an error: the kernel and this file change together.
+//!
+//! The picture: time runs left to right, one column per event, in console
+//! order. Each event is a mark on the lane of the process it happened to
+//! (`pid=`), except `generate`, which sits on the sender's lane when the
+//! sender is a process (si_pid != 0). An arrow joins each `generate` to the
+//! `dequeue` that takes the same signal off the target's queue; a bar on the
+//! lane shows the handler running, from `handler` to the `sigreturn` that
+//! reads back the same frame.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// The steps of a signal's life, in the kernel's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Generate,
+    Queue,
+    Dequeue,
+    Frame,
+    Handler,
+    Sigreturn,
+    Default,
+}
+
+impl Kind {
+    fn parse(word: &str) -> Option<Kind> {
+        Some(match word {
+            "generate" => Kind::Generate,
+            "queue" => Kind::Queue,
+            "dequeue" => Kind::Dequeue,
+            "frame" => Kind::Frame,
+            "handler" => Kind::Handler,
+            "sigreturn" => Kind::Sigreturn,
+            "default" => Kind::Default,
+            _ => return None,
+        })
+    }
+
+    /// The word the kernel prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Generate => "generate",
+            Kind::Queue => "queue",
+            Kind::Dequeue => "dequeue",
+            Kind::Frame => "frame",
+            Kind::Handler => "handler",
+            Kind::Sigreturn => "sigreturn",
+            Kind::Default => "default",
+        }
+    }
+
+    fn color(self) -> &'static str {
+        match self {
+            Kind::Generate => "#d62728",
+            Kind::Queue => "#ff7f0e",
+            Kind::Dequeue => "#2ca02c",
+            Kind::Frame => "#1f77b4",
+            Kind::Handler => "#9467bd",
+            Kind::Sigreturn => "#17becf",
+            Kind::Default => "#7f7f7f",
+        }
+    }
+}
+
+/// One `@sig` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    pub kind: Kind,
+    /// The process the event happens to.
+    pub pid: u32,
+    /// Every `key=value` word, in order (pid included).
+    pub fields: Vec<(String, String)>,
+}
+
+impl Event {
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// A decimal field as a number.
+    pub fn num(&self, key: &str) -> Option<u32> {
+        self.get(key)?.parse().ok()
+    }
+
+    pub fn signo(&self) -> Option<u32> {
+        self.num("signo")
+    }
+}
+
+/// Every `@sig` event in a captured console, in order.
+pub fn parse(console: &str) -> Result<Vec<Event>, String> {
+    let mut events = Vec::new();
+    for (n, line) in console.lines().enumerate() {
+        let Some(at) = line.find("@sig ") else { continue };
+        let mut words = line[at + 5..].split_whitespace();
+        let what = words.next().unwrap_or("");
+        let kind = Kind::parse(what).ok_or_else(|| format!("line {}: unknown trace event {what:?}", n + 1))?;
+        let fields = words
+            .map(|w| w.split_once('=').map(|(k, v)| (k.to_owned(), v.to_owned())))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| format!("line {}: a word without '=' in {line:?}", n + 1))?;
+        let mut event = Event { kind, pid: 0, fields };
+        event.pid = event.num("pid").ok_or_else(|| format!("line {}: no pid= in {line:?}", n + 1))?;
+        events.push(event);
+    }
+    Ok(events)
+}
+
+/// A signal's name for labels (Linux numbering, as on ppc32).
+pub fn signal_name(signo: u32) -> String {
+    const NAMES: [&str; 31] = [
+        "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1",
+        "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT", "SIGSTOP",
+        "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH",
+        "SIGIO", "SIGPWR", "SIGSYS",
+    ];
+    match signo {
+        1..=31 => NAMES[signo as usize - 1].to_owned(),
+        32..=64 => format!("SIGRT{}", signo - 32),
+        _ => format!("signal {signo}"),
+    }
+}
+
+/// The lane an event is drawn on.
+fn lane_pid(e: &Event) -> u32 {
+    match (e.kind, e.num("sender")) {
+        (Kind::Generate, Some(s)) if s != 0 => s,
+        _ => e.pid,
+    }
+}
+
+/// The one-line detail under an event's name.
+fn detail(e: &Event) -> String {
+    let sig = e.signo().map(signal_name).unwrap_or_default();
+    let field = |k: &str| e.get(k).unwrap_or("?").to_owned();
+    match e.kind {
+        Kind::Generate => format!("{sig} to {}", e.pid),
+        Kind::Queue => match e.get("node") {
+            Some(n) => format!("node {n}"),
+            None => field("result"),
+        },
+        Kind::Dequeue => format!("node {}", field("node")),
+        Kind::Frame => format!("{} {} B @{}", field("kind"), field("size"), field("frame")),
+        Kind::Handler => format!("{sig} nip {}", field("nip")),
+        Kind::Sigreturn => format!("frame {}", field("frame")),
+        Kind::Default => format!("{sig}: {}", field("action")),
+    }
+}
+
+/// Index pairs (generate, dequeue): each dequeue is joined to the latest
+/// earlier generate of the same signal for the same target not yet joined.
+pub fn deliveries(events: &[Event]) -> Vec<(usize, usize)> {
+    let mut joined = vec![false; events.len()];
+    let mut pairs = Vec::new();
+    for (d, e) in events.iter().enumerate().filter(|(_, e)| e.kind == Kind::Dequeue) {
+        let g = (0..d).rev().find(|&g| {
+            let c = &events[g];
+            !joined[g] && c.kind == Kind::Generate && c.pid == e.pid && c.signo() == e.signo()
+        });
+        if let Some(g) = g {
+            joined[g] = true;
+            pairs.push((g, d));
+        }
+    }
+    pairs
+}
+
+/// Index pairs (handler, sigreturn) on the same process with the same frame
+/// (the frame event just before the handler names it).
+fn handler_spans(events: &[Event]) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    for (h, e) in events.iter().enumerate().filter(|(_, e)| e.kind == Kind::Handler) {
+        let frame = events[..h].iter().rev().find(|f| f.kind == Kind::Frame && f.pid == e.pid).and_then(|f| f.get("frame"));
+        let ret = (h + 1..events.len())
+            .find(|&r| events[r].kind == Kind::Sigreturn && events[r].pid == e.pid && events[r].get("frame") == frame);
+        if let Some(r) = ret {
+            spans.push((h, r));
+        }
+    }
+    spans
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// The timeline picture of `events`.
+pub fn svg(events: &[Event], title: &str) -> String {
+    const LEFT: usize = 90;
+    const STEP: usize = 120;
+    const TOP: usize = 50;
+    const LANE: usize = 90;
+    let lanes: Vec<u32> = events.iter().flat_map(|e| [e.pid, lane_pid(e)]).collect::<BTreeSet<_>>().into_iter().collect();
+    let y = |pid: u32| TOP + LANE / 2 + LANE * lanes.iter().position(|&p| p == pid).unwrap_or(0);
+    let x = |i: usize| LEFT + STEP / 2 + STEP * i;
+    let width = LEFT + STEP * events.len().max(1) + 20;
+    let height = TOP + LANE * lanes.len().max(1) + 30;
+
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="monospace" font-size="11">"#
+    );
+    let _ = writeln!(
+        s,
+        r#"<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{}"/></marker></defs>"#,
+        Kind::Generate.color()
+    );
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(s, r#"<text x="10" y="22" font-size="14" font-weight="bold">{}</text>"#, escape(title));
+    for &pid in &lanes {
+        let ly = y(pid);
+        let _ = writeln!(s, r##"<line x1="{LEFT}" y1="{ly}" x2="{}" y2="{ly}" stroke="#bbb"/>"##, width - 10);
+        let _ = writeln!(s, r#"<text x="10" y="{}" font-weight="bold">pid {pid}</text>"#, ly + 4);
+    }
+    for (h, r) in handler_spans(events) {
+        let ly = y(events[h].pid);
+        let _ = writeln!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="8" fill="{}" opacity="0.35"><title>handler running</title></rect>"#,
+            x(h),
+            ly - 4,
+            x(r) - x(h),
+            Kind::Handler.color()
+        );
+    }
+    for (g, d) in deliveries(events) {
+        let (x1, y1, x2, y2) = (x(g), y(lane_pid(&events[g])), x(d), y(events[d].pid));
+        let _ = writeln!(
+            s,
+            r#"<path d="M{x1},{y1} C{},{y1} {},{y2} {},{y2}" fill="none" stroke="{}" stroke-dasharray="4 3" marker-end="url(#arrow)"/>"#,
+            x1 + STEP / 2,
+            x2 - STEP / 2,
+            x2 - 6,
+            Kind::Generate.color()
+        );
+    }
+    for (i, e) in events.iter().enumerate() {
+        let (ex, ey) = (x(i), y(lane_pid(e)));
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{ex}" cy="{ey}" r="6" fill="{}"><title>{}</title></circle>"#,
+            e.kind.color(),
+            escape(&format!("@sig {} {}", e.kind.name(), e.fields.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")))
+        );
+        // Labels alternate above and below the lane, so neighbours never overlap.
+        let (name_y, detail_y) = if i % 2 == 0 { (ey - 24, ey - 11) } else { (ey + 20, ey + 33) };
+        let _ = writeln!(s, r#"<text x="{ex}" y="{name_y}" text-anchor="middle" font-weight="bold">{}</text>"#, e.kind.name());
+        let _ = writeln!(s, r#"<text x="{ex}" y="{detail_y}" text-anchor="middle">{}</text>"#, escape(&detail(e)));
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What sig_demo prints under `trace=signal` (addresses from a real run),
+    /// with program output glued in front of one trace line.
+    const DEMO: &str = "parent: sending SIGUSR1 to my child
+@sig generate pid=2 sender=1 signo=10 code=0
+@sig queue pid=2 signo=10 result=queued node=0xc0056b18
+@sig dequeue pid=2 signo=10 node=0xc0056b18
+@sig frame pid=2 signo=10 kind=rt frame=0xaffff460 size=1536 window=0xaffff410+1616 windows=1 result=ok
+@sig handler pid=2 signo=10 nip=0x100007b0 sp=0xaffff410 lr=0xaffff768
+child: no newline yet@sig sigreturn pid=2 kind=rt frame=0xaffff460 nip=0x1000653c
+@sig generate pid=1 sender=2 signo=17 code=1
+@sig queue pid=1 signo=17 result=ignored
+parent: child exited with status 0
+";
+
+    #[test]
+    fn parses_every_event_in_order() {
+        let ev = parse(DEMO).unwrap();
+        let kinds: Vec<Kind> = ev.iter().map(|e| e.kind).collect();
+        use Kind::*;
+        assert_eq!(kinds, [Generate, Queue, Dequeue, Frame, Handler, Sigreturn, Generate, Queue]);
+        assert_eq!(ev[0].pid, 2);
+        assert_eq!(ev[0].num("sender"), Some(1));
+        assert_eq!(ev[3].get("window"), Some("0xaffff410+1616"));
+        assert_eq!(ev[5].get("frame"), ev[3].get("frame"), "the line after program output is parsed too");
+        assert_eq!(ev[7].get("result"), Some("ignored"));
+    }
+
+    #[test]
+    fn rejects_what_it_does_not_understand() {
+        assert!(parse("@sig teleport pid=1").unwrap_err().contains("unknown trace event"));
+        assert!(parse("@sig queue pid=1 oops").unwrap_err().contains("without '='"));
+        assert!(parse("@sig queue signo=3").unwrap_err().contains("no pid="));
+        assert_eq!(parse("no trace here\n").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn joins_generate_to_dequeue_and_handler_to_sigreturn() {
+        let ev = parse(DEMO).unwrap();
+        assert_eq!(deliveries(&ev), [(0, 2)], "the ignored SIGCHLD is never delivered");
+        assert_eq!(handler_spans(&ev), [(4, 5)]);
+        assert_eq!(lane_pid(&ev[0]), 1, "generate is drawn on the sender's lane");
+    }
+
+    #[test]
+    fn svg_has_a_lane_per_process_and_a_mark_per_event() {
+        let ev = parse(DEMO).unwrap();
+        let pic = svg(&ev, "sig_demo <trace>");
+        assert!(pic.starts_with("<svg") && pic.ends_with("</svg>\n"));
+        assert_eq!(pic.matches("<circle").count(), ev.len());
+        assert!(pic.contains(">pid 1<") && pic.contains(">pid 2<"));
+        assert_eq!(pic.matches("marker-end").count(), 1);
+        assert!(pic.contains("sig_demo &lt;trace&gt;"));
+        assert!(pic.contains("SIGUSR1 to 2"));
+    }
+}
