@@ -84,7 +84,7 @@ static inline void fails(unsigned long req, void *arg, int err, const char *what
 	int running = a.state == SNDRV_PCM_STATE_RUNNING || a.state == SNDRV_PCM_STATE_DRAINING;
 	int same = a.state == b.state && a.appl_ptr == b.appl_ptr && a.avail_min == b.avail_min &&
 		   (running || a.hw_ptr == b.hw_ptr);
-	char line[200];
+	char line[320];
 	snprintf(line, sizeof(line), "%s -> %s, %s unchanged", what, errname(err), statename(a.state));
 	if (e != err)
 		printf("# got %s\n", errname(e));
@@ -100,7 +100,7 @@ static inline void moves(unsigned long req, void *arg, int want, const char *wha
 	errno = 0;
 	int r = ioctl(fd, req, arg);
 	int s = state_now();
-	char line[200];
+	char line[320];
 	snprintf(line, sizeof(line), "%s -> %s", what, statename(want));
 	if (r != 0 || s != want)
 		printf("# result %s, state %s\n", errname(r ? errno : 0), statename(s));
