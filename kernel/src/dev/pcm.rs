@@ -28,13 +28,15 @@
 //!
 //! # SYNC_PTR, three ways (boot option `pcm.sync_ptr=`)
 //! The hot ioctl reads 3 words and writes 9. How they cross the boundary is
-//! the experiment of the mailing-list seeds, measured in `uaccess::WINDOWS`:
+//! the experiment of the mailing-list seeds, measured in `uaccess::WINDOWS`
+//! (user/c/pcm_syncptr_bench.c prints windows per ioctl):
 //! - `field`:  a get_user/put_user per word, 12 windows, like Linux's
 //!             `snd_pcm_ioctl_sync_ptr_compat`;
 //! - `copy`:   copy_from_user + copy_to_user of the whole 132-byte struct
-//!             through a kernel buffer (2 windows, 264 bytes moved);
+//!             through a kernel buffer (2 windows, every byte moved twice);
 //! - `window`: one read window for the 3 inputs and one write window for the
-//!             9 outputs (2 windows, 48 bytes moved). The default.
+//!             9 outputs (2 windows over the struct, 12 words touched). The
+//!             default.
 //! The 136-byte time64 struct goes the same three ways; its answer is 16
 //! words (every value fills an 8-byte slot), so `field` opens 19 windows.
 //! All three ways store the same words (`SyncPtrOut::stores`), so the user

@@ -44,7 +44,7 @@ pub enum State {
     Paused = 6,
 }
 
-const NS_PER_SEC: u64 = 1_000_000_000;
+pub(super) const NS_PER_SEC: u64 = 1_000_000_000;
 
 /// One open playback stream. Invariants: `cfg` is Some in every state but
 /// OPEN; then `boundary` is a multiple of buffer_size and both pointers are

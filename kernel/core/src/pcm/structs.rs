@@ -8,13 +8,12 @@
 //! one read window + one write window): they differ only in how the 3 input
 //! and 9 output words cross the user boundary.
 
-use super::stream::{State, Stream};
+use super::stream::{State, Stream, NS_PER_SEC};
 use super::uapi::{self, get_u32, info, put_u32, sw_params as sw, StatusLayout, SyncPtrLayout};
 use super::uapi::{PROTO_TSTAMP_TYPE, SYNC_PTR_APPL, SYNC_PTR_AVAIL_MIN, SYNC_PTR_HWSYNC};
 use super::uapi::{TSTAMP_ENABLE, TSTAMP_TYPE_LAST};
 use super::PcmError;
 
-const NS_PER_SEC: u64 = 1_000_000_000;
 
 /// Splits a nanosecond count into (seconds, nanoseconds).
 fn split_ns(ns: u64) -> (i64, u32) {

@@ -471,3 +471,23 @@ fn start_threshold_controls_auto_start() {
     write(&mut s, 1, 0).unwrap();
     assert_eq!(s.state(), State::Running);
 }
+
+#[test]
+fn interval_arithmetic_follows_pcm_lib() {
+    let ends = |i: Interval| (i.min, i.openmin, i.max, i.openmax, i.integer);
+    // mul: exact, integer when both are, saturating.
+    assert_eq!(ends(Interval::mul(&Interval::integer(2, 4), &Interval::integer(3, 5))), (6, false, 20, false, true));
+    assert_eq!(Interval::mul(&Interval::new(0x8000_0000, 0x8000_0000), &Interval::new(3, 3)).max, u32::MAX);
+    // div: 10/4 = 2.5 opens the low end, 20/3 = 6.67 rounds the high end up to an open 7.
+    assert_eq!(ends(Interval::div(&Interval::integer(10, 20), &Interval::integer(3, 4))), (2, true, 7, true, false));
+    // A divisor reaching 0 leaves the high end unbounded.
+    let z = Interval::div(&Interval::new(1, 2), &Interval::new(0, 5));
+    assert_eq!((z.min, z.openmin, z.max), (0, true, u32::MAX));
+    // mulkdiv: period_time of 1024 frames at 48 kHz is (21333, 21334) us.
+    let t = Interval::mulkdiv(&Interval::new(1024, 1024), 1_000_000, &Interval::new(48000, 48000));
+    assert_eq!(ends(t), (21333, true, 21334, true, false));
+    // muldivk: 10 ms at 44.1 kHz is exactly 441 frames.
+    let f = Interval::muldivk(&Interval::new(10_000, 10_000), &Interval::new(44100, 44100), 1_000_000);
+    assert_eq!(ends(f), (441, false, 441, false, false));
+    assert!(Interval::mul(&Interval { empty: true, ..Interval::any() }, &Interval::any()).empty);
+}
