@@ -18,8 +18,9 @@ USER_C_BINS := $(patsubst user/c/%.c,target/user/%,$(USER_C_SRCS))
 user-c: $(USER_C_BINS) ## Build the C test programs (static glibc) into target/user/
 
 # A static pattern rule, so it claims only the C programs and never another
-# rule's target/user/<name> (Rust user programs live there too).
-$(USER_C_BINS): target/user/%: user/c/%.c user/build.mk
+# rule's target/user/<name> (Rust user programs live there too). A program
+# may include the shared headers of user/c/, so it is rebuilt when they change.
+$(USER_C_BINS): target/user/%: user/c/%.c $(wildcard user/c/*.h) user/build.mk
 	@mkdir -p $(@D)
 	$(USER_CC) -O2 -static -Wall -Werror $(USER_CFLAGS) -o $@ $<
 

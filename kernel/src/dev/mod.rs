@@ -1,6 +1,8 @@
-//! Devices: the console, the timer, the random source, and the pseudo PCM.
+//! Devices: the console, the timer, the random source, the pseudo PCM, and
+//! the user-access counters the benchmarks read.
 
 pub mod console;
+pub mod counters;
 pub mod pcm;
 pub mod random;
 pub mod timer;

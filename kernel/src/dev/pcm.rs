@@ -15,25 +15,32 @@
 //! device twice would see on a card with several substreams.
 //!
 //! # A failed call changes nothing the program did not see
-//! Inputs are read from user memory before the stream is touched, so a bad
-//! pointer there fails cleanly. For calls that write a result back, the glue
-//! keeps a copy of the stream and puts it back if the copy-out faults
-//! (`transact`): the hardware pointer is a function of time, so undoing an
-//! update loses nothing - the next call redoes it. Errors the core itself
-//! returns keep the core's (Linux's) effects: an underrun found on the way is
-//! real (EPIPE, state XRUN) and a refused HW_PARAMS leaves the stream OPEN.
+//! Each call reads its inputs from user memory, lets the core check them and
+//! compute the answer, copies the answer out, and only then commits what
+//! the program asked to change (`choose_hw_params` / `set_hw_config`,
+//! `check_sw_params` / `apply_sw_params`, `sync_ptr` / `sync_ptr_commit`,
+//! `status` / `clear_avail_max`). A bad pointer anywhere is EFAULT with the
+//! stream as it was, and no call copies the stream to undo anything. What
+//! the checking half may change is what time changes anyway: the hardware
+//! pointer catching up with the clock (and an underrun it finds, EPIPE and
+//! XRUN, which is real). Errors the core returns keep Linux's effects: a
+//! refused HW_PARAMS leaves the stream OPEN.
 //!
 //! # SYNC_PTR, three ways (boot option `pcm.sync_ptr=`)
 //! The hot ioctl reads 3 words and writes 9. How they cross the boundary is
-//! the experiment of the mailing-list seeds, measured in `uaccess::WINDOWS`:
+//! the experiment of the mailing-list seeds, measured in `uaccess::WINDOWS`
+//! (user/c/pcm_syncptr_bench.c prints windows per ioctl):
 //! - `field`:  a get_user/put_user per word, 12 windows, like Linux's
 //!             `snd_pcm_ioctl_sync_ptr_compat`;
 //! - `copy`:   copy_from_user + copy_to_user of the whole 132-byte struct
-//!             through a kernel buffer (2 windows, 264 bytes moved);
+//!             through a kernel buffer (2 windows, every byte moved twice);
 //! - `window`: one read window for the 3 inputs and one write window for the
-//!             9 outputs (2 windows, 48 bytes moved). The default.
-//! The 136-byte time64 struct always uses two windows; its write-back is the
-//! whole struct, as Linux's native `snd_pcm_sync_ptr` does.
+//!             9 outputs (2 windows over the struct, 12 words touched). The
+//!             default.
+//! The 136-byte time64 struct goes the same three ways; its answer is 16
+//! words (every value fills an 8-byte slot), so `field` opens 19 windows.
+//! All three ways store the same words (`SyncPtrOut::stores`), so the user
+//! sees identical bytes whichever way the kernel was booted with.
 
 use alloc::sync::Arc;
 use core::cell::RefCell;
@@ -41,7 +48,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 use sigil_core::abi::Errno;
 use sigil_core::pcm::structs::write_info;
-use sigil_core::pcm::uapi::{self, get_u32, xferi, StatusLayout, SyncPtrLayout};
+use sigil_core::pcm::uapi::{self, put_u32, xferi, StatusLayout, SyncPtrLayout};
 use sigil_core::pcm::{HwParams, PcmError, PcmIoctl, State, Stream, SwParams, SyncPtrIn, SyncPtrOut};
 
 use super::timer;
@@ -119,22 +126,6 @@ fn partial(done: u32, e: Errno) -> Result<u32, Errno> {
 }
 
 impl Pcm {
-    /// Runs `op` on the stream, then `publish`es its result to the user; if
-    /// publishing faults, the stream goes back to how it was (module comment).
-    fn transact<T>(
-        &self,
-        op: impl FnOnce(&mut Stream) -> Result<T, PcmError>,
-        publish: impl FnOnce(&T) -> Result<(), Efault>,
-    ) -> Result<T, Errno> {
-        let before = self.stream.borrow().clone();
-        let out = op(&mut self.stream.borrow_mut()).map_err(errno)?;
-        if publish(&out).is_err() {
-            *self.stream.borrow_mut() = before;
-            return Err(Errno::EFAULT);
-        }
-        Ok(out)
-    }
-
     /// A call with no argument struct: the result is the core's.
     fn simple(&self, op: impl FnOnce(&mut Stream) -> Result<(), PcmError>) -> Result<u32, Errno> {
         op(&mut self.stream.borrow_mut()).map(|_| 0).map_err(errno)
@@ -151,127 +142,71 @@ impl Pcm {
         Ok(0)
     }
 
-    /// HW_PARAMS: picks the configuration and copies the fixed params back.
+    /// HW_PARAMS: chooses the configuration, copies the fixed params back,
+    /// then configures the stream. `write_to` updates the user's own bytes,
+    /// so reserved fields go back as they came.
     fn hw_params(&self, arg: u32) -> Result<u32, Errno> {
         let mut buf = [0u8; uapi::hw_params::SIZE];
         copy_from_user(&mut buf, arg).map_err(fault)?;
         let mut p = HwParams::read_from(&buf);
-        self.transact(
-            move |s| s.hw_params(&mut p).map(|_| p),
-            |p| {
-                // `write_to` updates the user's own bytes, so reserved fields
-                // go back as they came.
-                p.write_to(&mut buf);
-                copy_to_user(arg, &buf)
-            },
-        )?;
+        let cfg = self.stream.borrow_mut().choose_hw_params(&mut p).map_err(errno)?;
+        p.write_to(&mut buf);
+        copy_to_user(arg, &buf).map_err(fault)?;
+        self.stream.borrow_mut().set_hw_config(cfg);
         Ok(0)
     }
 
     /// SW_PARAMS: Linux copies the struct back whatever the outcome (with
-    /// `boundary` filled in on success), then returns the call's result.
+    /// `boundary` filled in when the values are good), then returns the
+    /// call's result; the values are applied after the copy.
     fn sw_params(&self, arg: u32) -> Result<u32, Errno> {
         let mut buf = [0u8; uapi::sw_params::SIZE];
         copy_from_user(&mut buf, arg).map_err(fault)?;
         let mut p = SwParams::read_from(&buf);
-        let before = self.stream.borrow().clone();
-        let r = self.stream.borrow_mut().sw_params(&mut p, now());
+        let checked = self.stream.borrow().check_sw_params(&mut p);
         p.write_to(&mut buf);
-        if copy_to_user(arg, &buf).is_err() {
-            *self.stream.borrow_mut() = before;
-            return Err(Errno::EFAULT);
-        }
-        r.map(|_| 0).map_err(errno)
+        copy_to_user(arg, &buf).map_err(fault)?;
+        checked.map_err(errno)?;
+        self.simple(|s| s.apply_sw_params(&p, now()))
     }
 
     /// STATUS (`ext` false) and STATUS_EXT (`ext`: reads the requested
     /// audio timestamp type from the struct first), in layout `l`.
     fn status(&self, arg: u32, l: &StatusLayout, ext: bool) -> Result<u32, Errno> {
         let data = if ext { get_user::<u32>(at(arg, l.audio_tstamp_data).map_err(fault)?).map_err(fault)? } else { 0 };
-        self.transact(
-            |s| Ok(s.status(data, now())),
-            |st| {
-                let mut buf = [0u8; uapi::STATUS64.size];
-                st.write_to(&mut buf, l);
-                copy_to_user(arg, &buf[..l.size])
-            },
-        )?;
+        let st = self.stream.borrow_mut().status(data, now());
+        let mut buf = [0u8; uapi::STATUS64.size];
+        st.write_to(&mut buf, l);
+        copy_to_user(arg, &buf[..l.size]).map_err(fault)?;
+        self.stream.borrow_mut().clear_avail_max();
         Ok(0)
     }
 
-    /// SYNC_PTR with the time32 struct, the way the boot option chose.
-    fn sync_ptr32(&self, arg: u32) -> Result<u32, Errno> {
-        let l = &uapi::SYNC_PTR32;
-        match sync_ptr_way() {
-            SyncPtrWay::Field => {
-                let input = (|| -> Result<SyncPtrIn, Efault> {
-                    Ok(SyncPtrIn {
-                        flags: get_user(at(arg, l.flags)?)?,
-                        appl_ptr: get_user(at(arg, l.appl_ptr)?)?,
-                        avail_min: get_user(at(arg, l.avail_min)?)?,
-                    })
-                })()
-                .map_err(fault)?;
-                self.transact(
-                    |s| s.sync_ptr(input, now()),
-                    |out| out.puts32().iter().try_for_each(|&(off, v)| put_user(at(arg, off)?, v)),
-                )?;
-            }
-            SyncPtrWay::Copy => {
-                let mut buf = [0u8; uapi::SYNC_PTR32.size];
-                copy_from_user(&mut buf, arg).map_err(fault)?;
-                let input = SyncPtrIn::read_from(&buf, l);
-                self.transact(
-                    |s| s.sync_ptr(input, now()),
-                    |out| {
-                        out.write_to(input.flags, &mut buf, l);
-                        copy_to_user(arg, &buf)
-                    },
-                )?;
-            }
-            SyncPtrWay::Window => {
-                let input = read_sync_ptr_in(arg, l).map_err(fault)?;
-                self.transact(
-                    |s| s.sync_ptr(input, now()),
-                    |out| {
-                        let mut w = UserWindow::open(arg, l.size as u32, Access::Write)?;
-                        for (off, v) in out.puts32() {
-                            w.put(off as u32, v);
-                        }
-                        w.finish()
-                    },
-                )?;
-            }
-        }
-        Ok(0)
-    }
-
-    /// SYNC_PTR with the 136-byte time64 struct: one window in, one out.
-    fn sync_ptr64(&self, arg: u32) -> Result<u32, Errno> {
-        let l = &uapi::SYNC_PTR64;
-        let input = read_sync_ptr_in(arg, l).map_err(fault)?;
-        self.transact(
-            |s| s.sync_ptr(input, now()),
-            |out: &SyncPtrOut| {
-                // Every value sits in an 8-byte slot whose other half (and the
-                // padding) must read as zero: encode the whole struct, then
-                // store it word by word.
-                let mut buf = [0u8; uapi::SYNC_PTR64.size];
-                out.write_to(input.flags, &mut buf, l);
-                let mut w = UserWindow::open(arg, l.size as u32, Access::Write)?;
-                for off in (0..l.size).step_by(4) {
-                    w.put(off as u32, get_u32(&buf, off));
-                }
-                w.finish()
-            },
-        )?;
+    /// SYNC_PTR in layout `l`, the way the boot option chose: read the 3
+    /// inputs, let the core answer, store the answer, commit the inputs.
+    /// `copy` holds the whole struct for the `copy` way.
+    fn sync_ptr(&self, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
+        let way = sync_ptr_way();
+        let mut copy = [0u8; uapi::SYNC_PTR64.size];
+        let copy = &mut copy[..l.size];
+        let input = sync_ptr_in(way, arg, l, copy).map_err(fault)?;
+        let out = self.stream.borrow_mut().sync_ptr(input, now()).map_err(errno)?;
+        sync_ptr_out(way, arg, l, &out, copy).map_err(fault)?;
+        self.stream.borrow_mut().sync_ptr_commit(input);
         Ok(0)
     }
 
     /// WRITEI_FRAMES: the `snd_xferi` names the samples; the frame count (or
-    /// the negated errno) goes back into its `result`, as in Linux.
+    /// the negated errno) goes back into its `result`. As Linux's
+    /// `snd_pcm_xferi_frames_ioctl`, `result` is zeroed before any frame is
+    /// taken, so a struct that cannot take the answer fails before the
+    /// stream moves; here that store and the two loads share one window.
     fn writei(&self, arg: u32) -> Result<u32, Errno> {
-        let w = UserWindow::open(arg, xferi::SIZE as u32, Access::Read).map_err(fault)?;
+        if self.stream.borrow().state() == State::Open {
+            return Err(Errno::EBADFD);
+        }
+        let mut w = UserWindow::open(arg, xferi::SIZE as u32, Access::ReadWrite).map_err(fault)?;
+        w.put(xferi::RESULT as u32, 0i32);
         let (buf, frames): (u32, u32) = (w.get(xferi::BUF as u32), w.get(xferi::FRAMES as u32));
         w.finish().map_err(fault)?;
         let r = self.write_frames(buf, frames);
@@ -282,7 +217,6 @@ impl Pcm {
         put_user(at(arg, xferi::RESULT).map_err(fault)?, result).map_err(fault)?;
         r.map(|_| 0)
     }
-
     /// Queues up to `frames` frames from user address `buf`; returns how many.
     /// Each granted chunk is read from user memory (the pseudo DAC discards
     /// it, but a bad buffer must still give EFAULT) before it is committed.
@@ -350,15 +284,51 @@ impl Pcm {
     }
 }
 
-/// The three SYNC_PTR inputs, read in one window over the struct.
-fn read_sync_ptr_in(arg: u32, l: &SyncPtrLayout) -> Result<SyncPtrIn, Efault> {
-    let w = UserWindow::open(arg, l.size as u32, Access::Read)?;
-    let input = SyncPtrIn {
-        flags: w.get(l.flags as u32),
-        appl_ptr: w.get(l.appl_ptr as u32),
-        avail_min: w.get(l.avail_min as u32),
-    };
-    w.finish().map(|_| input)
+/// The three SYNC_PTR inputs: a get_user each (`field`), from a copy of the
+/// whole struct left in `copy` (`copy`), or in one read window (`window`).
+fn sync_ptr_in(way: SyncPtrWay, arg: u32, l: &SyncPtrLayout, copy: &mut [u8]) -> Result<SyncPtrIn, Efault> {
+    match way {
+        SyncPtrWay::Field => Ok(SyncPtrIn {
+            flags: get_user(at(arg, l.flags)?)?,
+            appl_ptr: get_user(at(arg, l.appl_ptr)?)?,
+            avail_min: get_user(at(arg, l.avail_min)?)?,
+        }),
+        SyncPtrWay::Copy => {
+            copy_from_user(copy, arg)?;
+            Ok(SyncPtrIn::read_from(copy, l))
+        }
+        SyncPtrWay::Window => {
+            let w = UserWindow::open(arg, l.size as u32, Access::Read)?;
+            let input = SyncPtrIn {
+                flags: w.get(l.flags as u32),
+                appl_ptr: w.get(l.appl_ptr as u32),
+                avail_min: w.get(l.avail_min as u32),
+            };
+            w.finish().map(|_| input)
+        }
+    }
+}
+
+/// The SYNC_PTR answer's word stores: a put_user each (`field`), into the
+/// user's own bytes in `copy` sent back whole (`copy`), or in one write
+/// window (`window`).
+fn sync_ptr_out(way: SyncPtrWay, arg: u32, l: &SyncPtrLayout, out: &SyncPtrOut, copy: &mut [u8]) -> Result<(), Efault> {
+    match way {
+        SyncPtrWay::Field => out.stores(l).try_for_each(|(off, v)| put_user(at(arg, off)?, v)),
+        SyncPtrWay::Copy => {
+            for (off, v) in out.stores(l) {
+                put_u32(copy, off, v);
+            }
+            copy_to_user(arg, copy)
+        }
+        SyncPtrWay::Window => {
+            let mut w = UserWindow::open(arg, l.size as u32, Access::Write)?;
+            for (off, v) in out.stores(l) {
+                w.put(off as u32, v);
+            }
+            w.finish()
+        }
+    }
 }
 
 /// Reads (and discards) `len` bytes of samples at `addr`, in one window.
@@ -423,10 +393,13 @@ impl FileOps for Pcm {
             I::Status64 => self.status(arg, &uapi::STATUS64, false),
             I::StatusExt32 => self.status(arg, &uapi::STATUS32, true),
             I::StatusExt64 => self.status(arg, &uapi::STATUS64, true),
-            I::Delay => self.transact(|s| s.delay(now()), |&d| put_user(arg, d)).map(|_| 0),
+            I::Delay => {
+                let d = self.stream.borrow_mut().delay(now()).map_err(errno)?;
+                put_user(arg, d).map(|_| 0).map_err(fault)
+            }
             I::Hwsync => self.simple(|s| s.hwsync(now())),
-            I::SyncPtr32 => self.sync_ptr32(arg),
-            I::SyncPtr64 => self.sync_ptr64(arg),
+            I::SyncPtr32 => self.sync_ptr(arg, &uapi::SYNC_PTR32),
+            I::SyncPtr64 => self.sync_ptr(arg, &uapi::SYNC_PTR64),
             I::Prepare => self.simple(|s| s.prepare(now())),
             I::Reset => self.simple(|s| s.reset(now())),
             I::Start => self.simple(|s| s.start(now())),

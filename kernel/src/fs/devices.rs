@@ -25,6 +25,7 @@ pub fn open(path: &str) -> Option<Arc<File>> {
         "/dev/null" => Some(Arc::new(Null)),
         "/dev/console" | "/dev/tty" => Some(Arc::new(super::Console::new())),
         "/dev/snd/pcmC0D0p" => Some(crate::dev::pcm::open()),
+        "/dev/sigil/uaccess" => Some(crate::dev::counters::open()),
         _ => None,
     }
 }

@@ -1,7 +1,7 @@
 //! Files: what a file descriptor can refer to, and the per-process table.
 //!
 //! Sigil has no disk: files are the console, pipes, initramfs entries opened
-//! read-only, and device nodes (`devices.rs`: /dev/null, /dev/snd/pcmC0D0p).
+//! read-only, and device nodes (`devices.rs`: /dev/null, /dev/snd/pcmC0D0p, /dev/sigil/uaccess).
 //! Each kind implements `FileOps`. An open file is shared (`Arc`) between the
 //! descriptors dup and fork make, with one offset and one set of status flags
 //! (O_NONBLOCK...), as POSIX says; only the close-on-exec flag belongs to the

@@ -3,9 +3,11 @@
 //! or closed ends) and `HwParams`, the decoded `struct snd_pcm_hw_params`.
 //!
 //! The interval arithmetic is a transcription of `sound/core/pcm_lib.c`
-//! (`snd_interval_refine`, `_mul`, `_div`, `_muldivk`, `_mulkdiv`): products
-//! saturate at `u32::MAX`, a division that leaves a remainder makes the bound
-//! open, so refining never throws away a value that could satisfy the rule.
+//! (`snd_interval_refine`, `_mul`, `_div`, `_muldivk`, `_mulkdiv`). The four
+//! operations are one: `a * b / k`, with `mul` and `div` the k = 1 cases, so
+//! one helper computes every bound: products saturate at `u32::MAX`, a
+//! division that leaves a remainder makes the bound open, and refining never
+//! throws away a value that could satisfy the rule.
 
 use super::uapi::{self, get_u32, hw_params as off, put_u32};
 use super::PcmError;
@@ -192,91 +194,57 @@ impl Interval {
         Ok(true)
     }
 
-    /// `a * b` (`snd_interval_mul`).
+    /// `a * b` (`snd_interval_mul`): `muldivk` with k = 1, except that the
+    /// product of two integer intervals is an integer interval.
     pub fn mul(a: &Interval, b: &Interval) -> Interval {
-        if a.empty || b.empty {
-            return Interval::none();
-        }
-        Interval {
-            min: mul_sat(a.min, b.min),
-            max: mul_sat(a.max, b.max),
-            openmin: a.openmin || b.openmin,
-            openmax: a.openmax || b.openmax,
-            integer: a.integer && b.integer,
-            empty: false,
-        }
+        Interval { integer: a.integer && b.integer && !(a.empty || b.empty), ..Interval::muldivk(a, b, 1) }
     }
 
-    /// `a / b` (`snd_interval_div`).
+    /// `a / b` (`snd_interval_div`): `mulkdiv` with k = 1.
     pub fn div(a: &Interval, b: &Interval) -> Interval {
-        if a.empty || b.empty {
-            return Interval::none();
-        }
-        let (min, r) = div_rem(a.min, b.max);
-        let mut c = Interval { min, openmin: r != 0 || a.openmin || b.openmax, ..Interval::any() };
-        if b.min > 0 {
-            let (max, r) = div_rem(a.max, b.min);
-            c.max = max;
-            if r != 0 {
-                c.max = c.max.saturating_add(1);
-                c.openmax = true;
-            } else {
-                c.openmax = a.openmax || b.openmin;
-            }
-        }
-        c
+        Interval::mulkdiv(a, 1, b)
     }
 
-    /// `a * b / k` (`snd_interval_muldivk`).
+    /// `a * b / k` (`snd_interval_muldivk`): both ends scale the same way.
     pub fn muldivk(a: &Interval, b: &Interval, k: u32) -> Interval {
         if a.empty || b.empty {
             return Interval::none();
         }
-        let (min, r) = muldiv_rem(a.min, b.min, k);
-        let mut c = Interval { min, openmin: r != 0 || a.openmin || b.openmin, ..Interval::any() };
-        let (max, r) = muldiv_rem(a.max, b.max, k);
-        c.max = max;
-        if r != 0 {
-            c.max = c.max.saturating_add(1);
-            c.openmax = true;
-        } else {
-            c.openmax = a.openmax || b.openmax;
-        }
-        c
+        Interval::quotient(
+            muldiv_rem(a.min, b.min, k),
+            a.openmin || b.openmin,
+            Some(muldiv_rem(a.max, b.max, k)),
+            a.openmax || b.openmax,
+        )
     }
 
-    /// `a * k / b` (`snd_interval_mulkdiv`).
+    /// `a * k / b` (`snd_interval_mulkdiv`): the low end divides by b's
+    /// high end and the high end by b's low end, which has none when b can be 0.
     pub fn mulkdiv(a: &Interval, k: u32, b: &Interval) -> Interval {
         if a.empty || b.empty {
             return Interval::none();
         }
-        let (min, r) = muldiv_rem(a.min, k, b.max);
-        let mut c = Interval { min, openmin: r != 0 || a.openmin || b.openmax, ..Interval::any() };
-        if b.min > 0 {
-            let (max, r) = muldiv_rem(a.max, k, b.min);
-            c.max = max;
-            if r != 0 {
-                c.max = c.max.saturating_add(1);
-                c.openmax = true;
-            } else {
-                c.openmax = a.openmax || b.openmin;
-            }
+        let max = (b.min > 0).then(|| muldiv_rem(a.max, k, b.min));
+        Interval::quotient(muldiv_rem(a.min, k, b.max), a.openmin || b.openmax, max, a.openmax || b.openmin)
+    }
+
+    /// The interval between two (quotient, remainder) ends, as pcm_lib.c
+    /// builds it: a remainder at the low end opens it; one at the high end
+    /// rounds it up and opens it, so no value that could satisfy the rule is
+    /// lost. A missing high end (division by an interval reaching 0) is
+    /// unbounded. `openmin`/`openmax` say whether the operands' ends were open.
+    fn quotient(min: (u32, u32), openmin: bool, max: Option<(u32, u32)>, openmax: bool) -> Interval {
+        let mut c = Interval { min: min.0, openmin: min.1 != 0 || openmin, ..Interval::any() };
+        if let Some((q, r)) = max {
+            c.max = if r != 0 { q.saturating_add(1) } else { q };
+            c.openmax = r != 0 || openmax;
         }
         c
     }
 }
 
-/// `a * b` saturating at `u32::MAX` (pcm_lib.c `mul`).
-fn mul_sat(a: u32, b: u32) -> u32 {
-    a.checked_mul(b).unwrap_or(u32::MAX)
-}
-
-/// Quotient and remainder; division by zero gives (`u32::MAX`, 0) (`div32`).
-fn div_rem(a: u32, b: u32) -> (u32, u32) {
-    if b == 0 { (u32::MAX, 0) } else { (a / b, a % b) }
-}
-
-/// `a * b / c` in 64 bits, saturating to (`u32::MAX`, 0) (`muldiv32`).
+/// `a * b / c` in 64 bits with its remainder, saturating to (`u32::MAX`, 0)
+/// like `muldiv32` (so also for c = 0).
 fn muldiv_rem(a: u32, b: u32, c: u32) -> (u32, u32) {
     if c == 0 {
         return (u32::MAX, 0);

@@ -9,7 +9,7 @@
 //! buffer_size = period_size * periods, period_bytes = period_size *
 //! frame_bits / 8, period_time = period_size * 1e6 / rate, ...) until no
 //! interval shrinks any more. Who calls: the PCM ioctl glue (HW_REFINE,
-//! HW_PARAMS) and `Stream::hw_params`.
+//! HW_PARAMS) and `Stream::choose_hw_params`.
 
 use super::hw::{HwParams, Interval, Mask};
 use super::uapi::*;

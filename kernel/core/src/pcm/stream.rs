@@ -44,7 +44,7 @@ pub enum State {
     Paused = 6,
 }
 
-const NS_PER_SEC: u64 = 1_000_000_000;
+pub(super) const NS_PER_SEC: u64 = 1_000_000_000;
 
 /// One open playback stream. Invariants: `cfg` is Some in every state but
 /// OPEN; then `boundary` is a multiple of buffer_size and both pointers are
@@ -247,20 +247,24 @@ impl Stream {
         Ok(())
     }
 
-    /// HW_PARAMS (`snd_pcm_hw_params`): OPEN, SETUP or PREPARED only. A
-    /// refused parameter set sends the stream back to OPEN, as Linux does
-    /// ("force application to retry to set the correct hardware parameters").
-    pub fn hw_params(&mut self, p: &mut HwParams) -> Result<HwConfig, PcmError> {
+    /// HW_PARAMS, its deciding half (`snd_pcm_hw_params` up to the commit):
+    /// OPEN, SETUP or PREPARED only; refines and chooses in `p`, which the
+    /// glue copies back before it commits with `set_hw_config`, so a bad
+    /// pointer leaves the stream as it was. A refused parameter set sends
+    /// the stream back to OPEN, as Linux does ("force application to retry
+    /// to set the correct hardware parameters").
+    pub fn choose_hw_params(&mut self, p: &mut HwParams) -> Result<HwConfig, PcmError> {
         if !matches!(self.state, State::Open | State::Setup | State::Prepared) {
             return Err(PcmError::BadFd);
         }
-        let cfg = match refine::hw_params(p) {
-            Ok(cfg) => cfg,
-            Err(e) => {
-                *self = Stream { user_pversion: self.user_pversion, ..Stream::new() };
-                return Err(e);
-            }
-        };
+        refine::hw_params(p).inspect_err(|_| {
+            *self = Stream { user_pversion: self.user_pversion, ..Stream::new() };
+        })
+    }
+
+    /// HW_PARAMS, its committing half: the stream takes `cfg` (from
+    /// `choose_hw_params`) and the sw_params defaults Linux sets; state SETUP.
+    pub fn set_hw_config(&mut self, cfg: HwConfig) {
         *self = Stream {
             state: State::Setup,
             cfg: Some(cfg),
@@ -273,7 +277,6 @@ impl Stream {
             tstamp_type: self.tstamp_type,
             ..Stream::new()
         };
-        Ok(cfg)
     }
 
     /// HW_FREE (`snd_pcm_hw_free`): SETUP or PREPARED back to OPEN.
@@ -430,12 +433,12 @@ impl Stream {
         Ok(self.hw_avail() as i32)
     }
 
-    /// Sets appl_ptr from the program (`pcm_lib_apply_appl_ptr`). Linux
-    /// refuses values >= boundary (so anything but 0 before HW_PARAMS); this
-    /// device's `ack` also refuses a pointer more than a buffer ahead of
-    /// hw_ptr, unless it only moves a lagging pointer toward hw_ptr (a
-    /// free-running stream that under-ran). On error nothing changes.
-    pub fn apply_appl_ptr(&mut self, new: u32) -> Result<(), PcmError> {
+    /// Checks an appl_ptr the program wants to set (`pcm_lib_apply_appl_ptr`
+    /// before it assigns). Linux refuses values >= boundary (so anything but
+    /// 0 before HW_PARAMS); this device's `ack` also refuses a pointer more
+    /// than a buffer ahead of hw_ptr, unless it only moves a lagging pointer
+    /// toward hw_ptr (a free-running stream that under-ran).
+    pub fn check_appl_ptr(&self, new: u32) -> Result<(), PcmError> {
         if new == self.appl_ptr {
             return Ok(());
         }
@@ -450,7 +453,6 @@ impl Stream {
         if ahead(new) > buffer && !catching_up {
             return Err(PcmError::Inval);
         }
-        self.appl_ptr = new;
         Ok(())
     }
 

@@ -8,13 +8,12 @@
 //! one read window + one write window): they differ only in how the 3 input
 //! and 9 output words cross the user boundary.
 
-use super::stream::{State, Stream};
+use super::stream::{State, Stream, NS_PER_SEC};
 use super::uapi::{self, get_u32, info, put_u32, sw_params as sw, StatusLayout, SyncPtrLayout};
 use super::uapi::{PROTO_TSTAMP_TYPE, SYNC_PTR_APPL, SYNC_PTR_AVAIL_MIN, SYNC_PTR_HWSYNC};
 use super::uapi::{TSTAMP_ENABLE, TSTAMP_TYPE_LAST};
 use super::PcmError;
 
-const NS_PER_SEC: u64 = 1_000_000_000;
 
 /// Splits a nanosecond count into (seconds, nanoseconds).
 fn split_ns(ns: u64) -> (i64, u32) {
@@ -157,43 +156,51 @@ pub struct SyncPtrOut {
 }
 
 impl SyncPtrOut {
-    /// The (offset, word) pairs of the time32 struct, one per put_user.
-    pub fn puts32(&self) -> [(usize, u32); 9] {
-        let l = &uapi::SYNC_PTR32;
-        [
-            (l.state, self.state),
-            (l.hw_ptr, self.hw_ptr),
-            (l.tstamp_sec, self.tstamp_sec as u32),
-            (l.tstamp_nsec, self.tstamp_nsec),
-            (l.suspended_state, self.suspended_state),
-            (l.audio_tstamp_sec, self.audio_tstamp_sec as u32),
-            (l.audio_tstamp_nsec, self.audio_tstamp_nsec),
-            (l.appl_ptr, self.appl_ptr),
-            (l.avail_min, self.avail_min),
-        ]
-    }
-
-    /// The whole struct in layout `l` (`snd_pcm_sync_ptr`: memset, fill,
-    /// one copy_to_user): zeroes, `flags` echoed, then the fields. In time64
-    /// each value fills its 8-byte slot, sign-extended seconds included.
-    pub fn write_to(&self, flags: u32, buf: &mut [u8], l: &SyncPtrLayout) {
-        buf[..l.size].fill(0);
-        put_u32(buf, l.flags, flags);
-        if l.size == uapi::SYNC_PTR32.size {
-            for (off, v) in self.puts32() {
-                put_u32(buf, off, v);
+    /// The word stores that answer a SYNC_PTR in layout `l`, as (offset,
+    /// word), in `snd_pcm_ioctl_sync_ptr_compat`'s put_user order.
+    ///
+    /// time32: the 9 values. time64: every value fills its 8-byte slot, so
+    /// the other half is stored too (zero pads and high halves, the high
+    /// word of the s64 seconds): 16 words, as Linux's memset-then-fill
+    /// struct leaves them. The flags, the control pads and the reserved
+    /// bytes are not touched, so the three SYNC_PTR ways (a put_user per
+    /// store, one window of stores, stores into a copy of the whole struct)
+    /// leave identical bytes behind.
+    pub fn stores(&self, l: &SyncPtrLayout) -> impl Iterator<Item = (usize, u32)> {
+        let time64 = l.size == uapi::SYNC_PTR64.size;
+        let mut words = [(0usize, 0u32); 16];
+        let mut n = 0;
+        let mut store = |off: usize, v: u32| {
+            words[n] = (off, v);
+            n += 1;
+        };
+        // A timespec: time64 seconds are an s64 at `sec` (high word first),
+        // time64 nanoseconds the low word of an s64 whose high word is 0.
+        let timespec = |store: &mut dyn FnMut(usize, u32), sec_off: usize, sec: i64, nsec_off: usize, nsec: u32| {
+            if time64 {
+                store(sec_off, (sec >> 32) as u32);
+                store(sec_off + 4, sec as u32);
+                store(nsec_off - 4, 0);
+            } else {
+                store(sec_off, sec as u32);
             }
-            return;
+            store(nsec_off, nsec);
+        };
+        store(l.state, self.state);
+        if time64 {
+            store(l.state + 4, 0); // pad1
+            store(l.hw_ptr - 4, 0); // __pad_before_uframe
         }
-        put_u32(buf, l.state, self.state);
-        put_u32(buf, l.hw_ptr, self.hw_ptr);
-        buf[l.tstamp_sec..l.tstamp_sec + 8].copy_from_slice(&self.tstamp_sec.to_be_bytes());
-        put_u32(buf, l.tstamp_nsec, self.tstamp_nsec);
-        put_u32(buf, l.suspended_state, self.suspended_state);
-        buf[l.audio_tstamp_sec..l.audio_tstamp_sec + 8].copy_from_slice(&self.audio_tstamp_sec.to_be_bytes());
-        put_u32(buf, l.audio_tstamp_nsec, self.audio_tstamp_nsec);
-        put_u32(buf, l.appl_ptr, self.appl_ptr);
-        put_u32(buf, l.avail_min, self.avail_min);
+        store(l.hw_ptr, self.hw_ptr);
+        timespec(&mut store, l.tstamp_sec, self.tstamp_sec, l.tstamp_nsec, self.tstamp_nsec);
+        store(l.suspended_state, self.suspended_state);
+        if time64 {
+            store(l.suspended_state + 4, 0); // pad3
+        }
+        timespec(&mut store, l.audio_tstamp_sec, self.audio_tstamp_sec, l.audio_tstamp_nsec, self.audio_tstamp_nsec);
+        store(l.appl_ptr, self.appl_ptr);
+        store(l.avail_min, self.avail_min);
+        words.into_iter().take(n)
     }
 }
 
@@ -210,12 +217,12 @@ pub fn write_info(buf: &mut [u8; info::SIZE]) {
 }
 
 impl Stream {
-    /// SW_PARAMS (`snd_pcm_sw_params`): any state but OPEN. Fills
-    /// `p.boundary` on success. The glue copies `p` back in every case, as
-    /// Linux does (then it is what the user sent, unless we succeeded).
-    /// A running stream is re-checked against the new thresholds at once,
-    /// so the call can return EPIPE after applying them.
-    pub fn sw_params(&mut self, p: &mut SwParams, now: u64) -> Result<(), PcmError> {
+    /// SW_PARAMS, its checking half (`snd_pcm_sw_params` up to the
+    /// assignments): any state but OPEN; fills `p.boundary` when the values
+    /// are acceptable. Changes nothing: the glue copies `p` back (Linux does,
+    /// whatever the outcome) and only then applies it with `apply_sw_params`,
+    /// so a bad pointer or bad values leave the stream as it was.
+    pub fn check_sw_params(&self, p: &mut SwParams) -> Result<(), PcmError> {
         if self.state == State::Open {
             return Err(PcmError::BadFd);
         }
@@ -234,6 +241,14 @@ impl Stream {
         {
             return Err(PcmError::Inval);
         }
+        p.boundary = self.boundary;
+        Ok(())
+    }
+
+    /// SW_PARAMS, its applying half, for values `check_sw_params` accepted.
+    /// A running stream is re-checked against the new thresholds at once,
+    /// so the call can return EPIPE after applying them.
+    pub fn apply_sw_params(&mut self, p: &SwParams, now: u64) -> Result<(), PcmError> {
         self.tstamp_mode = p.tstamp_mode;
         if p.proto >= PROTO_TSTAMP_TYPE {
             self.tstamp_type = p.tstamp_type;
@@ -244,7 +259,6 @@ impl Stream {
         self.stop_threshold = p.stop_threshold;
         self.silence_threshold = p.silence_threshold;
         self.silence_size = p.silence_size;
-        p.boundary = self.boundary;
         self.update(now)
     }
 
@@ -252,7 +266,8 @@ impl Stream {
     /// word STATUS_EXT reads from the user (0 for STATUS): its low 4 bits
     /// request an audio timestamp type; any non-zero type marks the report
     /// valid (bit 4), the type stays 0 as for a driver without get_time_info.
-    /// Resets avail_max.
+    /// Linux also resets avail_max here; the glue calls `clear_avail_max`
+    /// once the report has reached the user, so a bad pointer loses nothing.
     pub fn status(&mut self, audio_tstamp_data: u32, now: u64) -> Status {
         let mut s = Status {
             state: self.state as u32,
@@ -284,17 +299,25 @@ impl Stream {
         s.avail = self.avail();
         s.delay = if running { self.hw_avail() as i32 } else { 0 };
         s.avail_max = self.avail_max;
-        self.avail_max = 0;
         s
     }
 
-    /// SYNC_PTR (`snd_pcm_ioctl_sync_ptr_compat` / `snd_pcm_sync_ptr`).
+    /// After a STATUS was delivered: avail_max counts afresh.
+    pub fn clear_avail_max(&mut self) {
+        self.avail_max = 0;
+    }
+
+    /// SYNC_PTR (`snd_pcm_ioctl_sync_ptr_compat` / `snd_pcm_sync_ptr`), its
+    /// answering half; `sync_ptr_commit` stores the program's values once the
+    /// answer has reached it, so a bad pointer changes nothing the program set.
     ///
     /// 1. HWSYNC flag: update the hardware pointer first (`do_pcm_hwsync`:
     ///    EBADFD in OPEN/SETUP, EPIPE in XRUN; then nothing else happens).
-    /// 2. APPL flag clear: the user's appl_ptr becomes the stream's (EINVAL if
-    ///    refused; nothing changed) and is echoed; set: the stream's is returned.
-    /// 3. AVAIL_MIN flag clear: the user's avail_min is stored; set: read back.
+    ///    Only time moves the pointer, so this is not a change to undo.
+    /// 2. APPL flag clear: the user's appl_ptr is checked (EINVAL if refused)
+    ///    and echoed; set: the stream's is returned.
+    /// 3. AVAIL_MIN flag clear: the user's avail_min is echoed; set: the
+    ///    stream's is returned.
     /// 4. State, hw_ptr, timestamps are snapshotted for the answer.
     ///
     /// Without HWSYNC it is accepted in every state, OPEN included (all zero
@@ -307,17 +330,12 @@ impl Stream {
         }
         let boundary = if self.boundary == 0 { 0x7fff_ffff } else { self.boundary };
         let appl_ptr = if input.flags & SYNC_PTR_APPL == 0 {
-            self.apply_appl_ptr(input.appl_ptr)?;
+            self.check_appl_ptr(input.appl_ptr)?;
             input.appl_ptr
         } else {
             self.appl_ptr % boundary
         };
-        let avail_min = if input.flags & SYNC_PTR_AVAIL_MIN == 0 {
-            self.avail_min = input.avail_min;
-            input.avail_min
-        } else {
-            self.avail_min
-        };
+        let avail_min = if input.flags & SYNC_PTR_AVAIL_MIN == 0 { input.avail_min } else { self.avail_min };
         let (tstamp_sec, tstamp_nsec) = split_ns(self.tstamp_ns);
         let (audio_tstamp_sec, audio_tstamp_nsec) = split_ns(self.audio_ns);
         Ok(SyncPtrOut {
@@ -331,5 +349,16 @@ impl Stream {
             appl_ptr,
             avail_min,
         })
+    }
+
+    /// SYNC_PTR's committing half, for an `input` that `sync_ptr` accepted
+    /// just before (nothing ran in between, so the check still holds).
+    pub fn sync_ptr_commit(&mut self, input: SyncPtrIn) {
+        if input.flags & SYNC_PTR_APPL == 0 {
+            self.appl_ptr = input.appl_ptr;
+        }
+        if input.flags & SYNC_PTR_AVAIL_MIN == 0 {
+            self.avail_min = input.avail_min;
+        }
     }
 }

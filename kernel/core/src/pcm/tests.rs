@@ -21,8 +21,42 @@ fn ask(format: u32, channels: u32, rate: u32, period: u32, periods: u32) -> HwPa
 /// A stream set up for 48 kHz stereo S16_LE, 1024-frame periods x 4.
 fn setup() -> Stream {
     let mut s = Stream::new();
-    s.hw_params(&mut ask(FORMAT_S16_LE, 2, 48000, 1024, 4)).unwrap();
+    hw_params(&mut s, &mut ask(FORMAT_S16_LE, 2, 48000, 1024, 4)).unwrap();
     s
+}
+
+/// HW_PARAMS as the glue runs it: choose, (copy back,) commit.
+fn hw_params(s: &mut Stream, p: &mut HwParams) -> Result<HwConfig, PcmError> {
+    let cfg = s.choose_hw_params(p)?;
+    s.set_hw_config(cfg);
+    Ok(cfg)
+}
+
+/// SW_PARAMS as the glue runs it: check, (copy back,) apply.
+fn sw_params(s: &mut Stream, p: &mut SwParams, now: u64) -> Result<(), PcmError> {
+    s.check_sw_params(p)?;
+    s.apply_sw_params(p, now)
+}
+
+/// SYNC_PTR as the glue runs it: answer, (copy out,) commit.
+fn sync_ptr(s: &mut Stream, input: SyncPtrIn, now: u64) -> Result<SyncPtrOut, PcmError> {
+    let out = s.sync_ptr(input, now)?;
+    s.sync_ptr_commit(input);
+    Ok(out)
+}
+
+/// STATUS as the glue runs it: report, (copy out,) clear avail_max.
+fn status(s: &mut Stream, data: u32, now: u64) -> Status {
+    let st = s.status(data, now);
+    s.clear_avail_max();
+    st
+}
+
+/// The bytes the stores of `out` leave in `buf`.
+fn store(out: &SyncPtrOut, buf: &mut [u8], l: &SyncPtrLayout) {
+    for (off, v) in out.stores(l) {
+        put_u32(buf, off, v);
+    }
 }
 
 fn write(s: &mut Stream, n: u32, now: u64) -> Result<u32, PcmError> {
@@ -119,7 +153,7 @@ fn rmask_limits_what_is_constrained() {
 #[test]
 fn hw_params_chooses_in_alsa_order() {
     let mut s = Stream::new();
-    let cfg = s.hw_params(&mut HwParams::any()).unwrap();
+    let cfg = hw_params(&mut s, &mut HwParams::any()).unwrap();
     // First format, fewest channels, lowest rate, shortest period, biggest buffer.
     assert_eq!((cfg.format, cfg.channels, cfg.rate), (FORMAT_S16_LE, 1, 8000));
     assert_eq!(cfg.period_size, 32, "64 bytes of 2-byte frames");
@@ -128,7 +162,7 @@ fn hw_params_chooses_in_alsa_order() {
     assert_eq!(s.state(), State::Setup);
 
     let mut p = ask(FORMAT_S32_BE, 2, 44100, 441, 10);
-    let cfg = Stream::new().hw_params(&mut p).unwrap();
+    let cfg = hw_params(&mut Stream::new(), &mut p).unwrap();
     assert_eq!((cfg.frame_bits, cfg.buffer_size, cfg.frame_bytes()), (64, 4410, 8));
     for k in PARAM_FIRST_INTERVAL..=PARAM_LAST_INTERVAL {
         assert!(p.interval(k).is_single(), "param {k} not fixed: {:?}", p.interval(k));
@@ -153,7 +187,7 @@ fn hw_params_bytes_round_trip_with_big_endian_bit_fields() {
 #[test]
 fn failed_hw_params_returns_to_open() {
     let mut s = setup();
-    assert_eq!(s.hw_params(&mut ask(FORMAT_S16_LE, 2, 96000, 1024, 4)), Err(PcmError::Inval));
+    assert_eq!(hw_params(&mut s, &mut ask(FORMAT_S16_LE, 2, 96000, 1024, 4)), Err(PcmError::Inval));
     assert_eq!(s.state(), State::Open);
     assert_eq!(s.config(), None);
 }
@@ -171,7 +205,7 @@ fn boundary_is_largest_power_of_two_multiple() {
 fn wrong_state_errors_follow_linux() {
     let mut s = Stream::new();
     let mut sw = SwParams { avail_min: 1, ..SwParams::default() };
-    assert_eq!(s.sw_params(&mut sw, 0), Err(PcmError::BadFd));
+    assert_eq!(sw_params(&mut s, &mut sw, 0), Err(PcmError::BadFd));
     assert_eq!(s.prepare(0), Err(PcmError::BadFd));
     assert_eq!(s.start(0), Err(PcmError::BadFd));
     assert_eq!(s.drop(0), Err(PcmError::BadFd));
@@ -194,7 +228,7 @@ fn wrong_state_errors_follow_linux() {
     write(&mut s, 100, 0).unwrap();
     assert_eq!(s.state(), State::Running, "start_threshold 1 starts at once");
     assert_eq!(s.prepare(0), Err(PcmError::Busy));
-    assert_eq!(s.hw_params(&mut HwParams::any()), Err(PcmError::BadFd));
+    assert_eq!(hw_params(&mut s, &mut HwParams::any()), Err(PcmError::BadFd));
     assert_eq!(s.hw_free(), Err(PcmError::BadFd));
     s.drop(MS).unwrap();
     assert_eq!(s.state(), State::Setup);
@@ -228,7 +262,7 @@ fn underrun_stops_at_the_exact_frame() {
     assert_eq!(s.update(25 * MS), Err(PcmError::Pipe));
     assert_eq!(s.state(), State::Xrun);
     assert_eq!(s.hw_ptr(), 480, "the DAC stops where the data ran out");
-    let st = s.status(0, 30 * MS);
+    let st = status(&mut s, 0, 30 * MS);
     assert_eq!(st.trigger_tstamp, (0, 10_000_000), "stamped when it happened");
     assert_eq!((st.state, st.delay), (State::Xrun as u32, 0));
     assert_eq!(s.reserve_write(10, 30 * MS), Err(PcmError::Pipe));
@@ -241,14 +275,14 @@ fn underrun_stops_at_the_exact_frame() {
 fn free_running_stream_never_underruns() {
     let mut s = setup();
     let mut sw = SwParams { avail_min: 1, start_threshold: 1, stop_threshold: u32::MAX, ..SwParams::default() };
-    s.sw_params(&mut sw, 0).unwrap();
+    sw_params(&mut s, &mut sw, 0).unwrap();
     assert_eq!(sw.boundary, 0x4000_0000);
     s.prepare(0).unwrap();
     write(&mut s, 48, 0).unwrap();
     s.update(1000 * MS).unwrap();
     assert_eq!((s.state(), s.hw_ptr()), (State::Running, 48000));
     // appl_ptr lags hw_ptr; moving it toward hw_ptr is allowed.
-    s.apply_appl_ptr(40000).unwrap();
+    s.check_appl_ptr(40000).unwrap();
 }
 
 #[test]
@@ -256,7 +290,7 @@ fn drain_plays_out_then_sets_up() {
     let mut s = setup();
     s.prepare(0).unwrap();
     let mut sw = SwParams { avail_min: 1024, start_threshold: 4096, stop_threshold: 4096, ..SwParams::default() };
-    s.sw_params(&mut sw, 0).unwrap();
+    sw_params(&mut s, &mut sw, 0).unwrap();
     write(&mut s, 960, 0).unwrap();
     assert_eq!(s.state(), State::Prepared, "below start_threshold");
     s.drain(2 * MS).unwrap();
@@ -303,11 +337,11 @@ fn sw_params_validation() {
         SwParams { silence_size: u32::MAX, silence_threshold: 1, ..ok },
     ] {
         let mut p = bad;
-        assert_eq!(s.sw_params(&mut p, 0), Err(PcmError::Inval), "{bad:?}");
+        assert_eq!(sw_params(&mut s, &mut p, 0), Err(PcmError::Inval), "{bad:?}");
         assert_eq!(p.boundary, 0, "boundary only filled on success");
     }
     let mut p = ok;
-    s.sw_params(&mut p, 0).unwrap();
+    sw_params(&mut s, &mut p, 0).unwrap();
     let mut buf = [0u8; sw_params::SIZE];
     p.write_to(&mut buf);
     assert_eq!(get_u32(&buf, sw_params::BOUNDARY), 0x4000_0000);
@@ -317,12 +351,12 @@ fn sw_params_validation() {
 #[test]
 fn sync_ptr_in_open_state() {
     let mut s = Stream::new();
-    let out = s.sync_ptr(SyncPtrIn { flags: 0, appl_ptr: 0, avail_min: 7 }, 0).unwrap();
+    let out = sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: 0, avail_min: 7 }, 0).unwrap();
     assert_eq!(out, SyncPtrOut { avail_min: 7, ..SyncPtrOut::default() });
-    assert_eq!(s.sync_ptr(SyncPtrIn { flags: 0, appl_ptr: 5, avail_min: 1 }, 0), Err(PcmError::Inval));
-    assert_eq!(s.sync_ptr(SyncPtrIn { flags: SYNC_PTR_HWSYNC, ..SyncPtrIn::default() }, 0), Err(PcmError::BadFd));
+    assert_eq!(sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: 5, avail_min: 1 }, 0), Err(PcmError::Inval));
+    assert_eq!(sync_ptr(&mut s, SyncPtrIn { flags: SYNC_PTR_HWSYNC, ..SyncPtrIn::default() }, 0), Err(PcmError::BadFd));
     let q = SyncPtrIn { flags: SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, appl_ptr: 99, avail_min: 99 };
-    assert_eq!(s.sync_ptr(q, 0).unwrap().avail_min, 7, "kept from the first call");
+    assert_eq!(sync_ptr(&mut s, q, 0).unwrap().avail_min, 7, "kept from the first call");
 }
 
 #[test]
@@ -331,40 +365,40 @@ fn sync_ptr_drives_a_stream() {
     s.prepare(0).unwrap();
     let mut sw = SwParams { avail_min: 1024, start_threshold: 1, stop_threshold: 4096, tstamp_mode: 1,
                             ..SwParams::default() };
-    s.sw_params(&mut sw, 0).unwrap();
+    sw_params(&mut s, &mut sw, 0).unwrap();
     // Like alsa-lib's mmap path: publish appl_ptr, then START.
-    let out = s.sync_ptr(SyncPtrIn { flags: 0, appl_ptr: 2048, avail_min: 512 }, MS).unwrap();
+    let out = sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: 2048, avail_min: 512 }, MS).unwrap();
     assert_eq!((out.state, out.appl_ptr, out.avail_min, out.hw_ptr), (State::Prepared as u32, 2048, 512, 0));
     s.start(2 * MS).unwrap();
     let q = SyncPtrIn { flags: SYNC_PTR_HWSYNC | SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, appl_ptr: 0, avail_min: 0 };
-    let out = s.sync_ptr(q, 12 * MS).unwrap();
+    let out = sync_ptr(&mut s, q, 12 * MS).unwrap();
     assert_eq!((out.state, out.hw_ptr, out.appl_ptr, out.avail_min), (State::Running as u32, 480, 2048, 512));
     assert_eq!((out.tstamp_sec, out.tstamp_nsec), (0, 12_000_000));
     assert_eq!((out.audio_tstamp_sec, out.audio_tstamp_nsec), (0, 10_000_000));
     // Without HWSYNC the pointer is not moved.
-    let out = s.sync_ptr(SyncPtrIn { flags: SYNC_PTR_APPL, appl_ptr: 0, avail_min: 512 }, 20 * MS).unwrap();
+    let out = sync_ptr(&mut s, SyncPtrIn { flags: SYNC_PTR_APPL, appl_ptr: 0, avail_min: 512 }, 20 * MS).unwrap();
     assert_eq!(out.hw_ptr, 480);
 
     // appl_ptr beyond hw_ptr + buffer_size, or >= boundary: EINVAL, nothing changes.
     let before = (s.appl_ptr(), s.hw_ptr(), s.state());
     for bad in [480 + 4096 + 1, 0x4000_0000] {
-        let r = s.sync_ptr(SyncPtrIn { flags: 0, appl_ptr: bad, avail_min: 1 }, 20 * MS);
+        let r = sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: bad, avail_min: 1 }, 20 * MS);
         assert_eq!(r, Err(PcmError::Inval));
         assert_eq!((s.appl_ptr(), s.hw_ptr(), s.state()), before);
         let q = SyncPtrIn { flags: SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, ..SyncPtrIn::default() };
-        assert_eq!(s.sync_ptr(q, 20 * MS).unwrap().avail_min, 512, "avail_min untouched");
+        assert_eq!(sync_ptr(&mut s, q, 20 * MS).unwrap().avail_min, 512, "avail_min untouched");
     }
-    s.sync_ptr(SyncPtrIn { flags: 0, appl_ptr: 480 + 4096, avail_min: 512 }, 20 * MS).unwrap();
+    sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: 480 + 4096, avail_min: 512 }, 20 * MS).unwrap();
 
     // An underrun seen through HWSYNC: EPIPE, then XRUN is reported.
     s.drop(20 * MS).unwrap();
     s.prepare(20 * MS).unwrap();
-    s.sync_ptr(SyncPtrIn { flags: 0, appl_ptr: 48, avail_min: 1 }, 20 * MS).unwrap();
+    sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: 48, avail_min: 1 }, 20 * MS).unwrap();
     s.start(20 * MS).unwrap();
     let hw = SyncPtrIn { flags: SYNC_PTR_HWSYNC | SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, ..SyncPtrIn::default() };
-    assert_eq!(s.sync_ptr(hw, 30 * MS), Err(PcmError::Pipe));
-    assert_eq!(s.sync_ptr(hw, 31 * MS), Err(PcmError::Pipe));
-    let out = s.sync_ptr(SyncPtrIn { flags: SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, ..hw }, 31 * MS).unwrap();
+    assert_eq!(sync_ptr(&mut s, hw, 30 * MS), Err(PcmError::Pipe));
+    assert_eq!(sync_ptr(&mut s, hw, 31 * MS), Err(PcmError::Pipe));
+    let out = sync_ptr(&mut s, SyncPtrIn { flags: SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, ..hw }, 31 * MS).unwrap();
     assert_eq!((out.state, out.hw_ptr), (State::Xrun as u32, 48));
 }
 
@@ -374,31 +408,39 @@ fn sync_ptr_encodings() {
         state: 3, hw_ptr: 0x1234, tstamp_sec: 5, tstamp_nsec: 6, suspended_state: 0,
         audio_tstamp_sec: 7, audio_tstamp_nsec: 8, appl_ptr: 0x5678, avail_min: 9,
     };
+    assert_eq!(out.stores(&SYNC_PTR32).count(), 9, "one put_user per value");
     let mut b32 = [0xffu8; 132];
-    out.write_to(2, &mut b32, &SYNC_PTR32);
-    for (off, v) in out.puts32() {
-        assert_eq!(get_u32(&b32, off), v);
-    }
-    assert_eq!(get_u32(&b32, 0), 2);
+    put_u32(&mut b32, 0, 2);
+    store(&out, &mut b32, &SYNC_PTR32);
+    assert_eq!((get_u32(&b32, 4), get_u32(&b32, 12)), (3, 0x1234));
+    assert_eq!((get_u32(&b32, 16), get_u32(&b32, 20), get_u32(&b32, 28), get_u32(&b32, 32)), (5, 6, 7, 8));
+    assert_eq!(get_u32(&b32, 8), 0xffff_ffff, "bytes outside the fields are the user's");
     assert_eq!(SyncPtrIn::read_from(&b32, &SYNC_PTR32), SyncPtrIn { flags: 2, appl_ptr: 0x5678, avail_min: 9 });
+
+    assert_eq!(out.stores(&SYNC_PTR64).count(), 16, "every 8-byte slot whole");
     let mut b64 = [0xffu8; 136];
-    out.write_to(4, &mut b64, &SYNC_PTR64);
-    assert_eq!(get_u32(&b64, 8), 3);
+    store(&out, &mut b64, &SYNC_PTR64);
+    assert_eq!((get_u32(&b64, 8), get_u32(&b64, 12)), (3, 0));
     assert_eq!((get_u32(&b64, 16), get_u32(&b64, 20)), (0, 0x1234));
     assert_eq!((get_u32(&b64, 24), get_u32(&b64, 28), get_u32(&b64, 32), get_u32(&b64, 36)), (0, 5, 0, 6));
-    assert_eq!((get_u32(&b64, 52), get_u32(&b64, 60)), (7, 8));
+    assert_eq!((get_u32(&b64, 40), get_u32(&b64, 44)), (0, 0));
+    assert_eq!((get_u32(&b64, 48), get_u32(&b64, 52), get_u32(&b64, 56), get_u32(&b64, 60)), (0, 7, 0, 8));
     assert_eq!((get_u32(&b64, 76), get_u32(&b64, 88)), (0x5678, 9));
-    assert!(b64[92..].iter().all(|&b| b == 0));
+    assert_eq!((get_u32(&b64, 0), get_u32(&b64, 72), get_u32(&b64, 92)), (0xffff_ffff, 0xffff_ffff, 0xffff_ffff),
+               "flags and control pads are the user's");
+    let neg = SyncPtrOut { tstamp_sec: -2, ..out };
+    store(&neg, &mut b64, &SYNC_PTR64);
+    assert_eq!((get_u32(&b64, 24), get_u32(&b64, 28)), (0xffff_ffff, 0xffff_fffe), "seconds sign-extended");
 }
 
 #[test]
 fn status_reports_pointers_and_encodes_both_layouts() {
     let mut s = Stream::new();
-    assert_eq!(s.status(0, 0), Status::default());
+    assert_eq!(status(&mut s, 0, 0), Status::default());
     let mut s = setup();
     s.prepare(0).unwrap();
     write(&mut s, 1000, MS).unwrap();
-    let st = s.status(0, 3 * MS);
+    let st = status(&mut s, 0, 3 * MS);
     assert_eq!((st.state, st.hw_ptr, st.appl_ptr, st.avail, st.delay), (3, 96, 1000, 4096 - 904, 904));
     assert_eq!(st.trigger_tstamp, (0, 1_000_000));
     assert_eq!(st.avail_max, 4096 - 904);
@@ -417,15 +459,35 @@ fn status_reports_pointers_and_encodes_both_layouts() {
 fn start_threshold_controls_auto_start() {
     let mut s = setup();
     let mut sw = SwParams { avail_min: 1, start_threshold: 0x7fff_ffff, stop_threshold: 4096, ..SwParams::default() };
-    s.sw_params(&mut sw, 0).unwrap();
+    sw_params(&mut s, &mut sw, 0).unwrap();
     s.prepare(0).unwrap();
     assert_eq!(write(&mut s, 4096, 0), Ok(4096));
     assert_eq!(s.state(), State::Prepared, "threshold out of reach");
     assert_eq!(s.reserve_write(1, 0), Err(PcmError::Again));
     // A threshold above LONG_MAX is negative for Linux: the next write starts.
     let mut sw = SwParams { start_threshold: 0xffff_ffff, ..sw };
-    s.sw_params(&mut sw, 0).unwrap();
+    sw_params(&mut s, &mut sw, 0).unwrap();
     s.prepare(0).unwrap();
     write(&mut s, 1, 0).unwrap();
     assert_eq!(s.state(), State::Running);
+}
+
+#[test]
+fn interval_arithmetic_follows_pcm_lib() {
+    let ends = |i: Interval| (i.min, i.openmin, i.max, i.openmax, i.integer);
+    // mul: exact, integer when both are, saturating.
+    assert_eq!(ends(Interval::mul(&Interval::integer(2, 4), &Interval::integer(3, 5))), (6, false, 20, false, true));
+    assert_eq!(Interval::mul(&Interval::new(0x8000_0000, 0x8000_0000), &Interval::new(3, 3)).max, u32::MAX);
+    // div: 10/4 = 2.5 opens the low end, 20/3 = 6.67 rounds the high end up to an open 7.
+    assert_eq!(ends(Interval::div(&Interval::integer(10, 20), &Interval::integer(3, 4))), (2, true, 7, true, false));
+    // A divisor reaching 0 leaves the high end unbounded.
+    let z = Interval::div(&Interval::new(1, 2), &Interval::new(0, 5));
+    assert_eq!((z.min, z.openmin, z.max), (0, true, u32::MAX));
+    // mulkdiv: period_time of 1024 frames at 48 kHz is (21333, 21334) us.
+    let t = Interval::mulkdiv(&Interval::new(1024, 1024), 1_000_000, &Interval::new(48000, 48000));
+    assert_eq!(ends(t), (21333, true, 21334, true, false));
+    // muldivk: 10 ms at 44.1 kHz is exactly 441 frames.
+    let f = Interval::muldivk(&Interval::new(10_000, 10_000), &Interval::new(44100, 44100), 1_000_000);
+    assert_eq!(ends(f), (441, false, 441, false, false));
+    assert!(Interval::mul(&Interval { empty: true, ..Interval::any() }, &Interval::any()).empty);
 }
