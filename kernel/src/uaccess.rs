@@ -34,6 +34,8 @@ pub struct Efault;
 pub enum Access {
     Read,
     Write,
+    /// Loads and stores in one window (e.g. an ioctl struct read, then answered).
+    ReadWrite,
 }
 
 /// Counters read by the benchmarks (and the trace): windows opened and bytes
