@@ -11,7 +11,7 @@
 //! The FP registers then belong to that process until another one needs them
 //! or it is switched out, when they are saved (`fp_save`).
 
-use super::trap::{TrapFrame, MSR_FP};
+use super::frame::{TrapFrame, MSR_FP};
 
 /// Bytes between a kernel stack's top and its TrapFrame's ABI header.
 pub const TRAP_FRAME_BYTES: usize = 192;
@@ -37,7 +37,7 @@ pub fn new_thread(top: usize, tf: &TrapFrame) -> usize {
         let sp = frame - SWITCH_FRAME_BYTES;
         core::ptr::write_bytes(sp as *mut u8, 0, SWITCH_FRAME_BYTES);
         // switch_context pops 96 bytes and returns to the LR saved at 4(r1).
-        *((frame + 4) as *mut usize) = trap_return as usize;
+        *((frame + 4) as *mut usize) = trap_return as *const () as usize;
         sp
     }
 }
