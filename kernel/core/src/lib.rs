@@ -15,5 +15,6 @@ pub mod abi;
 pub mod cpio;
 pub mod elf;
 pub mod exec;
+pub mod mmu8xx;
 pub mod pcm;
 pub mod signal;
