@@ -15,6 +15,9 @@ fn main() {
     let family = std::env::var("SIGIL_ARCH").unwrap_or_else(|_| "book3s32".into());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-env-changed=SIGIL_ARCH");
+    // Board facts some families compile in (boards/*.mk KERNEL_ENV).
+    println!("cargo:rerun-if-env-changed=SIGIL_RAM_MB");
+    println!("cargo:rerun-if-env-changed=SIGIL_TB_FREQ");
     println!("cargo::rustc-check-cfg=cfg(sigil_arch, values(\"book3s32\", \"mpc8xx\"))");
     println!("cargo:rustc-cfg=sigil_arch=\"{family}\"");
     let mut objs = Vec::new();

@@ -50,7 +50,9 @@ impl TrapFrame {
 }
 
 /// What an exception means, in words the generic kernel understands.
+/// (The 8xx, having no FPU, never produces the two FP events.)
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(sigil_arch = "mpc8xx", allow(dead_code))]
 pub enum Event {
     Syscall,
     /// A data or instruction access that the MMU refused. `missing`: no
