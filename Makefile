@@ -24,7 +24,7 @@ QEMU_FLAGS ?=
 CROSS_ENV  := RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
 BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
 
-.PHONY: help deps kernel runner user run test test-host test-qemu bench debug trace image clean
+.PHONY: help deps kernel runner user run test test-host test-boards test-qemu bench debug trace image clean
 .DEFAULT_GOAL := help
 
 help: ## Show this help
@@ -39,7 +39,7 @@ deps: ## Install the Debian packages Sigil needs (only the missing ones)
 
 kernel: deps ## Build the kernel for BOARD
 	@mkdir -p $(KERNEL_DIR)
-	$(CROSS_ENV) SIGIL_ARCH=$(KERNEL_ARCH) RUSTFLAGS="-C link-arg=-T$(CURDIR)/$(KERNEL_LD)" \
+	$(CROSS_ENV) $(KERNEL_ENV) SIGIL_ARCH=$(KERNEL_ARCH) RUSTFLAGS="-C link-arg=-T$(CURDIR)/$(KERNEL_LD)" \
 	  $(CARGO) build -q -p sigil-kernel --release --target kernel/ppc32-sigil.json $(BUILD_STD) \
 	  --target-dir target/kernel-build/$(BOARD)
 	cp target/kernel-build/$(BOARD)/ppc32-sigil/release/sigil $(KERNEL)
@@ -57,13 +57,27 @@ run: kernel runner user ## Boot BOARD in QEMU; with INIT=, run that program as P
 	  $(if $(INIT),--init $(INIT)) $(if $(QUIET),--quiet) \
 	  $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") -- $(ARGS)
 
-test: test-host test-qemu ## Run every test: host unit tests, then QEMU integration tests
+test: test-host test-boards test-qemu ## Run every test: host unit tests, hardware-only board builds, QEMU integration tests
 
 test-host: deps ## Host unit tests of the portable logic (cargo test)
 	$(CARGO) test -q -p sigil-core --lib --tests
 
 test-qemu: kernel runner user ## QEMU integration tests (boot, programs, signals)
 	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu --lib --bins --tests -- --test-threads=2
+
+test-boards: deps ## Check that the hardware-only boards build (make image BOARD=mpc885ads)
+	@$(MAKE) --no-print-directory image BOARD=mpc885ads
+
+# A board with UIMAGE_LOAD boots from U-Boot: wrap the raw image in a uImage
+# whose entry is the ELF's _start_phys.
+image: kernel ## The kernel ELF for BOARD, and a U-Boot uImage if the board boots one
+ifneq ($(UIMAGE_LOAD),)
+	powerpc-linux-gnu-objcopy -O binary $(KERNEL) $(KERNEL_DIR)/sigil.bin
+	mkimage -q -A powerpc -O linux -T kernel -C none -a $(UIMAGE_LOAD) \
+	  -e 0x$$(powerpc-linux-gnu-nm $(KERNEL) | awk '$$3 == "_start_phys" {print $$1}') \
+	  -n "Sigil $(BOARD)" -d $(KERNEL_DIR)/sigil.bin $(KERNEL_DIR)/sigil.uImage
+	@echo "image: $(KERNEL_DIR)/sigil.uImage"
+endif
 
 # The runner builds the initramfs and the command line exactly as for `make run`;
 # `-s -S` makes QEMU wait for gdb on :1234 before the first instruction.

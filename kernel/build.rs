@@ -1,6 +1,8 @@
 //! Assembles the kernel's .S files with the GNU cross assembler (they use the
-//! C preprocessor and GNU syntax, like Linux's head_*.S) and links them in.
-//! The list of files and the linker script come from the board's family.
+//! C preprocessor and GNU syntax, like Linux's head_*.S) and links them in:
+//! those shared by every family (src/arch/ppc32) and the board family's own
+//! (src/arch/$SIGIL_ARCH). The linker script comes from the board file.
+//! `--cfg sigil_arch="..."` tells the Rust code which family to compile.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -12,11 +14,26 @@ fn main() {
     }
     let family = std::env::var("SIGIL_ARCH").unwrap_or_else(|_| "book3s32".into());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    let dir = PathBuf::from(format!("src/arch/{family}"));
     println!("cargo:rerun-if-env-changed=SIGIL_ARCH");
-    println!("cargo:rerun-if-changed={}", dir.display());
+    // Board facts some families compile in (boards/*.mk KERNEL_ENV).
+    println!("cargo:rerun-if-env-changed=SIGIL_RAM_MB");
+    println!("cargo:rerun-if-env-changed=SIGIL_TB_FREQ");
+    println!("cargo::rustc-check-cfg=cfg(sigil_arch, values(\"book3s32\", \"mpc8xx\"))");
+    println!("cargo:rustc-cfg=sigil_arch=\"{family}\"");
     let mut objs = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("arch directory") {
+    for dir in [PathBuf::from("src/arch/ppc32"), PathBuf::from(format!("src/arch/{family}"))] {
+        println!("cargo:rerun-if-changed={}", dir.display());
+        assemble_dir(&dir, &out, &mut objs);
+    }
+    for obj in objs {
+        println!("cargo:rustc-link-arg={}", obj.display());
+    }
+}
+
+/// Assembles every .S file of `dir` into `out`, adding the objects to `objs`.
+/// One `-mcpu` serves both families: their SPRs are named by number.
+fn assemble_dir(dir: &std::path::Path, out: &std::path::Path, objs: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("arch directory") {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "S") {
             let obj = out.join(path.file_stem().unwrap()).with_extension("o");
@@ -30,8 +47,5 @@ fn main() {
             println!("cargo:rerun-if-changed={}", path.display());
             objs.push(obj);
         }
-    }
-    for obj in objs {
-        println!("cargo:rustc-link-arg={}", obj.display());
     }
 }

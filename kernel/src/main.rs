@@ -58,15 +58,15 @@ extern "C" fn kmain() -> ! {
     let cmdline = command_line(boot.cmdline as usize);
     let opts = cmdline::parse(cmdline);
     kprintln!(
-        "Sigil on QEMU g3beige: CPU PVR {:#010x} ({}), RAM {} MiB, kernel {} KiB, timebase {} Hz",
-        arch::pvr(), arch::platform(), boot.ram_size >> 20, (kend - kstart) >> 10, boot.tb_freq
+        "Sigil on {}: CPU PVR {:#010x} ({}), RAM {} MiB, kernel {} KiB, timebase {} Hz",
+        arch::MACHINE, arch::pvr(), arch::platform(), boot.ram_size >> 20, (kend - kstart) >> 10, boot.tb_freq
     );
 
-    arch::mmu::init(arch::is_603());
+    let tlb_reload = arch::mmu_init();
     dev::timer::init(boot.tb_freq);
     kprintln!("sigil: boot options: {}", core::str::from_utf8(cmdline).unwrap_or("?"));
     kprintln!("sigil: {} free frames, heap {} KiB, {} TLB reload",
-        mm::frames::free_count(), HEAP_FRAMES * 4, if arch::is_603() { "software (603)" } else { "hash table" });
+        mm::frames::free_count(), HEAP_FRAMES * 4, tlb_reload);
     kprintln!("sigil: boot took {} timebase ticks", arch::timebase());
 
     if let Some(test) = opts.selftest {

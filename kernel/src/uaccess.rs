@@ -77,8 +77,9 @@ impl UserWindow {
         if len > 0 {
             OPEN_START.store(addr, Ordering::Relaxed);
             OPEN_END.store(end, Ordering::Relaxed);
-            if access != Access::Read {
-                arch::kuap::unlock_write(addr, end);
+            match access {
+                Access::Read => arch::kuap::unlock_read(addr, end),
+                Access::Write | Access::ReadWrite => arch::kuap::unlock_write(addr, end),
             }
         }
         Ok(UserWindow { start: addr, len })

@@ -16,5 +16,6 @@ pub mod cmdline;
 pub mod cpio;
 pub mod elf;
 pub mod exec;
+pub mod mmu8xx;
 pub mod pcm;
 pub mod signal;

@@ -7,12 +7,10 @@
  *   2. rfi to the kernel's virtual address with IR/DR on and IP off;
  *   3. clear .bss, set the boot stack and call kmain().
  *
- * Every vector saves r11 and r12 in SPRG1-2 and SRR0/SRR1 in trap_scratch
- * (still in real mode, so through its physical address), then rfi's straight to
- * trap_entry's virtual address with IR/DR on and the vector number in r12.
- * trap_entry builds a TrapFrame on the kernel stack (SPRG0 holds the current
- * thread's kernel stack top when coming from user mode) and calls
- * trap_dispatch() in Rust.
+ * Every vector saves r11 and r12 in SPRG1-2 and SRR0/SRR1/DAR/DSISR in
+ * trap_scratch (still in real mode, so through its physical address), then
+ * rfi's straight to trap_entry's virtual address (../ppc32/entry.S) with IR/DR
+ * on and the vector number in r12.
  *
  * Why rfi and not "mtmsr IR|DR, then branch": that would fetch a few
  * instructions at the vector's low address with translation on, which needs an
@@ -22,9 +20,6 @@
  * instead of faulting. Never running low addresses translated avoids it.
  */
 #define KERNELBASE 0xc0000000
-#define FRAME      192          /* 16-byte ABI header + struct TrapFrame */
-#define MSR_PR     0x4000
-#define SPRG0      272          /* current thread's kernel stack top */
 #define SPRG1      273          /* scratch: r11 */
 #define SPRG2      274          /* scratch: r12 */
 #define SCRATCH_PHYS (trap_scratch - KERNELBASE)
@@ -42,6 +37,10 @@ __vectors:
     stw     r11, SCRATCH_PHYS@l+8(r12)
     mfsrr1  r11
     stw     r11, SCRATCH_PHYS@l+12(r12)
+    mfdar   r11
+    stw     r11, SCRATCH_PHYS@l+16(r12)
+    mfdsisr r11
+    stw     r11, SCRATCH_PHYS@l+20(r12)
     lis     r11, trap_entry@h
     ori     r11, r11, trap_entry@l
     mtsrr0  r11
@@ -213,102 +212,3 @@ start_virt:
     stwu    r0, -16(r1)
     bl      kmain
 4:  b       4b
-
-/* trap_entry: r11/r12 are in SPRG1/2, r12 = vector, translation is on.
- * trap_scratch holds r10 and CR (saved here: no other free register) and the
- * vector's SRR0/SRR1; interrupts are off, so nothing can reuse it meanwhile. */
-    .text
-    .globl trap_entry
-trap_entry:
-    lis     r11, trap_scratch@ha
-    addi    r11, r11, trap_scratch@l
-    stw     r10, 0(r11)
-    mfcr    r10
-    stw     r10, 4(r11)
-    lwz     r10, 12(r11)            /* SRR1 */
-    andi.   r10, r10, MSR_PR
-    mr      r10, r1
-    beq     1f
-    mfspr   r1, SPRG0                      /* from user: this thread's kernel stack */
-1:  stwu    r10, -FRAME(r1)
-    stw     r0, 16(r1)
-    stw     r10, 20(r1)             /* r1 as it was */
-    stmw    r2, 24(r1)              /* r2..r31; r10-r12 fixed just below */
-    lwz     r10, 0(r11)
-    stw     r10, 56(r1)
-    mfspr   r10, SPRG1
-    stw     r10, 60(r1)
-    mfspr   r10, SPRG2
-    stw     r10, 64(r1)
-    lwz     r10, 8(r11)
-    stw     r10, 144(r1)            /* nip */
-    lwz     r10, 12(r11)
-    stw     r10, 148(r1)            /* msr */
-    mfctr   r10
-    stw     r10, 152(r1)            /* ctr */
-    mflr    r10
-    stw     r10, 156(r1)            /* lr */
-    mfxer   r10
-    stw     r10, 160(r1)            /* xer */
-    lwz     r10, 4(r11)
-    stw     r10, 164(r1)            /* cr */
-    stw     r12, 168(r1)            /* trap (vector) */
-    mfdar   r10
-    stw     r10, 172(r1)
-    mfdsisr r10
-    stw     r10, 176(r1)
-    stw     r3, 180(r1)             /* orig_r3, for syscall restart */
-    addi    r3, r1, 16
-    bl      trap_dispatch
-    .globl trap_return
-trap_return:
-    /* r1 points at a trap frame: restore it all and rfi. */
-    lwz     r10, 152(r1)
-    mtctr   r10
-    lwz     r10, 156(r1)
-    mtlr    r10
-    lwz     r10, 160(r1)
-    mtxer   r10
-    lwz     r10, 164(r1)
-    mtcr    r10
-    lwz     r10, 144(r1)
-    mtsrr0  r10
-    lwz     r10, 148(r1)
-    mtsrr1  r10
-    lwz     r0, 16(r1)
-    lmw     r2, 24(r1)
-    lwz     r1, 20(r1)
-    rfi
-
-/* switch_context(save_sp: *mut u32, new_sp: u32): the kernel half of a
- * context switch. Saves the callee-saved state (r13-r31, CR, LR) on the current
- * kernel stack, stores the stack pointer in *save_sp, and resumes the thread
- * whose stack pointer is new_sp the same way. A new thread's stack is built so
- * that this "returns" into trap_return with its TrapFrame (proc/mod.rs). */
-    .globl switch_context
-switch_context:
-    stwu    r1, -96(r1)
-    mflr    r0
-    stw     r0, 100(r1)
-    mfcr    r0
-    stw     r0, 8(r1)
-    stmw    r13, 12(r1)
-    stw     r1, 0(r3)
-    mr      r1, r4
-    lwz     r0, 8(r1)
-    mtcr    r0
-    lmw     r13, 12(r1)
-    lwz     r0, 100(r1)
-    mtlr    r0
-    addi    r1, r1, 96
-    blr
-
-    .section .bss
-    .balign 16
-trap_scratch:
-    .space 16
-    .balign 16
-boot_stack:
-    .space 16384
-    .globl boot_stack_top
-boot_stack_top:

@@ -3,7 +3,6 @@
 //! Owns everything that names a register, an SPR or a device address on these
 //! boards; the generic kernel reaches it only through `crate::arch`.
 
-mod context;
 mod cuda;
 mod escc;
 mod fwcfg;
@@ -13,11 +12,11 @@ pub mod mmu;
 mod pci;
 mod trap;
 
-pub use context::{fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState};
+pub use super::ppc32::context::{fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState};
+pub use super::ppc32::frame::{dump, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER};
 pub use cuda::power_off;
 pub use escc::{getc as console_getc, putc as console_putc};
 pub use fwcfg::BootInfo;
-pub use trap::{dump, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER};
 
 /// Brings up what the console needs and reads the boot information.
 pub fn early_init() -> Option<BootInfo> {
@@ -26,6 +25,17 @@ pub fn early_init() -> Option<BootInfo> {
     }
     escc::init();
     fwcfg::present().then(fwcfg::boot_info)
+}
+
+/// The machine, for the boot banner.
+pub const MACHINE: &str = "QEMU g3beige";
+
+/// Sets up user-space translation for this CPU; returns how its TLB is
+/// reloaded, for the boot log.
+pub fn mmu_init() -> &'static str {
+    let soft_tlb = is_603();
+    mmu::init(soft_tlb);
+    if soft_tlb { "software (603)" } else { "hash table" }
 }
 
 /// The processor version register: which CPU this is.

@@ -11,7 +11,7 @@
 //! The FP registers then belong to that process until another one needs them
 //! or it is switched out, when they are saved (`fp_save`).
 
-use super::trap::{TrapFrame, MSR_FP};
+use super::frame::{TrapFrame, MSR_FP};
 
 /// Bytes between a kernel stack's top and its TrapFrame's ABI header.
 pub const TRAP_FRAME_BYTES: usize = 192;

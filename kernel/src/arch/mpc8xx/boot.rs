@@ -1,0 +1,74 @@
+//! What the kernel learns at boot on a U-Boot board: U-Boot's registers
+//! (saved by head.S), IMMR (where the on-chip peripherals are), and the two
+//! facts the board file supplies at build time: RAM size and timebase frequency.
+//!
+//! U-Boot's legacy `bootm` (no device tree given) enters with r3 = bd_t,
+//! r4/r5 = initrd start/end, r6/r7 = command line start/end (U-Boot
+//! arch/powerpc/lib/bootm.c). The bd_t layout depends on U-Boot's
+//! configuration, so Sigil does not read it: the board file says
+//! SIGIL_RAM_MB and SIGIL_TB_FREQ instead (boards/mpc885ads.mk).
+
+use sigil_core::mmu8xx::IO_BASE;
+
+extern "C" {
+    /// r3-r7 at entry, stored by head.S.
+    static boot_regs: [u32; 5];
+}
+
+/// Parses a decimal build-time setting (const, so a bad board file fails the build).
+const fn decimal(s: &str) -> u32 {
+    let b = s.as_bytes();
+    let mut v = 0u32;
+    let mut i = 0;
+    while i < b.len() {
+        assert!(b[i].is_ascii_digit(), "board setting must be decimal");
+        v = v * 10 + (b[i] - b'0') as u32;
+        i += 1;
+    }
+    v
+}
+
+const RAM_SIZE: u32 = decimal(env!("SIGIL_RAM_MB")) << 20;
+const TB_FREQ: u32 = decimal(env!("SIGIL_TB_FREQ"));
+
+/// The boot information the generic kernel needs.
+pub struct BootInfo {
+    pub ram_size: u32,
+    pub tb_freq: u32,
+    /// Physical address and size of the initrd, or size 0.
+    pub initrd: (u32, u32),
+    /// Physical address of the NUL-terminated command line, or 0.
+    pub cmdline: u32,
+}
+
+pub fn boot_info() -> BootInfo {
+    // SAFETY: written once by head.S before any Rust code ran.
+    let r = unsafe { boot_regs };
+    let initrd = if r[1] != 0 && r[2] > r[1] { (r[1], r[2] - r[1]) } else { (0, 0) };
+    BootInfo { ram_size: RAM_SIZE, tb_freq: TB_FREQ, initrd, cmdline: r[3] }
+}
+
+/// IMMR's base (SPR 638, upper half): the internal memory map U-Boot set up.
+/// None if it lies below the kernel's identity-mapped I/O window.
+pub fn immr_base() -> Option<usize> {
+    let v: u32;
+    // SAFETY: reading IMMR has no side effects.
+    unsafe { core::arch::asm!("mfspr {0}, 638", out(reg) v, options(nomem, nostack)) };
+    let base = v & 0xffff_0000;
+    (base >= IO_BASE).then_some(base as usize)
+}
+
+/// Lets the timebase (and so the decrementer) count: TBSCR[TBE], behind its
+/// keep-alive key (MPC885 reference manual; Linux m8xx_setup.c does the same).
+pub fn start_timebase(immr: usize) {
+    const TBSCR: usize = 0x200;
+    const TBSCRK: usize = 0x300;
+    const KAPWR_KEY: u32 = 0x55cc_aa33;
+    const TBE: u16 = 0x0001;
+    // SAFETY: IMMR registers in the identity-mapped, cache-inhibited I/O window.
+    unsafe {
+        core::ptr::write_volatile((immr + TBSCRK) as *mut u32, KAPWR_KEY);
+        let tbscr = (immr + TBSCR) as *mut u16;
+        core::ptr::write_volatile(tbscr, core::ptr::read_volatile(tbscr) | TBE);
+    }
+}

@@ -1,0 +1,54 @@
+//! The 8xx MMU for user address spaces: the TLB is a cache of Sigil's
+//! two-level table, reloaded in software by head.S (ITLB/DTLB miss).
+//!
+//! A PTE is already an MD_RPN value (sigil_core::mmu8xx explains the bits),
+//! so the miss handler loads it as it is. Switching address spaces points
+//! M_TWB at the new level-1 table and empties the TLB: Sigil uses no ASIDs
+//! (the 8xx has 16; Linux manages them, Sigil keeps it simple).
+
+use sigil_core::mmu8xx::{self, pte};
+
+/// The PTE for a user page at `phys` (read is implied).
+pub fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
+    mmu8xx::user_pte(phys as u32, write, exec)
+}
+
+pub fn pte_present(p: u32) -> bool {
+    p & pte::PRESENT != 0
+}
+pub fn pte_writable(p: u32) -> bool {
+    p & pte::RO == 0
+}
+pub fn pte_phys(p: u32) -> usize {
+    (p & pte::RPN_MASK) as usize
+}
+
+/// Makes the table at `pgdir_phys` the current user address space.
+pub fn activate(_ctx: u32, pgdir_phys: usize) {
+    // SAFETY: M_TWB (SPR 796) is read only by the TLB-miss handlers; the
+    // table is a live, zero-initialised level-1 frame.
+    unsafe { core::arch::asm!("mtspr 796, {0}", in(reg) pgdir_phys, options(nostack)) };
+    flush_all();
+}
+
+/// After the fault handler made the PTE for `ea` valid: drop the invalid
+/// entry the miss handler loaded, so the retry walks the table again.
+pub fn reload(_ctx: u32, ea: u32, _swpte: u32) {
+    tlbie(ea);
+}
+
+/// Forgets the translation of one user page.
+pub fn flush_page(_ctx: u32, ea: u32) {
+    tlbie(ea);
+}
+
+fn tlbie(ea: u32) {
+    // SAFETY: dropping a TLB entry only causes a later reload.
+    unsafe { core::arch::asm!("sync", "tlbie {0}", "sync", in(reg) ea, options(nostack)) };
+}
+
+/// Empties both TLBs (the kernel's 8 MiB entries come back on the next miss).
+pub fn flush_all() {
+    // SAFETY: as for tlbie.
+    unsafe { core::arch::asm!("sync", "tlbia", "sync", "isync", options(nostack)) };
+}

@@ -1,0 +1,68 @@
+//! The first Rust code every exception runs on the 8xx: the vector number and
+//! its status registers become a machine-neutral `Event` for the generic
+//! kernel (`crate::trap`).
+//!
+//! Differences from book3s32: page faults arrive as TLB *errors* (0x1300
+//! instruction, 0x1400 data) after the miss handler loaded an invalid or
+//! forbidding entry; FP and unimplemented instructions arrive at 0x1000
+//! (software emulation) and become SIGILL; and a dcbX/icbi data TLB error does
+//! not set DAR (erratum): DAR still holds the miss handler's tag, so the
+//! address is recomputed from the instruction (`sigil_core::mmu8xx::dcbx_ea`).
+
+use sigil_core::mmu8xx::{dcbx_ea, pte::RPN_PATTERN};
+
+use crate::arch::ppc32::frame::{Event, TrapFrame};
+
+const DSISR_NOTFOUND: u32 = 0x4000_0000;
+const DSISR_STORE: u32 = 0x0200_0000;
+const SRR1_NOTFOUND: u32 = 0x4000_0000;
+const SRR1_PROGRAM_ILLEGAL: u32 = 0x0008_0000;
+const SRR1_PROGRAM_PRIV: u32 = 0x0004_0000;
+const SRR1_PROGRAM_TRAP: u32 = 0x0002_0000;
+
+/// The data address of a DTLB error, and whether it really was a store.
+fn data_fault(tf: &TrapFrame) -> (u32, bool) {
+    let store = tf.dsisr & DSISR_STORE != 0;
+    if tf.dar != RPN_PATTERN {
+        return (tf.dar, store);
+    }
+    let insn = if tf.from_user() {
+        crate::uaccess::get_user::<u32>(tf.nip).unwrap_or(0)
+    } else {
+        // SAFETY: a kernel nip is an address of kernel text, mapped and readable.
+        unsafe { core::ptr::read_volatile(tf.nip as *const u32) }
+    };
+    match dcbx_ea(insn, &tf.gpr) {
+        Some((ea, dcbst)) => (ea, store && !dcbst),
+        None => (tf.dar, store),
+    }
+}
+
+/// Decodes the vector and its status registers.
+pub fn classify(tf: &TrapFrame) -> Event {
+    match tf.trap {
+        0x1400 => {
+            let (ea, write) = data_fault(tf);
+            Event::PageFault { ea, write, missing: tf.dsisr & DSISR_NOTFOUND != 0 }
+        }
+        0x1300 => Event::PageFault { ea: tf.nip, write: false, missing: tf.msr & SRR1_NOTFOUND != 0 },
+        0x500 => Event::External,
+        0x600 => Event::Alignment { ea: tf.dar },
+        0x700 if tf.msr & SRR1_PROGRAM_ILLEGAL != 0 => Event::IllegalInstruction,
+        0x700 if tf.msr & SRR1_PROGRAM_PRIV != 0 => Event::PrivilegedInstruction,
+        0x700 if tf.msr & SRR1_PROGRAM_TRAP != 0 => Event::TrapInstruction,
+        0x900 => Event::Timer,
+        0xc00 => Event::Syscall,
+        0xd00 => Event::Trace,
+        0x1000 => Event::IllegalInstruction,
+        _ => Event::Unexpected,
+    }
+}
+
+#[no_mangle]
+extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
+    let event = classify(tf);
+    // SRR1's upper half holds the exception's reason bits, not MSR state.
+    tf.msr &= 0xffff;
+    crate::trap::handle(tf, event);
+}

@@ -1,0 +1,100 @@
+//! The trap frame every 32-bit PowerPC family builds, and the words the
+//! generic kernel uses for exceptions.
+//!
+//! The entry code (entry.S) saves all user-visible state into a `TrapFrame`
+//! on the kernel stack; each family's trap.rs decodes its vectors into an
+//! `Event` and hands both to the generic kernel (`crate::trap`).
+
+/// Everything an exception saves; `#[repr(C)]` because head.S writes it at
+/// fixed offsets (r1 + 16 + offset).
+#[repr(C)]
+#[derive(Clone, Default)]
+pub struct TrapFrame {
+    pub gpr: [u32; 32],
+    pub nip: u32,
+    pub msr: u32,
+    pub ctr: u32,
+    pub lr: u32,
+    pub xer: u32,
+    pub cr: u32,
+    /// The vector the exception came through (0x300 DSI, 0xc00 syscall, ...).
+    pub trap: u32,
+    pub dar: u32,
+    pub dsisr: u32,
+    /// r3 at entry: a restarted syscall needs its first argument back.
+    pub orig_r3: u32,
+    pub _pad: [u32; 2],
+}
+
+const _: () = assert!(core::mem::size_of::<TrapFrame>() == 176);
+const _: () = assert!(core::mem::offset_of!(TrapFrame, nip) == 128);
+const _: () = assert!(core::mem::offset_of!(TrapFrame, orig_r3) == 164);
+
+pub const MSR_EE: u32 = 0x8000;
+pub const MSR_PR: u32 = 0x4000;
+pub const MSR_FP: u32 = 0x2000;
+pub const MSR_ME: u32 = 0x1000;
+pub const MSR_IR: u32 = 0x20;
+pub const MSR_DR: u32 = 0x10;
+pub const MSR_RI: u32 = 0x2;
+/// What a user process runs with (Linux's MSR_USER): FP is added lazily.
+pub const MSR_USER: u32 = MSR_EE | MSR_PR | MSR_ME | MSR_IR | MSR_DR | MSR_RI;
+
+/// CR0[SO]: set in the saved CR when a syscall fails (r3 then holds errno).
+pub const CR0_SO: u32 = 0x1000_0000;
+
+impl TrapFrame {
+    pub fn from_user(&self) -> bool {
+        self.msr & MSR_PR != 0
+    }
+}
+
+/// What an exception means, in words the generic kernel understands.
+/// (The 8xx, having no FPU, never produces the two FP events.)
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(sigil_arch = "mpc8xx", allow(dead_code))]
+pub enum Event {
+    Syscall,
+    /// A data or instruction access that the MMU refused. `missing`: no
+    /// translation (a reload may fix it); otherwise a protection violation.
+    PageFault { ea: u32, write: bool, missing: bool },
+    Timer,
+    External,
+    FpUnavailable,
+    IllegalInstruction,
+    PrivilegedInstruction,
+    TrapInstruction,
+    FpException,
+    Alignment { ea: u32 },
+    Trace,
+    Unexpected,
+}
+
+/// Prints the machine state of a fatal kernel fault: registers, the fault
+/// address, and the return addresses found by walking the stack's back chain.
+pub fn dump(tf: &TrapFrame) {
+    use crate::console::print_always as p;
+    p(format_args!("  trap {:#x}  nip {:#010x}  msr {:#010x}  lr {:#010x}\n", tf.trap, tf.nip, tf.msr, tf.lr));
+    p(format_args!("  dar {:#010x}  dsisr {:#010x}  cr {:#010x}  ctr {:#010x}\n", tf.dar, tf.dsisr, tf.cr, tf.ctr));
+    for row in 0..8 {
+        let r = &tf.gpr[row * 4..row * 4 + 4];
+        p(format_args!("  r{:<2} {:08x} {:08x} {:08x} {:08x}\n", row * 4, r[0], r[1], r[2], r[3]));
+    }
+    p(format_args!("  backtrace:"));
+    let mut sp = tf.gpr[1];
+    for _ in 0..16 {
+        // Only follow frames inside kernel memory, 16-byte aligned.
+        if sp < 0xc000_0000 || sp >= 0xd000_0000 || sp % 16 != 0 {
+            break;
+        }
+        // SAFETY: sp lies in the BAT-mapped kernel RAM (checked above); the
+        // words at sp and sp+4 are the back chain and the saved LR of a frame.
+        let (next, lr) = unsafe { (*(sp as *const u32), *((sp + 4) as *const u32)) };
+        if next == 0 {
+            break;
+        }
+        p(format_args!(" {:#010x}", lr));
+        sp = next;
+    }
+    p(format_args!("\n"));
+}
