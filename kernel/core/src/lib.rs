@@ -17,3 +17,4 @@ pub mod elf;
 pub mod exec;
 pub mod pcm;
 pub mod signal;
+pub mod time;

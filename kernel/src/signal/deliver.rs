@@ -52,13 +52,24 @@ impl Dequeued {
 }
 
 /// Takes the next deliverable signal off `p`'s queue.
+/// A timer signal has its overrun filled in on the way out, or is dropped
+/// if stale (`crate::timers::on_dequeue`).
 pub fn dequeue(p: &mut Process) -> Option<Dequeued> {
     let blocked = p.sig.blocked;
-    if DEQUEUE_COPY.load(Ordering::Relaxed) {
-        let mut info = SigInfo::kernel(Signal::new(abi::SIGKILL).expect("signal"));
-        p.sig.pending.dequeue_copy(blocked, &mut info).map(|_| Dequeued::Copied(info))
-    } else {
-        p.sig.pending.dequeue(blocked).map(Dequeued::Node)
+    loop {
+        let mut dq = if DEQUEUE_COPY.load(Ordering::Relaxed) {
+            let mut info = SigInfo::kernel(Signal::new(abi::SIGKILL).expect("signal"));
+            p.sig.pending.dequeue_copy(blocked, &mut info).map(|_| Dequeued::Copied(info))?
+        } else {
+            p.sig.pending.dequeue(blocked).map(Dequeued::Node)?
+        };
+        let info = match &mut dq {
+            Dequeued::Node(n) => &mut n.info,
+            Dequeued::Copied(i) => i,
+        };
+        if crate::timers::on_dequeue(p.pid, info) {
+            return Some(dq);
+        }
     }
 }
 
