@@ -28,6 +28,9 @@ const DEC_MAX: u64 = 0x7fff_ffff;
 static TB_FREQ: AtomicU32 = AtomicU32::new(16_600_000);
 /// Set by the tick: the current process has had its slice.
 pub static NEED_RESCHED: AtomicBool = AtomicBool::new(false);
+/// Decrementer interrupts taken: the shutdown line reports it, so a test
+/// can see that an idle system is not woken every tick.
+pub static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
 /// When the running process's slice ends (ns since boot).
 static SLICE_END: KCell<u64> = KCell::new(0);
 static SEQ: AtomicU32 = AtomicU32::new(0);
@@ -96,6 +99,7 @@ fn program(slice: bool) {
 
 /// The decrementer fired: run what is due, then end the slice if it is over.
 pub fn tick() {
+    INTERRUPTS.fetch_add(1, Ordering::Relaxed);
     let now = now_ns();
     let events = EVENTS.get();
     while let Some(entry) = events.first_entry() {
