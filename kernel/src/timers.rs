@@ -194,9 +194,9 @@ fn queue_timer_signal(pid: u32, id: u32, signo: u32, value: u32, seq: u32) {
 /// sigtimedwait). Fills in a timer signal's overrun and re-arms periodic
 /// timers. false: a stale timer signal, to be dropped.
 pub fn on_dequeue(pid: u32, info: &mut SigInfo) -> bool {
-    let Some(t) = TABLE.get().get_mut(&pid) else { return true };
-    let now = timer::now_ns();
     let seq = info.timer_seq();
+    let Some(t) = TABLE.get().get_mut(&pid) else { return seq == 0 };
+    let now = timer::now_ns();
     if seq != 0 {
         let id = info.timer_id();
         let Some(s) = t.posix.get_mut(&id) else { return false };

@@ -169,3 +169,25 @@ fn ids_count_up_and_skip_used_ones() {
     assert_eq!(a.alloc(|_| false), Some(0));
     assert_eq!(a.alloc(|id| id == 1), Some(2));
 }
+
+#[test]
+fn a_timer_signal_carries_its_tag_until_delivery() {
+    use crate::signal::info::SIGINFO_USER_WORDS;
+    use crate::signal::{SigInfo, SigPending, SigSet, Signal};
+    let rt = Signal::new(34).unwrap();
+    let mut p = SigPending::new();
+    p.enqueue(SigInfo::timer_queued(rt, 3, 9, 5), 8).unwrap();
+    // Expiring again while it waits: re-tag the queued one, queue nothing.
+    let waiting = p.find_queued_mut(|i| i.timer_seq() != 0 && i.timer_id() == 3).unwrap();
+    waiting.set_timer_seq(6);
+    assert_eq!(p.count_queued(), 1);
+    let mut node = p.dequeue(SigSet::EMPTY).unwrap();
+    assert_eq!(node.info.timer_seq(), 6);
+    node.info.for_delivery(4);
+    assert_eq!(node.info.words(), &[34, 0, crate::abi::SI_TIMER as u32, 3, 4, 9, 0, 0]);
+    // User space cannot forge the tag through rt_sigqueueinfo.
+    let mut user = [0u32; SIGINFO_USER_WORDS];
+    user[2] = crate::abi::SI_TIMER as u32;
+    user[6] = 6;
+    assert_eq!(SigInfo::from_user(rt, &user).unwrap().timer_seq(), 0);
+}
