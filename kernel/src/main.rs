@@ -20,6 +20,7 @@ mod proc;
 mod selftest;
 mod signal;
 mod syscall;
+mod timers;
 mod trace;
 mod trap;
 mod uaccess;
@@ -109,12 +110,15 @@ fn command_line(addr: usize) -> &'static [u8] {
 pub fn shutdown(wait_status: u32) -> ! {
     let code = if wait_status & 0x7f == 0 { (wait_status >> 8) & 0xff } else { 128 + (wait_status & 0x7f) };
     kprintln!(
-        "sigil: init exited ({}); windows {}, free frames {}, heap {} bytes, sigqueue nodes {}",
+        "sigil: init exited ({}); windows {}, free frames {}, heap {} bytes, sigqueue nodes {}, timers {}, deadlines {}, timer interrupts {}",
         code,
         uaccess::WINDOWS.load(Ordering::Relaxed),
         mm::frames::free_count(),
         mm::heap::used(),
-        sigil_core::signal::queue::LIVE_NODES.load(Ordering::Relaxed)
+        sigil_core::signal::queue::LIVE_NODES.load(Ordering::Relaxed),
+        timers::LIVE.load(Ordering::Relaxed),
+        dev::timer::queued(),
+        dev::timer::INTERRUPTS.load(Ordering::Relaxed)
     );
     console::exit(code as i32)
 }

@@ -19,3 +19,4 @@ pub mod exec;
 pub mod mmu8xx;
 pub mod pcm;
 pub mod signal;
+pub mod time;

@@ -1,9 +1,14 @@
-//! Time: the tick, the clock, and sleeping until a deadline.
+//! Time: the clock, the one queue of deadlines, and the decrementer that
+//! serves both the queue and the scheduler's time slice.
 //!
-//! The decrementer interrupts `HZ` times a second. Each tick wakes the
-//! sleepers whose deadline passed (kept in a BTreeMap ordered by deadline, so a
-//! tick looks only at the earliest ones, never at every process) and asks for
-//! a reschedule, which preempts user code round-robin.
+//! Every deadline in the kernel (a sleeping process, an armed alarm or POSIX
+//! timer) is one entry in `EVENTS`, a BTreeMap ordered by (deadline,
+//! sequence). The decrementer is a one-shot countdown: after each interrupt
+//! it is programmed for the earliest of the next deadline and, while a
+//! process runs, the end of its time slice. So an interrupt looks only at
+//! the entries that are due, never at every process or timer, and an idle
+//! system (`idle`) sleeps until the next deadline instead of ticking.
+//!
 //! Time is read from the timebase; under `-icount shift=0` one guest
 //! instruction is one nanosecond of guest time.
 
@@ -12,19 +17,42 @@ use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use crate::arch;
 use crate::kcell::KCell;
+use crate::timers::Which;
 
-pub const HZ: u32 = 100;
+/// How long a process runs before the scheduler may preempt it (10 ms,
+/// Linux's HZ=100 tick).
+const SLICE_NS: u64 = 10_000_000;
+/// The decrementer is a signed 32-bit count: the furthest it can be set.
+const DEC_MAX: u64 = 0x7fff_ffff;
 
 static TB_FREQ: AtomicU32 = AtomicU32::new(16_600_000);
 /// Set by the tick: the current process has had its slice.
 pub static NEED_RESCHED: AtomicBool = AtomicBool::new(false);
-/// (deadline in ns, sequence) -> pid
-static SLEEPERS: KCell<BTreeMap<(u64, u32), u32>> = KCell::new(BTreeMap::new());
+/// Decrementer interrupts taken: the shutdown line reports it, so a test
+/// can see that an idle system is not woken every tick.
+pub static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
+/// When the running process's slice ends (ns since boot).
+static SLICE_END: KCell<u64> = KCell::new(0);
 static SEQ: AtomicU32 = AtomicU32::new(0);
+
+/// What happens when a deadline passes.
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    /// Wake the process sleeping in `sleep_until`.
+    Wake(u32),
+    /// A process timer expired (see `crate::timers`).
+    Timer(u32, Which),
+}
+
+/// An entry's place in the queue; `cancel` takes it back out.
+pub type Key = (u64, u32);
+
+static EVENTS: KCell<BTreeMap<Key, Event>> = KCell::new(BTreeMap::new());
 
 pub fn init(tb_freq: u32) {
     TB_FREQ.store(tb_freq, Ordering::Relaxed);
-    arch::set_decrementer(tb_freq / HZ);
+    *SLICE_END.get() = now_ns() + SLICE_NS;
+    program(true);
 }
 
 /// Nanoseconds since boot.
@@ -33,26 +61,76 @@ pub fn now_ns() -> u64 {
     (arch::timebase() as u128 * 1_000_000_000 / f) as u64
 }
 
-/// The decrementer fired.
-pub fn tick() {
-    arch::set_decrementer(TB_FREQ.load(Ordering::Relaxed) / HZ);
+/// The clock's resolution: one timebase tick, rounded up to a nanosecond.
+pub fn resolution_ns() -> u64 {
+    1_000_000_000u64.div_ceil(TB_FREQ.load(Ordering::Relaxed) as u64)
+}
+
+/// Queues `event` for `deadline` (ns since boot).
+pub fn arm(deadline: u64, event: Event) -> Key {
+    let key = (deadline, SEQ.fetch_add(1, Ordering::Relaxed));
+    EVENTS.get().insert(key, event);
+    program(true);
+    key
+}
+
+/// Takes an event back out (it may have fired already: then nothing happens).
+pub fn cancel(key: Key) {
+    EVENTS.get().remove(&key);
+}
+
+/// Deadlines queued (sleepers and armed timers), for the shutdown report.
+pub fn queued() -> usize {
+    EVENTS.get().len()
+}
+
+/// Programs the decrementer for the next deadline, or for the end of the
+/// slice if that comes first and `slice` (a process is running) is set.
+fn program(slice: bool) {
     let now = now_ns();
-    let sleepers = SLEEPERS.get();
-    while let Some((&(deadline, seq), &pid)) = sleepers.iter().next() {
-        if deadline > now {
+    let mut next = EVENTS.get().keys().next().map_or(u64::MAX, |k| k.0);
+    if slice {
+        next = next.min(*SLICE_END.get());
+    }
+    let f = TB_FREQ.load(Ordering::Relaxed) as u128;
+    let ticks = (next.saturating_sub(now) as u128 * f).div_ceil(1_000_000_000);
+    arch::set_decrementer(ticks.clamp(1, DEC_MAX as u128) as u32);
+}
+
+/// The decrementer fired: run what is due, then end the slice if it is over.
+pub fn tick() {
+    INTERRUPTS.fetch_add(1, Ordering::Relaxed);
+    let now = now_ns();
+    let events = EVENTS.get();
+    while let Some(entry) = events.first_entry() {
+        if entry.key().0 > now {
             break;
         }
-        sleepers.remove(&(deadline, seq));
-        crate::proc::make_runnable(pid);
+        match entry.remove() {
+            Event::Wake(pid) => crate::proc::make_runnable(pid),
+            Event::Timer(pid, which) => crate::timers::expire(pid, which),
+        }
     }
-    NEED_RESCHED.store(true, Ordering::Relaxed);
+    if now >= *SLICE_END.get() {
+        NEED_RESCHED.store(true, Ordering::Relaxed);
+        *SLICE_END.get() = now + SLICE_NS;
+    }
+    program(true);
+}
+
+/// Nothing can run: sleep until the next deadline or another interrupt,
+/// without a slice to end. Called by the scheduler's idle loop.
+pub fn idle() {
+    program(false);
+    arch::idle();
+    *SLICE_END.get() = now_ns() + SLICE_NS;
+    program(true);
 }
 
 /// Sleeps until `deadline` (ns since boot). Err(()) if a signal interrupted it.
 pub fn sleep_until(deadline: u64) -> Result<(), ()> {
     let pid = crate::proc::current().pid;
-    let key = (deadline, SEQ.fetch_add(1, Ordering::Relaxed));
-    SLEEPERS.get().insert(key, pid);
+    let key = arm(deadline, Event::Wake(pid));
     let chan = sleep_chan(pid);
     let r = loop {
         if now_ns() >= deadline {
@@ -62,7 +140,7 @@ pub fn sleep_until(deadline: u64) -> Result<(), ()> {
             break Err(());
         }
     };
-    SLEEPERS.get().remove(&key);
+    cancel(key);
     r
 }
 
@@ -70,7 +148,3 @@ fn sleep_chan(pid: u32) -> usize {
     0x2000_0000 + pid as usize
 }
 
-/// Wakes a process sleeping in `sleep_until` early (a signal arrived).
-pub fn kick(pid: u32) {
-    crate::proc::wakeup(sleep_chan(pid));
-}

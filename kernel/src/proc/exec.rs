@@ -148,6 +148,7 @@ pub fn execve(path: u32, argv: u32, envp: u32) -> Result<u32, Errno> {
     *p.frame() = tf;
     p.files.close_on_exec();
     p.sig.exec();
+    crate::timers::exec(p.pid);
     Ok(0)
 }
 

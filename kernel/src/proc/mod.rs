@@ -227,7 +227,7 @@ pub fn schedule() {
         if current().state == State::Runnable {
             return;
         }
-        arch::idle();
+        crate::dev::timer::idle();
     }
 }
 

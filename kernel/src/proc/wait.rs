@@ -18,6 +18,7 @@ pub const WCONTINUED: u32 = 8;
 pub fn exit(status: u32) -> ! {
     let p = current();
     p.sig.flush();
+    crate::timers::exit(p.pid);
     p.files.close_all();
     if p.pid == 1 {
         crate::shutdown(status);

@@ -60,16 +60,26 @@ impl Dequeued {
 }
 
 /// Takes the next deliverable signal off `p`'s queue.
+/// A timer signal has its overrun filled in on the way out, or is dropped
+/// if stale (`crate::timers::on_dequeue`).
 pub fn dequeue(p: &mut Process) -> Option<Dequeued> {
     let blocked = p.sig.blocked;
-    let dq = if DEQUEUE_COPY.load(Ordering::Relaxed) {
-        let mut info = SigInfo::kernel(Signal::new(abi::SIGKILL).expect("signal"));
-        p.sig.pending.dequeue_copy(blocked, &mut info).map(|_| Dequeued::Copied(info))
-    } else {
-        p.sig.pending.dequeue(blocked).map(Dequeued::Node)
-    }?;
-    crate::sigtrace!(dequeue(p.pid, dq.info().signal(), dq.node()));
-    Some(dq)
+    loop {
+        let mut dq = if DEQUEUE_COPY.load(Ordering::Relaxed) {
+            let mut info = SigInfo::kernel(Signal::new(abi::SIGKILL).expect("signal"));
+            p.sig.pending.dequeue_copy(blocked, &mut info).map(|_| Dequeued::Copied(info))?
+        } else {
+            p.sig.pending.dequeue(blocked).map(Dequeued::Node)?
+        };
+        let info = match &mut dq {
+            Dequeued::Node(n) => &mut n.info,
+            Dequeued::Copied(i) => i,
+        };
+        if crate::timers::on_dequeue(p.pid, info) {
+            crate::sigtrace!(dequeue(p.pid, dq.info().signal(), dq.node()));
+            return Some(dq);
+        }
+    }
 }
 
 /// Where the frame's words go: one window (`UserWindow`), or a window per

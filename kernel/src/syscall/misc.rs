@@ -1,11 +1,9 @@
-//! System information and time: uname, rlimits, getrandom, readlink, clocks,
-//! sleeping, reboot.
+//! System information: uname, rlimits, getrandom, readlink, reboot.
 
 use sigil_core::abi::Errno;
 
 use super::SysResult;
-use crate::dev::timer;
-use crate::uaccess::{copy_from_user, copy_to_user, get_user, put_user};
+use crate::uaccess::{copy_to_user, get_user, put_user};
 
 /// uname: six 65-byte fields.
 pub fn uname(buf: u32) -> SysResult {
@@ -108,86 +106,6 @@ pub fn readlink(path: u32, buf: u32, size: u32) -> SysResult {
     let n = (name.len() as u32).min(size);
     copy_to_user(buf, &name.as_bytes()[..n as usize]).map_err(|_| Errno::EFAULT)?;
     Ok(n)
-}
-
-const CLOCK_REALTIME: u32 = 0;
-const CLOCK_MONOTONIC: u32 = 1;
-
-fn clock_ns(clock: u32) -> Result<u64, Errno> {
-    match clock {
-        // REALTIME, MONOTONIC, PROCESS/THREAD_CPUTIME, RAW, *_COARSE, BOOTTIME:
-        // all the timebase since boot (Sigil has no wall clock).
-        0..=7 => Ok(timer::now_ns()),
-        _ => Err(Errno::EINVAL),
-    }
-}
-
-/// Writes a timespec in the 32-bit (8 bytes) or 64-bit (16 bytes) layout.
-fn put_timespec(addr: u32, ns: u64, time64: bool) -> Result<(), Errno> {
-    let (s, n) = (ns / 1_000_000_000, (ns % 1_000_000_000) as u32);
-    let r = if time64 {
-        let mut b = [0u8; 16];
-        b[..8].copy_from_slice(&s.to_be_bytes());
-        b[12..].copy_from_slice(&n.to_be_bytes());
-        copy_to_user(addr, &b)
-    } else {
-        put_user(addr, s as u32).and_then(|_| put_user(addr + 4, n))
-    };
-    r.map_err(|_| Errno::EFAULT)
-}
-
-pub fn get_timespec(addr: u32, time64: bool) -> Result<u64, Errno> {
-    let (s, n) = if time64 {
-        let mut b = [0u8; 16];
-        copy_from_user(&mut b, addr).map_err(|_| Errno::EFAULT)?;
-        (i64::from_be_bytes(b[..8].try_into().unwrap()), u32::from_be_bytes(b[12..].try_into().unwrap()))
-    } else {
-        let s: i32 = crate::uaccess::get_user(addr).map_err(|_| Errno::EFAULT)?;
-        let n: u32 = crate::uaccess::get_user(addr + 4).map_err(|_| Errno::EFAULT)?;
-        (s as i64, n)
-    };
-    if s < 0 || n >= 1_000_000_000 {
-        return Err(Errno::EINVAL);
-    }
-    Ok(s as u64 * 1_000_000_000 + n as u64)
-}
-
-pub fn clock_gettime(clock: u32, ts: u32, time64: bool) -> SysResult {
-    put_timespec(ts, clock_ns(clock)?, time64)?;
-    Ok(0)
-}
-
-/// Sleeps `ns`; interrupted by a signal: EINTR (or a restart, per the handler)
-/// with the time left written to `rem`.
-fn sleep_for(deadline: u64, rem: u32, time64: bool) -> SysResult {
-    match timer::sleep_until(deadline) {
-        Ok(()) => Ok(0),
-        Err(()) => {
-            if rem != 0 {
-                put_timespec(rem, deadline.saturating_sub(timer::now_ns()), time64)?;
-            }
-            Err(Errno::EINTR)
-        }
-    }
-}
-
-pub fn nanosleep(req: u32, rem: u32, time64: bool) -> SysResult {
-    let ns = get_timespec(req, time64)?;
-    sleep_for(timer::now_ns() + ns, rem, time64)
-}
-
-const TIMER_ABSTIME: u32 = 1;
-
-pub fn clock_nanosleep(clock: u32, flags: u32, req: u32, rem: u32, time64: bool) -> SysResult {
-    if clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC {
-        return Err(Errno::EINVAL);
-    }
-    let ns = get_timespec(req, time64)?;
-    if flags & TIMER_ABSTIME != 0 {
-        sleep_for(ns, 0, time64)
-    } else {
-        sleep_for(timer::now_ns() + ns, rem, time64)
-    }
 }
 
 const REBOOT_MAGIC1: u32 = 0xfee1_dead;

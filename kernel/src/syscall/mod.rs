@@ -10,10 +10,12 @@ mod mem;
 mod misc;
 mod process;
 mod sig;
+mod time;
 
 use alloc::collections::BTreeSet;
 
 use sigil_core::abi::{Errno, Sysno};
+use sigil_core::time::Layout;
 
 use crate::arch::{TrapFrame, CR0_SO};
 use crate::kcell::KCell;
@@ -96,9 +98,21 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Getrandom => misc::getrandom(a[0], a[1], a[2]),
         Readlink => misc::readlink(a[0], a[1], a[2]),
         Readlinkat => misc::readlink(a[1], a[2], a[3]),
-        ClockGettime | ClockGettime64 => misc::clock_gettime(a[0], a[1], sys == ClockGettime64),
-        Nanosleep => misc::nanosleep(a[0], a[1], false),
-        ClockNanosleep | ClockNanosleepTime64 => misc::clock_nanosleep(a[0], a[1], a[2], a[3], sys == ClockNanosleepTime64),
+        ClockGettime | ClockGettime64 => time::clock_gettime(a[0], a[1], Layout::new(sys == ClockGettime64)),
+        ClockGetres | ClockGetresTime64 => time::clock_getres(a[0], a[1], Layout::new(sys == ClockGetresTime64)),
+        Nanosleep => time::nanosleep(a[0], a[1]),
+        ClockNanosleep | ClockNanosleepTime64 => {
+            time::clock_nanosleep(a[0], a[1], a[2], a[3], Layout::new(sys == ClockNanosleepTime64))
+        }
+        RestartSyscall => time::restart_syscall(),
+        Alarm => time::alarm(a[0]),
+        Setitimer => time::setitimer(a[0], a[1], a[2]),
+        Getitimer => time::getitimer(a[0], a[1]),
+        TimerCreate => time::timer_create(a[0], a[1], a[2]),
+        TimerSettime | TimerSettime64 => time::timer_settime(a[0], a[1], a[2], a[3], Layout::new(sys == TimerSettime64)),
+        TimerGettime | TimerGettime64 => time::timer_gettime(a[0], a[1], Layout::new(sys == TimerGettime64)),
+        TimerGetoverrun => time::timer_getoverrun(a[0]),
+        TimerDelete => time::timer_delete(a[0]),
         Reboot => misc::reboot(a[0], a[1], a[2]),
         SetRobustList | Rseq => Err(Errno::ENOSYS),
         Kill => sig::kill(a[0] as i32, a[1]),

@@ -210,7 +210,7 @@ pub fn rt_sigtimedwait(set: u32, uinfo: u32, timeout: u32, sigsetsize: u32, time
     }
     let want = read_sigset(set)?.blockable();
     let deadline = if timeout != 0 {
-        Some(crate::dev::timer::now_ns() + super::misc::get_timespec(timeout, time64)?)
+        Some(crate::dev::timer::now_ns() + super::time::get_timespec(timeout, sigil_core::time::Layout::new(time64))?)
     } else {
         None
     };
@@ -227,7 +227,10 @@ pub fn rt_sigtimedwait(set: u32, uinfo: u32, timeout: u32, sigsetsize: u32, time
 fn wait_for(p: &mut proc::Process, want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
     let others = SigSet::from_bits(!want.bits());
     loop {
-        if let Some(node) = p.sig.pending.dequeue(others) {
+        if let Some(mut node) = p.sig.pending.dequeue(others) {
+            if !crate::timers::on_dequeue(p.pid, &mut node.info) {
+                continue; // a stale timer signal
+            }
             if uinfo != 0 {
                 let mut w = UserWindow::open(uinfo, 128, Access::Write).map_err(|_| Errno::EFAULT)?;
                 for (i, &v) in node.info.words().iter().enumerate() {

@@ -79,6 +79,37 @@ impl SigInfo {
         SigInfo::with(sig, abi::SI_TIMER, id, overrun, value)
     }
 
+    /// A POSIX timer's signal as the kernel queues it: `seq` goes in the
+    /// kernel-private word (Linux `si_sys_private`) and ties the signal to
+    /// the timer setting that queued it; `for_delivery` clears it.
+    pub const fn timer_queued(sig: Signal, id: u32, value: u32, seq: u32) -> SigInfo {
+        let mut info = SigInfo::timer(sig, id, 0, value);
+        info.0[6] = seq;
+        info
+    }
+
+    /// The sequence number of a kernel-queued timer signal (0: not one).
+    pub const fn timer_seq(&self) -> u32 {
+        if self.code() == abi::SI_TIMER { self.0[6] } else { 0 }
+    }
+
+    /// A timer that expired again while its signal waits re-tags it.
+    pub fn set_timer_seq(&mut self, seq: u32) {
+        self.0[6] = seq;
+    }
+
+    /// si_timerid of a timer signal.
+    pub const fn timer_id(&self) -> u32 {
+        self.0[3]
+    }
+
+    /// A timer signal leaving the queue: si_overrun filled in, the private
+    /// word cleared so user space never sees it.
+    pub fn for_delivery(&mut self, overrun: i32) {
+        self.0[4] = overrun as u32;
+        self.0[6] = 0;
+    }
+
     /// A signal the kernel sends on its own behalf (SI_KERNEL, no sender).
     pub const fn kernel(sig: Signal) -> SigInfo {
         SigInfo::with(sig, abi::SI_KERNEL, 0, 0, 0)
@@ -139,6 +170,9 @@ impl SigInfo {
         let mut words = [0u32; 8];
         words.copy_from_slice(&user[..8]);
         words[0] = sig.number();
+        if words[2] as i32 == abi::SI_TIMER {
+            words[6] = 0; // the kernel-private word: no forging a timer's tag
+        }
         let info = SigInfo(words);
         if !known_layout(sig, info.code()) && user[8..].iter().any(|&w| w != 0) {
             return Err(Errno::E2BIG);

@@ -176,6 +176,13 @@ impl SigPending {
         self.queue.back().map(|n| &**n)
     }
 
+    /// The queued siginfo `pred` picks, to update in place: a POSIX timer
+    /// that expires while its signal still waits re-tags that signal
+    /// instead of queueing a second one (Linux `posixtimer_send_sigqueue`).
+    pub fn find_queued_mut(&mut self, pred: impl Fn(&SigInfo) -> bool) -> Option<&mut SigInfo> {
+        self.queue.iter_mut().map(|n| &mut n.info).find(|i| pred(i))
+    }
+
     /// Nodes currently queued (what the limit is compared with).
     pub fn count_queued(&self) -> usize {
         self.queue.len()

@@ -1,0 +1,193 @@
+//! Host tests of the time layouts and the timer state machines.
+
+use super::timer::{forward, IdAllocator, PosixTimer, RealTimer};
+use super::*;
+
+const MS: u64 = 1_000_000;
+
+#[test]
+fn timespec_layouts_round_trip() {
+    let mut b = [0u8; 16];
+    encode_timespec(3 * NSEC_PER_SEC + 5, Layout::Old32, &mut b);
+    assert_eq!(b[..8], [0, 0, 0, 3, 0, 0, 0, 5]);
+    assert_eq!(decode_timespec(&b, Layout::Old32), Ok(3 * NSEC_PER_SEC + 5));
+    encode_timespec(3 * NSEC_PER_SEC + 5, Layout::Time64, &mut b);
+    assert_eq!(b, [0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 5]);
+    // The padding word before tv_nsec is ignored on the way in.
+    b[8] = 0xff;
+    assert_eq!(decode_timespec(&b, Layout::Time64), Ok(3 * NSEC_PER_SEC + 5));
+}
+
+#[test]
+fn timespec_validity_and_saturation() {
+    let old = |s: i32, n: i32| {
+        let mut b = [0u8; 8];
+        b[..4].copy_from_slice(&s.to_be_bytes());
+        b[4..].copy_from_slice(&n.to_be_bytes());
+        decode_timespec(&b, Layout::Old32)
+    };
+    assert_eq!(old(-1, 0), Err(Errno::EINVAL));
+    assert_eq!(old(0, -1), Err(Errno::EINVAL));
+    assert_eq!(old(0, 1_000_000_000), Err(Errno::EINVAL));
+    assert_eq!(old(0, 999_999_999), Ok(999_999_999));
+    let mut b = [0u8; 16];
+    b[..8].copy_from_slice(&i64::MAX.to_be_bytes());
+    assert_eq!(decode_timespec(&b, Layout::Time64), Ok(KTIME_MAX));
+    b[..8].copy_from_slice(&(-5i64).to_be_bytes());
+    assert_eq!(decode_timespec(&b, Layout::Time64), Err(Errno::EINVAL));
+}
+
+#[test]
+fn itimerspec_is_interval_then_value() {
+    let spec = ItimerSpec { interval: 2 * NSEC_PER_SEC, value: 7 };
+    for layout in [Layout::Old32, Layout::Time64] {
+        let b = spec.encode(layout);
+        assert_eq!(ItimerSpec::decode(&b, layout), Ok(spec));
+    }
+    assert_eq!(spec.encode(Layout::Old32)[..8], [0, 0, 0, 2, 0, 0, 0, 0]);
+}
+
+#[test]
+fn itimerval_truncates_to_microseconds() {
+    let spec = ItimerSpec { interval: 0, value: 1_500_999 };
+    let b = spec.encode_itimerval();
+    assert_eq!(b[8..], [0, 0, 0, 0, 0, 0, 0x05, 0xdc]); // 1500 us
+    assert_eq!(ItimerSpec::decode_itimerval(&b), Ok(ItimerSpec { interval: 0, value: 1_500_000 }));
+    let mut bad = b;
+    bad[12..].copy_from_slice(&1_000_000i32.to_be_bytes());
+    assert_eq!(ItimerSpec::decode_itimerval(&bad), Err(Errno::EINVAL));
+}
+
+#[test]
+fn alarm_rounds_like_linux() {
+    assert_eq!(alarm_seconds(0), 0);
+    assert_eq!(alarm_seconds(1), 0); // below a microsecond: getitimer shows 0 too
+    assert_eq!(alarm_seconds(1_000), 1); // pending: never 0
+    assert_eq!(alarm_seconds(4 * NSEC_PER_SEC + 499_999_999), 4);
+    assert_eq!(alarm_seconds(4 * NSEC_PER_SEC + 500_000_000), 5);
+    assert_eq!(alarm_ns(u32::MAX), i32::MAX as u64 * NSEC_PER_SEC);
+}
+
+#[test]
+fn sigevent_rules() {
+    assert_eq!(decode_sigevent([7, 34, SIGEV_SIGNAL, 0], 5), Ok(Notify::Signal { signo: 34, value: 7 }));
+    assert_eq!(decode_sigevent([7, 0, SIGEV_SIGNAL, 0], 5), Err(Errno::EINVAL));
+    assert_eq!(decode_sigevent([7, 65, SIGEV_SIGNAL, 0], 5), Err(Errno::EINVAL));
+    assert_eq!(decode_sigevent([0, 0, SIGEV_NONE, 0], 5), Ok(Notify::None));
+    assert_eq!(decode_sigevent([0, 10, SIGEV_THREAD, 0], 5), Err(Errno::EINVAL));
+    assert_eq!(decode_sigevent([1, 10, SIGEV_THREAD_ID, 5], 5), Ok(Notify::Signal { signo: 10, value: 1 }));
+    assert_eq!(decode_sigevent([1, 10, SIGEV_THREAD_ID, 6], 5), Err(Errno::EINVAL));
+    assert_eq!(default_sigevent(3), Notify::Signal { signo: 14, value: 3 });
+}
+
+#[test]
+fn forward_counts_missed_periods() {
+    let mut e = 10;
+    assert_eq!(forward(&mut e, 5, 4), 0);
+    assert_eq!(e, 10);
+    assert_eq!(forward(&mut e, 10, 4), 1); // exactly due: next one is after now
+    assert_eq!(e, 14);
+    assert_eq!(forward(&mut e, 25, 4), 3); // 14 -> 26
+    assert_eq!(e, 26);
+}
+
+#[test]
+fn real_timer_rearms_when_sigalrm_is_dequeued() {
+    let mut t = RealTimer::default();
+    let (old, arm) = t.set(ItimerSpec { interval: 10 * MS, value: 5 * MS }, 100 * MS);
+    assert_eq!((old, arm), (ItimerSpec::default(), Some(105 * MS)));
+    assert_eq!(t.get(101 * MS).value, 4 * MS);
+    assert_eq!(t.get(200 * MS).value, NSEC_PER_USEC); // overdue, not yet fired
+    t.expire();
+    assert_eq!(t.get(106 * MS), ItimerSpec { interval: 10 * MS, value: 0 });
+    // Delivered late: the missed periods are skipped, not queued.
+    assert_eq!(t.dequeued(131 * MS), Some(135 * MS));
+    assert_eq!(t.dequeued(131 * MS), None); // armed: a second SIGALRM changes nothing
+    let (old, arm) = t.set(ItimerSpec::default(), 132 * MS);
+    assert_eq!((old.value, arm, t.armed()), (3 * MS, None, false));
+}
+
+fn sig() -> Notify {
+    Notify::Signal { signo: 34, value: 9 }
+}
+
+#[test]
+fn one_shot_posix_timer() {
+    let mut t = PosixTimer::new(sig());
+    assert_eq!(t.set(ItimerSpec { interval: 0, value: 5 * MS }, false, 0).1, Some(5 * MS));
+    assert_eq!(t.get(2 * MS).value, 3 * MS);
+    let seq = t.expire();
+    assert_eq!(t.get(6 * MS), ItimerSpec::default());
+    assert_eq!(t.deliver(seq, 7 * MS), Some((0, None)));
+    // Absolute: the deadline is the value itself.
+    assert_eq!(t.set(ItimerSpec { interval: 0, value: 50 * MS }, true, 10 * MS).1, Some(50 * MS));
+}
+
+#[test]
+fn periodic_overruns_are_counted_at_delivery() {
+    let mut t = PosixTimer::new(sig());
+    t.set(ItimerSpec { interval: MS, value: MS }, false, 0);
+    let seq = t.expire(); // at 1 ms; the receiver is late until 5.5 ms
+    assert_eq!(t.deliver(seq, 5 * MS + MS / 2), Some((4, Some(6 * MS))));
+    assert_eq!(t.getoverrun(), 4);
+    let seq = t.expire(); // at 6 ms, delivered at once
+    assert_eq!(t.deliver(seq, 6 * MS + 1), Some((0, Some(7 * MS))));
+    assert_eq!(t.getoverrun(), 0);
+}
+
+#[test]
+fn a_signal_queued_before_set_is_stale() {
+    let mut t = PosixTimer::new(sig());
+    t.set(ItimerSpec { interval: MS, value: MS }, false, 0);
+    let seq = t.expire();
+    t.set(ItimerSpec { interval: 0, value: 10 * MS }, false, 2 * MS);
+    assert_eq!(t.deliver(seq, 3 * MS), None);
+}
+
+#[test]
+fn gettime_forwards_a_pending_periodic_timer() {
+    let mut t = PosixTimer::new(sig());
+    t.set(ItimerSpec { interval: 4 * MS, value: 4 * MS }, false, 0);
+    let seq = t.expire(); // at 4 ms, signal blocked
+    assert_eq!(t.get(9 * MS).value, 3 * MS); // next expiry at 12 ms
+    assert_eq!(t.deliver(seq, 13 * MS), Some((2, Some(16 * MS))));
+}
+
+#[test]
+fn sigev_none_is_never_armed_but_keeps_time() {
+    let mut t = PosixTimer::new(Notify::None);
+    assert_eq!(t.set(ItimerSpec { interval: 0, value: 5 * MS }, false, 0).1, None);
+    assert_eq!(t.get(3 * MS).value, 2 * MS);
+    assert_eq!(t.get(6 * MS).value, 0);
+    t.set(ItimerSpec { interval: 2 * MS, value: 2 * MS }, false, 0);
+    assert_eq!(t.get(5 * MS).value, MS);
+}
+
+#[test]
+fn ids_count_up_and_skip_used_ones() {
+    let mut a = IdAllocator::default();
+    assert_eq!(a.alloc(|_| false), Some(0));
+    assert_eq!(a.alloc(|id| id == 1), Some(2));
+}
+
+#[test]
+fn a_timer_signal_carries_its_tag_until_delivery() {
+    use crate::signal::info::SIGINFO_USER_WORDS;
+    use crate::signal::{SigInfo, SigPending, SigSet, Signal};
+    let rt = Signal::new(34).unwrap();
+    let mut p = SigPending::new();
+    p.enqueue(SigInfo::timer_queued(rt, 3, 9, 5), 8).unwrap();
+    // Expiring again while it waits: re-tag the queued one, queue nothing.
+    let waiting = p.find_queued_mut(|i| i.timer_seq() != 0 && i.timer_id() == 3).unwrap();
+    waiting.set_timer_seq(6);
+    assert_eq!(p.count_queued(), 1);
+    let mut node = p.dequeue(SigSet::EMPTY).unwrap();
+    assert_eq!(node.info.timer_seq(), 6);
+    node.info.for_delivery(4);
+    assert_eq!(node.info.words(), &[34, 0, crate::abi::SI_TIMER as u32, 3, 4, 9, 0, 0]);
+    // User space cannot forge the tag through rt_sigqueueinfo.
+    let mut user = [0u32; SIGINFO_USER_WORDS];
+    user[2] = crate::abi::SI_TIMER as u32;
+    user[6] = 6;
+    assert_eq!(SigInfo::from_user(rt, &user).unwrap().timer_seq(), 0);
+}

@@ -1,0 +1,201 @@
+//! Clocks, sleeping and timers: clock_gettime/getres, nanosleep,
+//! clock_nanosleep, restart_syscall, alarm, setitimer/getitimer and the
+//! POSIX timer calls, each in the 32-bit and (where Linux has one) the
+//! time64 layout glibc uses on ppc32.
+//!
+//! The handlers here only move values across the user boundary and check
+//! arguments; layouts and rules come from `sigil_core::time`, timer state
+//! from `crate::timers`.
+//!
+//! Sleeps interrupted by a signal end as Linux's do: a relative sleep writes
+//! the time left and returns ERESTART_RESTARTBLOCK (EINTR if a handler runs,
+//! else restart_syscall resumes it toward the same deadline); an absolute
+//! clock_nanosleep returns ERESTARTNOHAND (EINTR, or the same call again).
+
+use sigil_core::abi::Errno;
+use sigil_core::time::{self, decode_timespec, encode_timespec, ItimerSpec, Layout, SIGEVENT_SIZE};
+
+use super::SysResult;
+use crate::dev::timer;
+use crate::timers::{self, SleepRestart};
+use crate::uaccess::{copy_from_user, copy_to_user, put_user};
+
+const CLOCK_REALTIME: u32 = 0;
+const CLOCK_MONOTONIC: u32 = 1;
+const CLOCK_BOOTTIME: u32 = 7;
+const TIMER_ABSTIME: u32 = 1;
+const ITIMER_REAL: u32 = 0;
+const ITIMER_VIRTUAL: u32 = 1;
+const ITIMER_PROF: u32 = 2;
+
+/// Clocks clock_gettime/getres know: REALTIME, MONOTONIC, the CPU-time
+/// clocks, RAW, the COARSE ones and BOOTTIME. All read the timebase since
+/// boot (Sigil has no wall clock and no CPU-time accounting).
+fn readable_clock(clock: u32) -> Result<(), Errno> {
+    if clock <= CLOCK_BOOTTIME { Ok(()) } else { Err(Errno::EINVAL) }
+}
+
+/// Clocks a timer or clock_nanosleep may use: those that run with time.
+fn timer_clock(clock: u32) -> Result<(), Errno> {
+    match clock {
+        CLOCK_REALTIME | CLOCK_MONOTONIC | CLOCK_BOOTTIME => Ok(()),
+        _ => Err(Errno::EINVAL),
+    }
+}
+
+fn put_timespec(addr: u32, ns: u64, layout: Layout) -> Result<(), Errno> {
+    let mut b = [0u8; 16];
+    encode_timespec(ns, layout, &mut b);
+    copy_to_user(addr, &b[..layout.timespec_size()]).map_err(|_| Errno::EFAULT)
+}
+
+/// Reads a user `timespec` as kernel time (EINVAL if invalid).
+pub fn get_timespec(addr: u32, layout: Layout) -> Result<u64, Errno> {
+    let mut b = [0u8; 16];
+    copy_from_user(&mut b[..layout.timespec_size()], addr).map_err(|_| Errno::EFAULT)?;
+    decode_timespec(&b, layout)
+}
+
+pub fn clock_gettime(clock: u32, ts: u32, layout: Layout) -> SysResult {
+    readable_clock(clock)?;
+    put_timespec(ts, timer::now_ns(), layout)?;
+    Ok(0)
+}
+
+/// clock_getres: one timebase tick, for every clock (`res` may be NULL).
+pub fn clock_getres(clock: u32, res: u32, layout: Layout) -> SysResult {
+    readable_clock(clock)?;
+    if res != 0 {
+        put_timespec(res, timer::resolution_ns(), layout)?;
+    }
+    Ok(0)
+}
+
+/// Sleeps until `deadline`. Interrupted: the time left goes to `rem` (if
+/// given) and the call returns ERESTART_RESTARTBLOCK, leaving the restart
+/// block behind for restart_syscall.
+fn sleep_relative(r: SleepRestart) -> SysResult {
+    if timer::sleep_until(r.deadline).is_ok() {
+        return Ok(0);
+    }
+    if r.rem != 0 {
+        put_timespec(r.rem, r.deadline.saturating_sub(timer::now_ns()), r.layout)?;
+    }
+    timers::set_restart(r);
+    Err(Errno::ERESTART_RESTARTBLOCK)
+}
+
+pub fn nanosleep(req: u32, rem: u32) -> SysResult {
+    let ns = get_timespec(req, Layout::Old32)?;
+    sleep_relative(SleepRestart { deadline: timer::now_ns().saturating_add(ns), rem, layout: Layout::Old32 })
+}
+
+pub fn clock_nanosleep(clock: u32, flags: u32, req: u32, rem: u32, layout: Layout) -> SysResult {
+    timer_clock(clock)?;
+    let ns = get_timespec(req, layout)?;
+    if flags & TIMER_ABSTIME != 0 {
+        return timer::sleep_until(ns).map(|_| 0).map_err(|_| Errno::ERESTARTNOHAND);
+    }
+    sleep_relative(SleepRestart { deadline: timer::now_ns().saturating_add(ns), rem, layout })
+}
+
+/// restart_syscall (number 0): what an interrupted relative sleep becomes
+/// when no handler ran; nothing to resume means EINTR, as Linux.
+pub fn restart_syscall() -> SysResult {
+    match timers::take_restart() {
+        Some(r) => sleep_relative(r),
+        None => Err(Errno::EINTR),
+    }
+}
+
+/// alarm(seconds): returns the seconds the previous alarm had left.
+pub fn alarm(seconds: u32) -> SysResult {
+    let old = timers::set_real(ItimerSpec { interval: 0, value: time::alarm_ns(seconds) });
+    Ok(time::alarm_seconds(old.value))
+}
+
+fn itimer_which(which: u32) -> Result<(), Errno> {
+    match which {
+        ITIMER_REAL => Ok(()),
+        // Not honest without per-process CPU time accounting (see timers.rs).
+        ITIMER_VIRTUAL | ITIMER_PROF => Err(Errno::EINVAL),
+        _ => Err(Errno::EINVAL),
+    }
+}
+
+/// setitimer(which, new, old): a NULL `new` disarms, as Linux does.
+pub fn setitimer(which: u32, new: u32, old: u32) -> SysResult {
+    itimer_which(which)?;
+    let spec = if new != 0 {
+        let mut b = [0u8; 16];
+        copy_from_user(&mut b, new).map_err(|_| Errno::EFAULT)?;
+        ItimerSpec::decode_itimerval(&b)?
+    } else {
+        ItimerSpec::default()
+    };
+    let prev = timers::set_real(spec);
+    if old != 0 {
+        copy_to_user(old, &prev.encode_itimerval()).map_err(|_| Errno::EFAULT)?;
+    }
+    Ok(0)
+}
+
+pub fn getitimer(which: u32, value: u32) -> SysResult {
+    itimer_which(which)?;
+    copy_to_user(value, &timers::get_real().encode_itimerval()).map_err(|_| Errno::EFAULT)?;
+    Ok(0)
+}
+
+/// timer_create(clock, sigevent, &id): NULL sigevent means SIGALRM with the
+/// id as value. If the id cannot be written the timer is deleted again.
+pub fn timer_create(clock: u32, sev: u32, id_out: u32) -> SysResult {
+    timer_clock(clock)?;
+    let notify = if sev != 0 {
+        let mut b = [0u8; SIGEVENT_SIZE];
+        copy_from_user(&mut b, sev).map_err(|_| Errno::EFAULT)?;
+        let w = |i: usize| u32::from_be_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+        Some(time::decode_sigevent([w(0), w(1), w(2), w(3)], crate::proc::current().pid)?)
+    } else {
+        None
+    };
+    let id = timers::create(notify)?;
+    if put_user(id_out, id).is_err() {
+        timers::delete(id)?;
+        return Err(Errno::EFAULT);
+    }
+    Ok(0)
+}
+
+fn put_itimerspec(addr: u32, spec: ItimerSpec, layout: Layout) -> Result<(), Errno> {
+    copy_to_user(addr, &spec.encode(layout)[..layout.itimerspec_size()]).map_err(|_| Errno::EFAULT)
+}
+
+/// timer_settime / timer_settime64(id, flags, new, old).
+pub fn timer_settime(id: u32, flags: u32, new: u32, old: u32, layout: Layout) -> SysResult {
+    if new == 0 {
+        return Err(Errno::EINVAL);
+    }
+    let mut b = [0u8; 32];
+    copy_from_user(&mut b[..layout.itimerspec_size()], new).map_err(|_| Errno::EFAULT)?;
+    let spec = ItimerSpec::decode(&b, layout)?;
+    let prev = timers::settime(id, spec, flags & TIMER_ABSTIME != 0)?;
+    if old != 0 {
+        put_itimerspec(old, prev, layout)?;
+    }
+    Ok(0)
+}
+
+/// timer_gettime / timer_gettime64(id, cur).
+pub fn timer_gettime(id: u32, cur: u32, layout: Layout) -> SysResult {
+    let spec = timers::gettime(id)?;
+    put_itimerspec(cur, spec, layout)?;
+    Ok(0)
+}
+
+pub fn timer_getoverrun(id: u32) -> SysResult {
+    timers::getoverrun(id).map(|v| v as u32)
+}
+
+pub fn timer_delete(id: u32) -> SysResult {
+    timers::delete(id).map(|_| 0)
+}

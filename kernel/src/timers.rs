@@ -1,0 +1,247 @@
+//! Process timers: ITIMER_REAL (alarm, setitimer) and POSIX timers
+//! (timer_create), as signal sources, plus the sleep a restarted
+//! nanosleep resumes.
+//!
+//! The arithmetic lives in `sigil_core::time::timer`; this module keeps one
+//! `ProcTimers` per process that has used a timer, arms their deadlines in
+//! the one deadline queue (`dev::timer`), and turns expiries into signals:
+//! - ITIMER_REAL sends SIGALRM (SI_KERNEL); a periodic one re-arms when that
+//!   SIGALRM is dequeued.
+//! - A POSIX timer queues its signal with si_code SI_TIMER, its id and its
+//!   sigval, tagged with the timer's sequence number. If the signal still
+//!   waits when the timer expires again, the queued one is re-tagged, never
+//!   queued twice. At dequeue (`on_dequeue`) the overrun is computed and a
+//!   periodic timer re-armed; a signal whose tag is stale (the timer was
+//!   set again or deleted meanwhile) is dropped there.
+//!
+//! Life cycle (Linux's rules): fork gives the child no timers (the table is
+//! keyed by pid and a new pid has no entry); execve deletes the POSIX timers
+//! and keeps ITIMER_REAL; exit deletes everything. `LIVE` counts timer
+//! objects; the shutdown line reports it so tests catch leaks.
+//!
+//! ITIMER_VIRTUAL and ITIMER_PROF are refused (EINVAL): Sigil does not
+//! account user and system time per process, and a timer counting wall time
+//! instead would lie.
+
+use alloc::collections::BTreeMap;
+use core::sync::atomic::{AtomicUsize, Ordering};
+
+use sigil_core::abi::{self, Errno};
+use sigil_core::signal::{SigInfo, Signal};
+use sigil_core::time::timer::{IdAllocator, PosixTimer, RealTimer};
+use sigil_core::time::{ItimerSpec, Layout, Notify};
+
+use crate::dev::timer::{self, Event, Key};
+use crate::kcell::KCell;
+use crate::proc;
+
+/// Which of a process's timers a deadline belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    Real,
+    Posix(u32),
+}
+
+/// POSIX timers per process (Linux bounds them by RLIMIT_SIGPENDING, since
+/// each owns a preallocated sigqueue entry): beyond it, EAGAIN.
+pub const MAX_TIMERS: usize = crate::signal::SIGQUEUE_MAX;
+
+/// POSIX timer objects alive in the whole kernel.
+pub static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// A timer and its entry in the deadline queue, if armed.
+struct Slot<T> {
+    t: T,
+    key: Option<Key>,
+}
+
+impl<T> Slot<T> {
+    fn disarm(&mut self) {
+        if let Some(k) = self.key.take() {
+            timer::cancel(k);
+        }
+    }
+
+    fn arm(&mut self, deadline: Option<u64>, pid: u32, which: Which) {
+        self.disarm();
+        self.key = deadline.map(|d| timer::arm(d, Event::Timer(pid, which)));
+    }
+}
+
+/// Where a relative sleep interrupted by a signal resumes if no handler
+/// runs (Linux's restart block): its deadline and where the time left goes.
+#[derive(Clone, Copy)]
+pub struct SleepRestart {
+    pub deadline: u64,
+    pub rem: u32,
+    pub layout: Layout,
+}
+
+struct ProcTimers {
+    real: Slot<RealTimer>,
+    posix: BTreeMap<u32, Slot<PosixTimer>>,
+    ids: IdAllocator,
+    restart: Option<SleepRestart>,
+}
+
+static TABLE: KCell<BTreeMap<u32, ProcTimers>> = KCell::new(BTreeMap::new());
+
+/// The current process's timers (created empty on first use).
+fn mine() -> (u32, &'static mut ProcTimers) {
+    let pid = proc::current().pid;
+    let t = TABLE.get().entry(pid).or_insert_with(|| ProcTimers {
+        real: Slot { t: RealTimer::default(), key: None },
+        posix: BTreeMap::new(),
+        ids: IdAllocator::default(),
+        restart: None,
+    });
+    (pid, t)
+}
+
+/// setitimer(ITIMER_REAL) and alarm: returns the old setting.
+pub fn set_real(new: ItimerSpec) -> ItimerSpec {
+    let (pid, t) = mine();
+    let (old, deadline) = t.real.t.set(new, timer::now_ns());
+    t.real.arm(deadline, pid, Which::Real);
+    old
+}
+
+/// getitimer(ITIMER_REAL).
+pub fn get_real() -> ItimerSpec {
+    mine().1.real.t.get(timer::now_ns())
+}
+
+/// timer_create: a new disarmed timer; `notify` None means the default
+/// (SIGALRM carrying the id). Returns the id.
+pub fn create(notify: Option<Notify>) -> Result<u32, Errno> {
+    let (_, t) = mine();
+    if t.posix.len() >= MAX_TIMERS {
+        return Err(Errno::EAGAIN);
+    }
+    let posix = &t.posix;
+    let id = t.ids.alloc(|id| posix.contains_key(&id)).ok_or(Errno::EAGAIN)?;
+    let notify = notify.unwrap_or(sigil_core::time::default_sigevent(id));
+    t.posix.insert(id, Slot { t: PosixTimer::new(notify), key: None });
+    LIVE.fetch_add(1, Ordering::Relaxed);
+    Ok(id)
+}
+
+fn posix(id: u32) -> Result<(u32, &'static mut Slot<PosixTimer>), Errno> {
+    let (pid, t) = mine();
+    t.posix.get_mut(&id).map(|s| (pid, s)).ok_or(Errno::EINVAL)
+}
+
+/// timer_settime: returns the old setting.
+pub fn settime(id: u32, new: ItimerSpec, abs: bool) -> Result<ItimerSpec, Errno> {
+    let (pid, s) = posix(id)?;
+    let (old, deadline) = s.t.set(new, abs, timer::now_ns());
+    s.arm(deadline, pid, Which::Posix(id));
+    Ok(old)
+}
+
+/// timer_gettime.
+pub fn gettime(id: u32) -> Result<ItimerSpec, Errno> {
+    Ok(posix(id)?.1.t.get(timer::now_ns()))
+}
+
+/// timer_getoverrun.
+pub fn getoverrun(id: u32) -> Result<i32, Errno> {
+    Ok(posix(id)?.1.t.getoverrun())
+}
+
+/// timer_delete. A signal it queued becomes stale and is never delivered.
+pub fn delete(id: u32) -> Result<(), Errno> {
+    let (_, t) = mine();
+    let mut s = t.posix.remove(&id).ok_or(Errno::EINVAL)?;
+    s.disarm();
+    LIVE.fetch_sub(1, Ordering::Relaxed);
+    Ok(())
+}
+
+/// A deadline passed (from the decrementer interrupt): send the signal.
+pub fn expire(pid: u32, which: Which) {
+    let Some(t) = TABLE.get().get_mut(&pid) else { return };
+    match which {
+        Which::Real => {
+            t.real.key = None;
+            t.real.t.expire();
+            let _ = crate::signal::send(pid, SigInfo::kernel(Signal::SIGALRM), false);
+        }
+        Which::Posix(id) => {
+            let Some(s) = t.posix.get_mut(&id) else { return };
+            s.key = None;
+            let seq = s.t.expire();
+            if let Notify::Signal { signo, value } = s.t.notify {
+                queue_timer_signal(pid, id, signo, value, seq);
+            }
+        }
+    }
+}
+
+/// Queues a POSIX timer's signal, or re-tags the one still waiting.
+fn queue_timer_signal(pid: u32, id: u32, signo: u32, value: u32, seq: u32) {
+    let Some(p) = proc::get(pid) else { return };
+    let waiting = |i: &SigInfo| i.timer_seq() != 0 && i.timer_id() == id && i.signo() == signo;
+    if let Some(info) = p.sig.pending.find_queued_mut(waiting) {
+        info.set_timer_seq(seq);
+        return;
+    }
+    let sig = Signal::new(signo).expect("checked by decode_sigevent");
+    let _ = crate::signal::send(pid, SigInfo::timer_queued(sig, id, value, seq), true);
+}
+
+/// A signal is leaving `pid`'s queue for delivery (a handler frame or
+/// sigtimedwait). Fills in a timer signal's overrun and re-arms periodic
+/// timers. false: a stale timer signal, to be dropped.
+pub fn on_dequeue(pid: u32, info: &mut SigInfo) -> bool {
+    let seq = info.timer_seq();
+    let Some(t) = TABLE.get().get_mut(&pid) else { return seq == 0 };
+    let now = timer::now_ns();
+    if seq != 0 {
+        let id = info.timer_id();
+        let Some(s) = t.posix.get_mut(&id) else { return false };
+        let Some((overrun, rearm)) = s.t.deliver(seq, now) else { return false };
+        info.for_delivery(overrun);
+        if rearm.is_some() {
+            s.arm(rearm, pid, Which::Posix(id));
+        }
+    } else if info.signo() == abi::SIGALRM {
+        if let Some(d) = t.real.t.dequeued(now) {
+            t.real.arm(Some(d), pid, Which::Real);
+        }
+    }
+    true
+}
+
+fn delete_posix(t: &mut ProcTimers) {
+    for (_, mut s) in core::mem::take(&mut t.posix) {
+        s.disarm();
+        LIVE.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// execve: POSIX timers are deleted, the alarm (ITIMER_REAL) carries on.
+pub fn exec(pid: u32) {
+    if let Some(t) = TABLE.get().get_mut(&pid) {
+        delete_posix(t);
+        t.restart = None;
+    }
+}
+
+/// exit: every timer goes.
+pub fn exit(pid: u32) {
+    if let Some(mut t) = TABLE.get().remove(&pid) {
+        delete_posix(&mut t);
+        t.real.disarm();
+    }
+}
+
+/// Remembers where an interrupted relative sleep resumes (restart_syscall).
+pub fn set_restart(r: SleepRestart) {
+    mine().1.restart = Some(r);
+}
+
+/// The sleep restart_syscall resumes, if the last interrupted call left one.
+pub fn take_restart() -> Option<SleepRestart> {
+    mine().1.restart.take()
+}
