@@ -91,17 +91,24 @@ int main(void)
 	run("SIGCHLD, SIGURG, SIGWINCH, SIGCONT", child_ignore_defaults, 0);
 	run("SIGTERM set to SIG_IGN", child_sig_ign, 0);
 
-	/* Stop and continue: the child stops itself, the parent sees it and resumes it. */
+	/* Stop and continue: the child stops itself, the parent sees it and
+	 * resumes it. The child then waits on a pipe before exiting: had it
+	 * exited at once, wait might report the exit before the continue. */
+	int go[2];
+	if (pipe(go) != 0)
+		return 1;
 	pid_t pid = fork();
 	if (pid == 0) {
+		char c;
 		raise(SIGSTOP);
-		_exit(4);
+		_exit(read(go[0], &c, 1) == 1 ? 4 : 5);
 	}
 	waitpid(pid, &status, WUNTRACED);
 	describe("raise(SIGSTOP)", status);
 	kill(pid, SIGCONT);
 	waitpid(pid, &status, WCONTINUED);
 	describe("after SIGCONT", status);
+	write(go[1], "x", 1);
 	waitpid(pid, &status, 0);
 	describe("then", status);
 
