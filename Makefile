@@ -60,7 +60,7 @@ run: kernel runner user ## Boot BOARD in QEMU; with INIT=, run that program as P
 test: test-host test-boards test-qemu ## Run every test: host unit tests, hardware-only board builds, QEMU integration tests
 
 test-host: deps ## Host unit tests of the portable logic (cargo test)
-	$(CARGO) test -q -p sigil-core --lib --tests
+	$(CARGO) test -q -p sigil-abi -p sigil-core --lib --tests
 
 test-qemu: kernel runner user ## QEMU integration tests (boot, programs, signals)
 	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu --lib --bins --tests -- --test-threads=2

@@ -11,7 +11,7 @@ extern crate std;
 
 extern crate alloc;
 
-pub mod abi;
+pub use sigil_abi as abi;
 pub mod cmdline;
 pub mod cpio;
 pub mod elf;

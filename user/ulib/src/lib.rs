@@ -16,7 +16,7 @@ pub mod process;
 pub mod signal;
 pub mod sys;
 
-pub use sys::Errno;
+pub use sys::Error;
 
 /// The program's arguments, as the kernel left them on the initial stack.
 #[derive(Clone, Copy)]

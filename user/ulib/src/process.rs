@@ -1,12 +1,12 @@
 //! Processes: exit, fork, wait4 and the Linux wait status word, pids, sleep.
 
-use crate::sys::{nr, syscall, syscall_plain, Errno};
+use crate::sys::{syscall, syscall_plain, Error, Sysno};
 
 /// Ends the whole process (exit_group, as glibc's `exit` does).
 pub fn exit(status: i32) -> ! {
-    let _ = syscall_plain(nr::EXIT_GROUP, [status as u32, 0, 0, 0, 0, 0]);
+    let _ = syscall_plain(Sysno::ExitGroup, [status as u32, 0, 0, 0, 0, 0]);
     // exit_group never returns; the old exit call is the belt and braces.
-    let _ = syscall_plain(nr::EXIT, [status as u32, 0, 0, 0, 0, 0]);
+    let _ = syscall_plain(Sysno::Exit, [status as u32, 0, 0, 0, 0, 0]);
     unreachable!("exit returned")
 }
 
@@ -16,23 +16,23 @@ pub enum Fork {
     Child,
 }
 
-pub fn fork() -> Result<Fork, Errno> {
-    match syscall_plain(nr::FORK, [0; 6])? {
+pub fn fork() -> Result<Fork, Error> {
+    match syscall_plain(Sysno::Fork, [0; 6])? {
         0 => Ok(Fork::Child),
         pid => Ok(Fork::Parent(pid)),
     }
 }
 
 pub fn getpid() -> u32 {
-    syscall_plain(nr::GETPID, [0; 6]).unwrap_or(0)
+    syscall_plain(Sysno::Getpid, [0; 6]).unwrap_or(0)
 }
 
 pub fn getppid() -> u32 {
-    syscall_plain(nr::GETPPID, [0; 6]).unwrap_or(0)
+    syscall_plain(Sysno::Getppid, [0; 6]).unwrap_or(0)
 }
 
 pub fn gettid() -> u32 {
-    syscall_plain(nr::GETTID, [0; 6]).unwrap_or(0)
+    syscall_plain(Sysno::Gettid, [0; 6]).unwrap_or(0)
 }
 
 /// How a child ended (or changed state), decoded from the wait status word.
@@ -57,19 +57,19 @@ impl Status {
 }
 
 /// wait4(pid, &status, options, NULL): the pid that changed and how.
-pub fn wait4(pid: i32, options: u32) -> Result<(u32, Status), Errno> {
+pub fn wait4(pid: i32, options: u32) -> Result<(u32, Status), Error> {
     let mut w = 0u32;
     // SAFETY: w is ours to write.
-    let got = unsafe { syscall(nr::WAIT4, [pid as u32, &mut w as *mut u32 as u32, options, 0, 0, 0]) }?;
+    let got = unsafe { syscall(Sysno::Wait4, [pid as u32, &mut w as *mut u32 as u32, options, 0, 0, 0]) }?;
     Ok((got, Status::from_raw(w)))
 }
 
 /// Sleeps; returns the time left if a signal handler interrupted the sleep.
-pub fn nanosleep(sec: u32, nsec: u32) -> Result<(), (Errno, u32, u32)> {
+pub fn nanosleep(sec: u32, nsec: u32) -> Result<(), (Error, u32, u32)> {
     let req = [sec, nsec];
     let mut rem = [0u32; 2];
     // SAFETY: req is read, rem written; both live on our stack.
-    unsafe { syscall(nr::NANOSLEEP, [req.as_ptr() as u32, rem.as_mut_ptr() as u32, 0, 0, 0, 0]) }
+    unsafe { syscall(Sysno::Nanosleep, [req.as_ptr() as u32, rem.as_mut_ptr() as u32, 0, 0, 0, 0]) }
         .map(|_| ())
         .map_err(|e| (e, rem[0], rem[1]))
 }

@@ -4,29 +4,14 @@
 //! sigreturn trampoline in the signal frame itself.
 
 use crate::process::{getpid, gettid};
-use crate::sys::{nr, syscall, syscall_plain, Errno};
+use crate::sys::{syscall, syscall_plain, Error, Sysno};
 
-pub const SIGINT: u32 = 2;
-pub const SIGKILL: u32 = 9;
-pub const SIGUSR1: u32 = 10;
-pub const SIGUSR2: u32 = 12;
-pub const SIGTERM: u32 = 15;
-pub const SIGCHLD: u32 = 17;
-pub const SIGRTMIN: u32 = 34;
+// The numbers (SIGUSR1, SA_SIGINFO, SIG_BLOCK, SI_QUEUE, ...) are the kernel's own.
+pub use sigil_abi::sig::*;
 
-pub const SA_SIGINFO: u32 = 0x4;
-pub const SA_RESTART: u32 = 0x1000_0000;
-pub const SA_NODEFER: u32 = 0x4000_0000;
-pub const SA_RESETHAND: u32 = 0x8000_0000;
-
-pub const SIG_BLOCK: u32 = 0;
-pub const SIG_UNBLOCK: u32 = 1;
-pub const SIG_SETMASK: u32 = 2;
-
-/// si_code values seen by the handlers.
-pub const SI_USER: i32 = 0;
-pub const SI_QUEUE: i32 = -1;
-pub const SI_TKILL: i32 = -6;
+/// The first real-time signal a program may use: glibc keeps the kernel's
+/// first two (32 and 33) for itself, so its SIGRTMIN is 34.
+pub const SIGRTMIN_USER: u32 = SIGRTMIN + 2;
 
 /// A set of the 64 signals: bit `n - 1` is signal `n`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,7 +77,7 @@ struct KSigAction {
 
 /// rt_sigaction: installs `handler` for `sig` with `flags` (SA_SIGINFO is
 /// added for `Handler::Info`) and `mask` blocked while it runs.
-pub fn sigaction(sig: u32, handler: Handler, flags: u32, mask: SigSet) -> Result<(), Errno> {
+pub fn sigaction(sig: u32, handler: Handler, flags: u32, mask: SigSet) -> Result<(), Error> {
     let (h, extra) = match handler {
         Handler::Default => (0, 0),
         Handler::Ignore => (1, 0),
@@ -101,37 +86,37 @@ pub fn sigaction(sig: u32, handler: Handler, flags: u32, mask: SigSet) -> Result
     };
     let act = KSigAction { handler: h, flags: flags | extra, restorer: 0, mask };
     // SAFETY: act is read by the kernel; no old action is asked for.
-    unsafe { syscall(nr::RT_SIGACTION, [sig, &act as *const KSigAction as u32, 0, 8, 0, 0]) }.map(|_| ())
+    unsafe { syscall(Sysno::RtSigaction, [sig, &act as *const KSigAction as u32, 0, SIGSET_SIZE, 0, 0]) }.map(|_| ())
 }
 
 /// rt_sigprocmask: changes the blocked set, returns the old one.
-pub fn sigprocmask(how: u32, set: &SigSet) -> Result<SigSet, Errno> {
+pub fn sigprocmask(how: u32, set: &SigSet) -> Result<SigSet, Error> {
     let mut old = SigSet::EMPTY;
     // SAFETY: set is read, old written; both ours.
-    unsafe { syscall(nr::RT_SIGPROCMASK, [how, set as *const SigSet as u32, &mut old as *mut SigSet as u32, 8, 0, 0]) }?;
+    unsafe { syscall(Sysno::RtSigprocmask, [how, set as *const SigSet as u32, &mut old as *mut SigSet as u32, SIGSET_SIZE, 0, 0]) }?;
     Ok(old)
 }
 
 /// rt_sigpending: the signals waiting because they are blocked.
-pub fn sigpending() -> Result<SigSet, Errno> {
+pub fn sigpending() -> Result<SigSet, Error> {
     let mut set = SigSet::EMPTY;
     // SAFETY: set is ours to write.
-    unsafe { syscall(nr::RT_SIGPENDING, [&mut set as *mut SigSet as u32, 8, 0, 0, 0, 0]) }?;
+    unsafe { syscall(Sysno::RtSigpending, [&mut set as *mut SigSet as u32, SIGSET_SIZE, 0, 0, 0, 0]) }?;
     Ok(set)
 }
 
-pub fn kill(pid: i32, sig: u32) -> Result<(), Errno> {
-    syscall_plain(nr::KILL, [pid as u32, sig, 0, 0, 0, 0]).map(|_| ())
+pub fn kill(pid: i32, sig: u32) -> Result<(), Error> {
+    syscall_plain(Sysno::Kill, [pid as u32, sig, 0, 0, 0, 0]).map(|_| ())
 }
 
 /// raise: to this thread, as glibc does (tgkill).
-pub fn raise(sig: u32) -> Result<(), Errno> {
-    syscall_plain(nr::TGKILL, [getpid(), gettid(), sig, 0, 0, 0]).map(|_| ())
+pub fn raise(sig: u32) -> Result<(), Error> {
+    syscall_plain(Sysno::Tgkill, [getpid(), gettid(), sig, 0, 0, 0]).map(|_| ())
 }
 
 /// sigqueue: a signal with a value (rt_sigqueueinfo).
-pub fn sigqueue(pid: u32, sig: u32, value: u32) -> Result<(), Errno> {
+pub fn sigqueue(pid: u32, sig: u32, value: u32) -> Result<(), Error> {
     let info = SigInfo::queue(sig, value);
     // SAFETY: info is read by the kernel.
-    unsafe { syscall(nr::RT_SIGQUEUEINFO, [pid, sig, &info as *const SigInfo as u32, 0, 0, 0]) }.map(|_| ())
+    unsafe { syscall(Sysno::RtSigqueueinfo, [pid, sig, &info as *const SigInfo as u32, 0, 0, 0]) }.map(|_| ())
 }

@@ -5,43 +5,31 @@
 //! CR0 says whether it is an error number instead (no negative returns as on
 //! other architectures). The kernel may clobber r0, r4-r12, CTR, XER and CR0.
 
-/// A Linux error number, as the kernel returned it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Errno(pub u32);
+pub use sigil_abi::Sysno;
 
-impl Errno {
-    pub const EINTR: Errno = Errno(4);
-    pub const EAGAIN: Errno = Errno(11);
-    pub const EINVAL: Errno = Errno(22);
+/// A failed call: the error number the kernel returned in r3. Kept raw,
+/// since a kernel may return numbers `sigil_abi::Errno` does not name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Error(pub u32);
+
+impl Error {
+    /// The error as `sigil_abi::Errno`, if it is one Sigil knows.
+    pub fn errno(self) -> Option<sigil_abi::Errno> {
+        sigil_abi::Errno::from_raw(self.0 as i32)
+    }
 }
 
-impl core::fmt::Display for Errno {
+impl core::fmt::Display for Error {
     fn fmt(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
-        write!(f, "errno {}", self.0)
+        match self.errno() {
+            Some(e) => write!(f, "{}", e.name()),
+            None => write!(f, "errno {}", self.0),
+        }
     }
 }
 
 /// CR0[SO] in the 32-bit CR as `mfcr` reads it.
 const CR0_SO: u32 = 0x1000_0000;
-
-/// Linux ppc32 system call numbers used by ulib.
-pub mod nr {
-    pub const EXIT: u32 = 1;
-    pub const FORK: u32 = 2;
-    pub const WRITE: u32 = 4;
-    pub const GETPID: u32 = 20;
-    pub const KILL: u32 = 37;
-    pub const GETPPID: u32 = 64;
-    pub const WAIT4: u32 = 114;
-    pub const NANOSLEEP: u32 = 162;
-    pub const RT_SIGACTION: u32 = 173;
-    pub const RT_SIGPROCMASK: u32 = 174;
-    pub const RT_SIGPENDING: u32 = 175;
-    pub const RT_SIGQUEUEINFO: u32 = 177;
-    pub const GETTID: u32 = 207;
-    pub const TGKILL: u32 = 250;
-    pub const EXIT_GROUP: u32 = 234;
-}
 
 /// Makes system call `nr` with six arguments.
 ///
@@ -49,7 +37,7 @@ pub mod nr {
 /// The arguments must be valid for the call: pointers the kernel will write
 /// through must point at memory the caller owns.
 #[inline(always)]
-pub unsafe fn syscall(nr: u32, a: [u32; 6]) -> Result<u32, Errno> {
+pub unsafe fn syscall(nr: Sysno, a: [u32; 6]) -> Result<u32, Error> {
     let r3: u32;
     let cr: u32;
     // SAFETY: the caller vouches for the arguments; the clobbers are the
@@ -59,7 +47,7 @@ pub unsafe fn syscall(nr: u32, a: [u32; 6]) -> Result<u32, Errno> {
             "sc",
             "mfcr {cr}",
             cr = lateout(reg) cr,
-            inlateout("r0") nr => _,
+            inlateout("r0") nr.raw() => _,
             inlateout("r3") a[0] => r3,
             inlateout("r4") a[1] => _,
             inlateout("r5") a[2] => _,
@@ -71,11 +59,11 @@ pub unsafe fn syscall(nr: u32, a: [u32; 6]) -> Result<u32, Errno> {
             options(nostack)
         );
     }
-    if cr & CR0_SO != 0 { Err(Errno(r3)) } else { Ok(r3) }
+    if cr & CR0_SO != 0 { Err(Error(r3)) } else { Ok(r3) }
 }
 
 /// `syscall` for calls that take no pointers, so cannot misuse memory.
-pub fn syscall_plain(nr: u32, a: [u32; 6]) -> Result<u32, Errno> {
+pub fn syscall_plain(nr: Sysno, a: [u32; 6]) -> Result<u32, Error> {
     // SAFETY: only for calls whose arguments are plain numbers.
     unsafe { syscall(nr, a) }
 }

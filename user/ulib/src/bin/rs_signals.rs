@@ -34,7 +34,7 @@ fn main(_args: ulib::Args) -> i32 {
     }
     println!("plain handler ran {} times", COUNT.load(Ordering::Relaxed));
 
-    let rt = signal::SIGRTMIN + 1;
+    let rt = signal::SIGRTMIN_USER + 1;
     signal::sigaction(rt, Handler::Info(on_rt), 0, SigSet::EMPTY).expect("sigaction");
     signal::sigqueue(process::getpid(), rt, 0xfeed).expect("sigqueue");
     println!("siginfo handler: code {} (SI_QUEUE is {}), value {:#x}", CODE.load(Ordering::Relaxed), signal::SI_QUEUE, VALUE.load(Ordering::Relaxed));

@@ -2,7 +2,10 @@
 //! the signal constants.
 //!
 //! Everything user space can see as a raw number is named here once, so the
-//! rest of the kernel never writes a magic number. Values are Linux's
+//! rest of the kernel never writes a magic number, and Sigil's user runtime
+//! (`user/ulib`) speaks the same numbers as the kernel. This crate is plain
+//! `core`: no allocation, so user programs can link it. The kernel reaches it
+//! as `sigil_core::abi`. Values are Linux's
 //! (checked against the powerpc-linux-gnu cross headers by host tests).
 //!
 //! - [`Sysno`]: r0 at `sc`, decoded for the one dispatch `match`.
@@ -11,8 +14,13 @@
 //! - signal constants (`SIGSEGV`, `SA_SIGINFO`, `SI_QUEUE`, ...) and the wait
 //!   status encoding ([`wait_status`]).
 
+#![no_std]
+
+#[cfg(test)]
+extern crate std;
+
 mod errno;
-mod sig;
+pub mod sig;
 mod sysno;
 
 pub use errno::Errno;
