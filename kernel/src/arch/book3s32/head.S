@@ -7,49 +7,14 @@
  *   2. rfi to the kernel's virtual address with IR/DR on and IP off;
  *   3. clear .bss, set the boot stack and call kmain().
  *
- * Every vector saves r11 and r12 in SPRG1-2 and SRR0/SRR1/DAR/DSISR in
- * trap_scratch (still in real mode, so through its physical address), then
- * rfi's straight to trap_entry's virtual address (../ppc32/entry.S) with IR/DR
- * on and the vector number in r12.
- *
- * Why rfi and not "mtmsr IR|DR, then branch": that would fetch a few
- * instructions at the vector's low address with translation on, which needs an
- * identity mapping of page 0 for the kernel - and user page 0 lives at the very
- * same effective addresses. QEMU caches the fetch's translation for data reads
- * too, so a kernel read of a user NULL pointer then returned the vectors
- * instead of faulting. Never running low addresses translated avoids it.
+ * The vectors are VECTOR (../ppc32/vector.h): save a few registers, rfi to
+ * trap_entry in ../ppc32/entry.S.
  */
-#define KERNELBASE 0xc0000000
-#define SPRG1      273          /* scratch: r11 */
-#define SPRG2      274          /* scratch: r12 */
-#define SCRATCH_PHYS (trap_scratch - KERNELBASE)
+#include "../ppc32/vector.h"
 
     .section .vectors, "ax"
     .globl __vectors
 __vectors:
-
-.macro VECTOR num
-    . = \num
-    mtspr   SPRG1, r11
-    mtspr   SPRG2, r12
-    lis     r12, SCRATCH_PHYS@ha
-    mfsrr0  r11
-    stw     r11, SCRATCH_PHYS@l+8(r12)
-    mfsrr1  r11
-    stw     r11, SCRATCH_PHYS@l+12(r12)
-    mfdar   r11
-    stw     r11, SCRATCH_PHYS@l+16(r12)
-    mfdsisr r11
-    stw     r11, SCRATCH_PHYS@l+20(r12)
-    lis     r11, trap_entry@h
-    ori     r11, r11, trap_entry@l
-    mtsrr0  r11
-    mfmsr   r11
-    ori     r11, r11, 0x30          /* IR | DR */
-    mtsrr1  r11
-    li      r12, \num
-    rfi
-.endm
 
     VECTOR 0x100    /* system reset */
     VECTOR 0x200    /* machine check */

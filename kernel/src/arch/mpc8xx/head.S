@@ -20,7 +20,7 @@
  * touch, so between `mtsrr0`/`mtsrr1` and `rfi` in trap_return (which touch
  * only the trap frame just read) no TLB miss can clobber SRR0/SRR1.
  */
-#define KERNELBASE      0xc0000000
+#include "../ppc32/vector.h"
 #define IO_BASE_HI      0xf000          /* I/O window from 0xf0000000 */
 #define MD_AP_LOCKED_HI 0xde00          /* MD_AP = 0xde000000: KUAP locked */
 #define MI_AP_HI        0xde00          /* MI_AP = 0xde000000: KUEP */
@@ -34,8 +34,6 @@
 #define RPN_KERNEL_TEXT 0x6fd           /* PP 011 | pattern | SPS | SH | V: supervisor X */
 #define RPN_NO_CACHE    0x2
 
-#define SPRG1     273                   /* vectors: r11 */
-#define SPRG2     274                   /* vectors: r12 */
 #define SPRG3     275                   /* TLB miss handlers: r10 */
 #define IC_CST    560
 #define DC_CST    568
@@ -55,36 +53,10 @@
 #define IDC_INVALL_HI 0x0c00            /* IC_CST/DC_CST commands (Linux reg_8xx.h) */
 #define IDC_ENABLE_HI 0x0200
 #define CR_SLOT   0xf8                  /* physical word: CR during a TLB miss */
-#define SCRATCH_PHYS (trap_scratch - KERNELBASE)
 
     .section .vectors, "ax"
     .globl __vectors
 __vectors:
-
-/* As on book3s32: save r11/r12, SRR0/SRR1/DAR/DSISR (real mode, physical
- * address of trap_scratch), rfi to trap_entry (../ppc32/entry.S). */
-.macro VECTOR num
-    . = \num
-    mtspr   SPRG1, r11
-    mtspr   SPRG2, r12
-    lis     r12, SCRATCH_PHYS@ha
-    mfsrr0  r11
-    stw     r11, SCRATCH_PHYS@l+8(r12)
-    mfsrr1  r11
-    stw     r11, SCRATCH_PHYS@l+12(r12)
-    mfdar   r11
-    stw     r11, SCRATCH_PHYS@l+16(r12)
-    mfdsisr r11
-    stw     r11, SCRATCH_PHYS@l+20(r12)
-    lis     r11, trap_entry@h
-    ori     r11, r11, trap_entry@l
-    mtsrr0  r11
-    mfmsr   r11
-    ori     r11, r11, 0x30          /* IR | DR */
-    mtsrr1  r11
-    li      r12, \num
-    rfi
-.endm
 
     VECTOR 0x100    /* system reset */
     VECTOR 0x200    /* machine check */

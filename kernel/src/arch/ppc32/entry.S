@@ -10,9 +10,7 @@
  */
 #define FRAME      192          /* 16-byte ABI header + struct TrapFrame */
 #define MSR_PR     0x4000
-#define SPRG0      272          /* current thread's kernel stack top */
-#define SPRG1      273          /* scratch: r11 */
-#define SPRG2      274          /* scratch: r12 */
+#include "vector.h"
 
 /* trap_entry: r11/r12 are in SPRG1/2, r12 = vector, translation is on.
  * trap_scratch holds r10 and CR (saved here: no other free register) and the
