@@ -122,5 +122,6 @@ pub fn shutdown(wait_status: u32) -> ! {
 #[panic_handler]
 fn panic(info: &PanicInfo) -> ! {
     console::print_always(format_args!("\nSIGIL OOPS: kernel panic: {}\n", info));
+    arch::backtrace(arch::stack_pointer());
     console::exit(255)
 }

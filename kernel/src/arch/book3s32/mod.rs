@@ -17,7 +17,7 @@ pub use context::{fp_load, fp_save, new_thread, set_kernel_stack, switch, user_f
 pub use cuda::power_off;
 pub use escc::{getc as console_getc, putc as console_putc};
 pub use fwcfg::BootInfo;
-pub use trap::{dump, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER};
+pub use trap::{backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER};
 
 /// Brings up what the console needs and reads the boot information.
 pub fn early_init() -> Option<BootInfo> {
