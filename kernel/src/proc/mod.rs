@@ -151,9 +151,10 @@ fn create(ppid: u32, name: String, space: AddressSpace, files: FdTable, sig: Sig
     Ok(pid)
 }
 
-/// Starts PID 1 from the initramfs and never returns: the boot thread's
-/// stack is abandoned for good.
-pub fn start_init(path: &str, argv: &[&[u8]]) -> Result<(), sigil_core::abi::Errno> {
+/// Runs PID 1 from the initramfs on behalf of the boot thread, which sleeps
+/// until `wait::exit` has ended PID 1 and every other process and switched
+/// back here. Returns PID 1's wait status, with the process table empty.
+pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errno> {
     let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
     let (space, tf) = exec::load(path, argv, &envp)?;
     let pid = create(0, String::from(path), space, FdTable::console(), SignalState::new(), &tf)
@@ -166,7 +167,25 @@ pub fn start_init(path: &str, argv: &[&[u8]]) -> Result<(), sigil_core::abi::Err
     arch::set_kernel_stack(p.kstack_top());
     // SAFETY: boot_ksp is a static slot; p.ksp came from new_thread.
     unsafe { arch::switch(&mut t.boot_ksp, p.ksp) };
-    unreachable!("the boot thread is never resumed")
+    // Back from `back_to_boot`: PID 1's kernel stack is idle now, so it can go.
+    let t = TABLE.get();
+    let init = t.procs.remove(&pid).expect("PID 1 in the table");
+    t.current = 0;
+    // Empty containers keep their storage; give it back for the leak check.
+    t.procs = BTreeMap::new();
+    t.runq = VecDeque::new();
+    Ok(init.wait_status)
+}
+
+/// The end of PID 1 (called by `wait::exit` once everything else is gone):
+/// resumes the boot thread in `run_init`. Never returns.
+fn back_to_boot() -> ! {
+    let t = TABLE.get();
+    let p = current();
+    // SAFETY: p.ksp lives in PID 1's Box, which run_init frees only after this
+    // switch has saved into it; boot_ksp was saved by run_init's switch.
+    unsafe { arch::switch(&mut p.ksp, t.boot_ksp) };
+    unreachable!("PID 1 resumed after its end")
 }
 
 /// Makes `pid` runnable (if it still exists and is not a zombie).

@@ -164,11 +164,19 @@ pub fn do_signal(tf: &mut TrapFrame) {
         let p = proc::current();
         let Some(node) = deliver::dequeue(p) else { break };
         let sig = node.info().signal();
-        match p.sig.action(sig).disposition() {
+        let disposition = p.sig.action(sig).disposition();
+        if let Disposition::Handler(_) = disposition {
             // Every deliverable signal gets its frame now, each stacked on the
             // last (as Linux's exit-to-user loop does): the last one set up
             // runs first, and each handler's mask applies to the ones after it.
-            Disposition::Handler(_) => deliver::handle_signal(tf, node),
+            deliver::handle_signal(tf, node);
+            continue;
+        }
+        // No handler reads this siginfo. Free the node now: `exit` below
+        // never returns (the stack is abandoned), so no destructor would.
+        drop(node);
+        match disposition {
+            Disposition::Handler(_) => unreachable!("handled above"),
             Disposition::Ignore => continue,
             Disposition::Default => match default_action(sig) {
                 DefaultAction::Ignore | DefaultAction::Continue => continue,
