@@ -16,6 +16,7 @@ use crate::mm::TASK_SIZE;
 use crate::{proc, signal, syscall, uaccess};
 
 pub fn handle(tf: &mut TrapFrame, event: Event) {
+    proc::check_kernel_stack(arch::stack_pointer() as usize);
     let kuap = arch::kuap::save_and_lock();
     if tf.from_user() {
         user_trap(tf, event);

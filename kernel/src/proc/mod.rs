@@ -24,8 +24,51 @@ pub const KSTACK_SIZE: usize = 16 * 1024;
 /// The most processes that may exist at once (fork beyond it: EAGAIN).
 pub const MAX_PROCS: usize = 64;
 
+/// A kernel stack. Its lowest word holds STACK_GUARD: a stack that grew
+/// past its bottom overwrites it before it overwrites the heap object below,
+/// and the next check (`check_kernel_stack`) turns that into an oops.
 #[repr(C, align(16))]
 struct KernelStack([u8; KSTACK_SIZE]);
+
+const STACK_GUARD: u32 = 0x5157_ac6d;
+/// Less room than this below the stack pointer at a check is an oops before
+/// anything is overwritten: a trap frame and the Rust frames of a nested
+/// page fault fit in it.
+const STACK_MARGIN: usize = 1024;
+
+impl KernelStack {
+    fn new() -> Box<KernelStack> {
+        let mut s = Box::new(KernelStack([0; KSTACK_SIZE]));
+        s.0[..4].copy_from_slice(&STACK_GUARD.to_ne_bytes());
+        s
+    }
+
+    fn guard_intact(&self) -> bool {
+        self.0[..4] == STACK_GUARD.to_ne_bytes()
+    }
+}
+
+/// Checks the stack the kernel runs on, given its stack pointer `sp`: the
+/// current process's kernel stack (guard word intact, `sp` inside with
+/// STACK_MARGIN to spare) or, before PID 1 and after it, the boot stack.
+/// Called on every trap and context switch; a failure is a kernel bug, so an
+/// oops (panic), never silent corruption of the heap.
+pub fn check_kernel_stack(sp: usize) {
+    let t = TABLE.get();
+    let (bottom, top, guard_ok, pid) = match t.procs.get(&t.current) {
+        Some(p) => (p.kstack.0.as_ptr() as usize, p.kstack_top(), p.kstack.guard_intact(), p.pid),
+        None => {
+            let (bottom, top) = arch::boot_stack_bounds();
+            (bottom, top, true, 0)
+        }
+    };
+    if !guard_ok || sp < bottom + STACK_MARGIN || sp > top {
+        panic!(
+            "kernel stack overflow: pid {} stack [{:#x}, {:#x}) sp {:#x}, guard word {}",
+            pid, bottom, top, sp, if guard_ok { "intact" } else { "overwritten" }
+        );
+    }
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum State {
@@ -129,7 +172,7 @@ fn create(ppid: u32, name: String, space: AddressSpace, files: FdTable, sig: Sig
             break p;
         }
     };
-    let kstack: Box<KernelStack> = Box::new(KernelStack([0; KSTACK_SIZE]));
+    let kstack = KernelStack::new();
     let mut p = Box::new(Process {
         pid,
         ppid,
@@ -251,6 +294,7 @@ pub fn schedule() {
 }
 
 fn switch_to(next: u32) {
+    check_kernel_stack(arch::stack_pointer() as usize);
     let t = TABLE.get();
     let prev = t.procs.get_mut(&t.current).expect("current") as *mut Box<Process>;
     // SAFETY: prev and next are distinct boxed processes in the table; neither

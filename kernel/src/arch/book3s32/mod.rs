@@ -13,7 +13,7 @@ pub mod mmu;
 mod pci;
 mod trap;
 
-pub use context::{fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState};
+pub use context::{boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState};
 pub use cuda::power_off;
 pub use escc::{getc as console_getc, putc as console_putc};
 pub use fwcfg::BootInfo;
