@@ -63,7 +63,7 @@ fn stress_rt_100000_signals() {
     );
 }
 
-/// Fork bomb, address space, physical memory, RT queue: an error (or SIGKILL
+/// Fork bomb, address space, physical memory, RT queue, pipe buffers: an error (or SIGKILL
 /// for touched memory) each time, and the system usable afterwards.
 #[test]
 fn exhaustion() {
@@ -84,6 +84,8 @@ fn exhaustion() {
             "all queued delivered on unblocking: yes",
             "kill of a blocked RT signal 2 x RLIMIT_SIGPENDING times: never fails: yes, delivered at most the limit: yes",
             "rt queue: system usable afterwards: yes",
+            "pipe buffers: 8 processes filled pipes until pipe() failed (EMFILE or ENFILE): yes",
+            "pipe buffers: system usable afterwards: yes",
         ],
     );
 }

@@ -15,11 +15,14 @@
  * 4. RT signal queue: a blocked RT signal sent to self with sigqueue until
  *    EAGAIN stops at RLIMIT_SIGPENDING; kill() of a blocked RT signal never
  *    fails but queues no more than that limit either (the info is lost).
+ * 5. Pipe buffers (kernel heap): 8 processes fill pipes until pipe() fails.
  * After each: fork, exit status, a pipe and a 4 MiB touched mapping work.
  *
  * Runs only as PID 1 (on Sigil): a fork bomb on a host is no test.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +197,53 @@ static void rt_queue(void)
 	printf("rt queue: system usable afterwards: %s\n", yes(usable()));
 }
 
+#define PIPE_HOGS 8
+
+/* Pipe buffers live in the kernel heap: 8 processes each open pipes until
+ * the fd limit or the kernel says no, filling every one, and hold them all
+ * at once. pipe() may fail (EMFILE, ENFILE) and writes may stop (EAGAIN);
+ * the kernel must not run out of heap. */
+static void pipe_buffers(void)
+{
+	int report[2], status, ok = 0;
+	static char block[65536];
+	pid_t kids[PIPE_HOGS];
+	pipe(report);
+	for (int k = 0; k < PIPE_HOGS; k++) {
+		kids[k] = fork();
+		if (kids[k] == 0) {
+			int p[2];
+			char verdict = 'E';
+			close(report[0]);
+			for (;;) {
+				if (pipe2(p, O_NONBLOCK) < 0) {
+					verdict = errno == EMFILE || errno == ENFILE ? 'A' : 'E';
+					break;
+				}
+				while (write(p[1], block, sizeof block) > 0)
+					;
+				if (errno != EAGAIN)
+					break;
+			}
+			write(report[1], &verdict, 1);
+			for (;;)
+				pause();
+		}
+	}
+	close(report[1]);
+	for (int k = 0; k < PIPE_HOGS; k++) {
+		char c;
+		ok += read(report[0], &c, 1) == 1 && c == 'A';
+	}
+	close(report[0]);
+	for (int k = 0; k < PIPE_HOGS; k++) {
+		kill(kids[k], SIGKILL);
+		waitpid(kids[k], &status, 0);
+	}
+	printf("pipe buffers: %d processes filled pipes until pipe() failed (EMFILE or ENFILE): %s\n", PIPE_HOGS, yes(ok == PIPE_HOGS));
+	printf("pipe buffers: system usable afterwards: %s\n", yes(usable()));
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -205,5 +255,6 @@ int main(void)
 	address_space();
 	physical_memory();
 	rt_queue();
+	pipe_buffers();
 	return 0;
 }
