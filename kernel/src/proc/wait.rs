@@ -52,7 +52,8 @@ fn end_of_init(status: u32) -> ! {
     me.wait_status = status;
     for _ in 0..MAX_KILL_ROUNDS {
         let t = TABLE.get();
-        let zombies: alloc::vec::Vec<u32> = t.procs.values().filter(|p| p.pid != 1 && p.state == State::Zombie).map(|p| p.pid).collect();
+        let zombies: alloc::vec::Vec<u32> =
+            t.procs.values().filter(|p| p.pid != 1 && p.state == State::Zombie).map(|p| p.pid).collect();
         for pid in zombies {
             t.procs.remove(&pid);
         }
