@@ -87,11 +87,55 @@ extern "C" fn kmain() -> ! {
         }
     }
     let argv: alloc::vec::Vec<&[u8]> = core::iter::once(&b"/init"[..]).chain(opts.init_args.iter().copied()).collect();
-    if let Err(e) = proc::start_init("/init", &argv) {
-        console::print_always(format_args!("sigil: cannot run /init: {}\n", e.name()));
-        shutdown(127);
+    let baseline = Usage::now();
+    match proc::run_init("/init", &argv) {
+        Ok(status) => {
+            leak_check(&baseline);
+            shutdown(status)
+        }
+        Err(e) => {
+            console::print_always(format_args!("sigil: cannot run /init: {}\n", e.name()));
+            shutdown(127 << 8)
+        }
     }
-    unreachable!()
+}
+
+/// What a run can leak: free frames, kernel heap bytes, sigqueue nodes.
+struct Usage {
+    free_frames: usize,
+    heap: usize,
+    nodes: usize,
+}
+
+impl Usage {
+    fn now() -> Usage {
+        Usage {
+            free_frames: mm::frames::free_count(),
+            heap: mm::heap::used(),
+            nodes: sigil_core::signal::queue::LIVE_NODES.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// After PID 1 and every other process are gone (`run_init` returned), all
+/// they held must be back: compares with `before` (taken just before PID 1
+/// was created) and says so. A leak is printed even under `quiet`, and the
+/// integration tests fail on that line.
+fn leak_check(before: &Usage) {
+    syscall::forget_reported();
+    dev::timer::release_empty_events();
+    timers::release_empty_table();
+    let after = Usage::now();
+    let frames = before.free_frames as isize - after.free_frames as isize;
+    let heap = after.heap as isize - before.heap as isize;
+    let nodes = after.nodes as isize - before.nodes as isize;
+    if frames == 0 && heap == 0 && nodes == 0 {
+        kprintln!("sigil: leak check: ok ({} free frames, heap {} bytes, as before PID 1)", after.free_frames, after.heap);
+    } else {
+        console::print_always(format_args!(
+            "sigil: leak check: LEAK frames {:+} heap {:+} bytes sigqueue nodes {:+}\n", frames, heap, nodes
+        ));
+    }
 }
 
 /// The NUL-terminated command line QEMU left at physical `addr` (at most 4 KiB).
@@ -126,5 +170,6 @@ pub fn shutdown(wait_status: u32) -> ! {
 #[panic_handler]
 fn panic(info: &PanicInfo) -> ! {
     console::print_always(format_args!("\nSIGIL OOPS: kernel panic: {}\n", info));
+    arch::backtrace(arch::stack_pointer());
     console::exit(255)
 }

@@ -4,6 +4,8 @@
 //! `kuap-violation`: the same write outside any window must be stopped by the
 //! MMU; the expected result is a "KUAP violation" oops. If the write goes
 //! through, KUAP is not enforced and the test says so and fails (exit 1).
+//! `kstack-overflow`: unbounded recursion on the boot stack must end in a
+//! "kernel stack overflow" oops from `proc::check_kernel_stack`.
 
 use crate::mm::space::{AddressSpace, Prot};
 use crate::mm::frames;
@@ -36,9 +38,28 @@ pub fn run(name: &[u8]) -> ! {
             crate::console::print_always(format_args!("selftest kuap-violation: FAILED, the write was not caught\n"));
             crate::shutdown(1 << 8)
         }
+        b"kstack-overflow" => {
+            crate::console::print_always(format_args!("selftest kstack-overflow: recursing on the boot stack\n"));
+            let depth = recurse(0);
+            crate::console::print_always(format_args!("selftest kstack-overflow: FAILED, {} levels deep and no oops\n", depth));
+            crate::shutdown(1 << 8)
+        }
         _ => {
             crate::console::print_always(format_args!("selftest: unknown test\n"));
             crate::shutdown(2 << 8)
         }
     }
+}
+
+/// Calls itself with 256 bytes of locals per level, checking the stack at
+/// each level as a trap arriving there would; the check must oops well
+/// before 16 KiB are used up.
+#[inline(never)]
+fn recurse(depth: usize) -> usize {
+    let local = core::hint::black_box([depth as u8; 256]);
+    crate::proc::check_kernel_stack(crate::arch::stack_pointer() as usize);
+    if depth > 1000 {
+        return depth;
+    }
+    core::hint::black_box(recurse(depth + 1)) + local[0] as usize
 }

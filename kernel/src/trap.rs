@@ -11,10 +11,12 @@ use core::sync::atomic::Ordering;
 use sigil_core::abi;
 
 use crate::arch::{self, Event, TrapFrame};
+use crate::mm::space::Fault;
 use crate::mm::TASK_SIZE;
 use crate::{proc, signal, syscall, uaccess};
 
 pub fn handle(tf: &mut TrapFrame, event: Event) {
+    proc::check_kernel_stack(arch::stack_pointer() as usize);
     let kuap = arch::kuap::save_and_lock();
     if tf.from_user() {
         user_trap(tf, event);
@@ -32,10 +34,15 @@ fn user_trap(tf: &mut TrapFrame, event: Event) {
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } => {
             let space = proc::current().space();
-            let ok = missing && space.fault(ea, write).is_ok();
-            if !ok {
-                let code = if space.area(ea).is_some() { abi::SEGV_ACCERR } else { abi::SEGV_MAPERR };
-                signal::force_fault(abi::SIGSEGV, code, ea);
+            match if missing { space.fault(ea, write) } else { Err(Fault::Bad) } {
+                Ok(()) => {}
+                // No frame left for a legal access: what Linux's OOM killer
+                // does, aimed at the process that asked.
+                Err(Fault::NoMem) => signal::out_of_memory(ea),
+                Err(Fault::Bad) => {
+                    let code = if space.area(ea).is_some() { abi::SEGV_ACCERR } else { abi::SEGV_MAPERR };
+                    signal::force_fault(abi::SIGSEGV, code, ea);
+                }
             }
         }
         Event::FpUnavailable => {

@@ -178,9 +178,10 @@ pub fn read_cstr(addr: u32, max: u32) -> Result<alloc::vec::Vec<u8>, Efault> {
     let mut a = addr;
     loop {
         // One window per page: the string may end just before an unmapped page.
+        // (`open` refuses a page at or past TASK_SIZE, so `w` covers all `n`.)
         let page_end = (a | 0xfff).checked_add(1).ok_or(Efault)?;
-        let w = UserWindow::open(a, (page_end - a).min(TASK_SIZE.saturating_sub(a)), Access::Read)?;
         let n = page_end - a;
+        let w = UserWindow::open(a, n, Access::Read)?;
         for i in 0..n {
             let b: u8 = w.get(i);
             if FAULTED.load(Ordering::Relaxed) {

@@ -11,14 +11,20 @@
 //!
 //! Each end is one open file description: fork and dup share it, so "all
 //! writers closed" is "the write end object dropped" (`Drop` keeps the
-//! counts). The ring grows on demand up to PIPE_SIZE, so an idle pipe costs
-//! no buffer.
+//! counts). The ring grows on demand up to its capacity, so an idle pipe
+//! costs no buffer.
+//!
+//! Rings live on the kernel heap, so their capacities are reserved from a
+//! system-wide budget when a pipe is made (Linux's pipe-user-pages limits):
+//! PIPE_SIZE while less than PIPES_SOFT is reserved, one page past it, and
+//! past PIPES_HARD pipe() fails with ENFILE. Without it, a few processes
+//! filling pipes would exhaust the heap and panic the kernel.
 
 use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 use alloc::sync::Arc;
 use core::cell::RefCell;
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
 use sigil_core::abi::Errno;
 use sigil_core::signal::{SigInfo, Signal};
@@ -31,6 +37,12 @@ use crate::uaccess::{copy_from_user, copy_to_user, put_user};
 pub const PIPE_SIZE: usize = 64 * 1024;
 /// Writes up to this size are atomic.
 pub const PIPE_BUF: usize = 4096;
+/// Reserved ring capacity beyond which new pipes get one page, and beyond
+/// which pipe() fails (the kernel heap is 16 MiB).
+const PIPES_SOFT: usize = 2 << 20;
+const PIPES_HARD: usize = 6 << 20;
+/// Ring capacity reserved by all live pipes.
+static RESERVED: AtomicUsize = AtomicUsize::new(0);
 /// FIONREAD: bytes waiting to be read.
 const FIONREAD: u32 = 0x4004_667f;
 
@@ -39,6 +51,8 @@ static NEXT_INO: AtomicU32 = AtomicU32::new(0x1000);
 
 struct Ring {
     buf: VecDeque<u8>,
+    /// Most bytes buffered at once (reserved from RESERVED).
+    cap: usize,
     readers: u32,
     writers: u32,
     ino: u64,
@@ -67,14 +81,27 @@ pub struct WriteEnd {
     flags: StatusFlags,
 }
 
+impl Drop for Ring {
+    fn drop(&mut self) {
+        RESERVED.fetch_sub(self.cap, Ordering::Relaxed);
+    }
+}
+
 /// pipe2: a new pipe's (read end, write end), with O_NONBLOCK from `oflags`.
-pub fn new(oflags: u32) -> (Arc<File>, Arc<File>) {
+/// ENFILE when the pipe budget is spent.
+pub fn new(oflags: u32) -> Result<(Arc<File>, Arc<File>), Errno> {
+    let reserved = RESERVED.load(Ordering::Relaxed);
+    let cap = if reserved + PIPE_SIZE <= PIPES_SOFT { PIPE_SIZE } else { PIPE_BUF };
+    if reserved + cap > PIPES_HARD {
+        return Err(Errno::ENFILE);
+    }
+    RESERVED.fetch_add(cap, Ordering::Relaxed);
     let ino = NEXT_INO.fetch_add(1, Ordering::Relaxed) as u64;
-    let ring = Rc::new(RefCell::new(Ring { buf: VecDeque::new(), readers: 1, writers: 1, ino }));
+    let ring = Rc::new(RefCell::new(Ring { buf: VecDeque::new(), cap, readers: 1, writers: 1, ino }));
     let nb = oflags & flags::O_NONBLOCK;
     let r = ReadEnd { ring: ring.clone(), flags: StatusFlags::new(flags::O_RDONLY | nb) };
     let w = WriteEnd { ring, flags: StatusFlags::new(flags::O_WRONLY | nb) };
-    (Arc::new(r), Arc::new(w))
+    Ok((Arc::new(r), Arc::new(w)))
 }
 
 impl FileOps for ReadEnd {
@@ -150,7 +177,7 @@ impl FileOps for WriteEnd {
                     let _ = crate::signal::send(pid, SigInfo::kill(Signal::SIGPIPE, pid, 0), false);
                     return if done > 0 { Ok(done as u32) } else { Err(Errno::EPIPE) };
                 }
-                let room = PIPE_SIZE - r.buf.len();
+                let room = r.cap - r.buf.len();
                 // A small write goes in whole or waits; a big one goes in pieces.
                 let fits = if len <= PIPE_BUF { room >= len - done } else { room > 0 };
                 if fits {
@@ -199,7 +226,7 @@ impl FileOps for WriteEnd {
         if r.readers == 0 {
             return POLLOUT | POLLERR;
         }
-        if PIPE_SIZE - r.buf.len() >= PIPE_BUF { POLLOUT } else { 0 }
+        if r.cap - r.buf.len() >= PIPE_BUF { POLLOUT } else { 0 }
     }
 }
 

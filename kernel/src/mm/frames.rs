@@ -36,6 +36,15 @@ pub fn init(ranges: &[(usize, usize)], heap_frames: usize) {
             free += end - start;
         }
     }
+    // The free lists are heap BTreeSets: each gets its node on its first
+    // insert and keeps it when it empties again. Split and merge one block of
+    // every order now, so every list has its node before the leak check's
+    // baseline and the check measures objects, not allocator bookkeeping.
+    for order in 0..32 {
+        if let Some(first) = buddy.alloc(1 << order) {
+            buddy.dealloc(first, 1 << order);
+        }
+    }
     let max = ranges.iter().map(|r| r.1).max().unwrap_or(0);
     let mut counts = Vec::new();
     counts.resize(max, 0);

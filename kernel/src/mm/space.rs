@@ -53,6 +53,12 @@ pub enum Fault {
 
 static NEXT_CTX: AtomicU32 = AtomicU32::new(1);
 
+/// The most areas one address space may have (Linux's vm.max_map_count is
+/// 65530; Sigil searches its areas linearly and keeps them on the kernel
+/// heap, so it allows fewer). mmap, munmap and mprotect fail with ENOMEM
+/// beyond it, as Linux does, instead of letting one process fill the heap.
+pub const MAX_AREAS: usize = 1024;
+
 pub struct AddressSpace {
     /// MMU context number (selects the VSIDs).
     pub ctx: u32,
@@ -106,9 +112,19 @@ impl AddressSpace {
         self.areas.iter().find(|a| a.start <= ea && ea < a.end)
     }
 
-    /// Declares [start, end) as an area (it must not overlap another).
+    /// Declares [start, end) as an area (it must not overlap another). An
+    /// area that ends at `start` with the same protection just grows (brk).
+    /// Callers acting for user space check `room_for(1)` first.
     pub fn add_area(&mut self, start: u32, end: u32, prot: Prot) {
-        self.areas.push(Area { start, end, prot });
+        match self.areas.iter_mut().find(|a| a.end == start && a.prot == prot) {
+            Some(a) => a.end = end,
+            None => self.areas.push(Area { start, end, prot }),
+        }
+    }
+
+    /// May `more` areas be added without passing MAX_AREAS?
+    pub fn room_for(&self, more: usize) -> bool {
+        self.areas.len() + more <= MAX_AREAS
     }
 
     /// Is [start, end) free of areas?
@@ -152,7 +168,11 @@ impl AddressSpace {
     }
 
     /// Removes every page and area in [start, end) (page-aligned).
-    pub fn unmap(&mut self, start: u32, end: u32) {
+    /// Err(NoMem), changing nothing, if splitting an area would pass MAX_AREAS.
+    pub fn unmap(&mut self, start: u32, end: u32) -> Result<(), Fault> {
+        if self.areas.iter().any(|a| a.start < start && a.end > end) && !self.room_for(1) {
+            return Err(Fault::NoMem);
+        }
         let mut kept = Vec::new();
         for a in self.areas.drain(..) {
             if a.end <= start || a.start >= end {
@@ -168,6 +188,7 @@ impl AddressSpace {
         }
         self.areas = kept;
         self.clear_pages(start, end);
+        Ok(())
     }
 
     fn clear_pages(&mut self, start: u32, end: u32) {
@@ -191,7 +212,13 @@ impl AddressSpace {
     }
 
     /// Changes the protection of [start, end) (page-aligned, fully inside areas).
+    /// Err(NoMem), changing nothing, if the pieces would pass MAX_AREAS.
     pub fn protect(&mut self, start: u32, end: u32, prot: Prot) -> Result<(), Fault> {
+        let cuts = |x: u32| self.areas.iter().filter(|a| a.start < x && x < a.end).count();
+        let splits = cuts(start) + cuts(end);
+        if !self.room_for(splits) {
+            return Err(Fault::NoMem);
+        }
         let mut pieces = Vec::new();
         let mut covered = 0u64;
         for a in self.areas.drain(..) {

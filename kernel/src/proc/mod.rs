@@ -24,8 +24,51 @@ pub const KSTACK_SIZE: usize = 16 * 1024;
 /// The most processes that may exist at once (fork beyond it: EAGAIN).
 pub const MAX_PROCS: usize = 64;
 
+/// A kernel stack. Its lowest word holds STACK_GUARD: a stack that grew
+/// past its bottom overwrites it before it overwrites the heap object below,
+/// and the next check (`check_kernel_stack`) turns that into an oops.
 #[repr(C, align(16))]
 struct KernelStack([u8; KSTACK_SIZE]);
+
+const STACK_GUARD: u32 = 0x5157_ac6d;
+/// Less room than this below the stack pointer at a check is an oops before
+/// anything is overwritten: a trap frame and the Rust frames of a nested
+/// page fault fit in it.
+const STACK_MARGIN: usize = 1024;
+
+impl KernelStack {
+    fn new() -> Box<KernelStack> {
+        let mut s = Box::new(KernelStack([0; KSTACK_SIZE]));
+        s.0[..4].copy_from_slice(&STACK_GUARD.to_ne_bytes());
+        s
+    }
+
+    fn guard_intact(&self) -> bool {
+        self.0[..4] == STACK_GUARD.to_ne_bytes()
+    }
+}
+
+/// Checks the stack the kernel runs on, given its stack pointer `sp`: the
+/// current process's kernel stack (guard word intact, `sp` inside with
+/// STACK_MARGIN to spare) or, before PID 1 and after it, the boot stack.
+/// Called on every trap and context switch; a failure is a kernel bug, so an
+/// oops (panic), never silent corruption of the heap.
+pub fn check_kernel_stack(sp: usize) {
+    let t = TABLE.get();
+    let (bottom, top, guard_ok, pid) = match t.procs.get(&t.current) {
+        Some(p) => (p.kstack.0.as_ptr() as usize, p.kstack_top(), p.kstack.guard_intact(), p.pid),
+        None => {
+            let (bottom, top) = arch::boot_stack_bounds();
+            (bottom, top, true, 0)
+        }
+    };
+    if !guard_ok || sp < bottom + STACK_MARGIN || sp > top {
+        panic!(
+            "kernel stack overflow: pid {} stack [{:#x}, {:#x}) sp {:#x}, guard word {}",
+            pid, bottom, top, sp, if guard_ok { "intact" } else { "overwritten" }
+        );
+    }
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum State {
@@ -129,7 +172,7 @@ fn create(ppid: u32, name: String, space: AddressSpace, files: FdTable, sig: Sig
             break p;
         }
     };
-    let kstack: Box<KernelStack> = Box::new(KernelStack([0; KSTACK_SIZE]));
+    let kstack = KernelStack::new();
     let mut p = Box::new(Process {
         pid,
         ppid,
@@ -151,9 +194,10 @@ fn create(ppid: u32, name: String, space: AddressSpace, files: FdTable, sig: Sig
     Ok(pid)
 }
 
-/// Starts PID 1 from the initramfs and never returns: the boot thread's
-/// stack is abandoned for good.
-pub fn start_init(path: &str, argv: &[&[u8]]) -> Result<(), sigil_core::abi::Errno> {
+/// Runs PID 1 from the initramfs on behalf of the boot thread, which sleeps
+/// until `wait::exit` has ended PID 1 and every other process and switched
+/// back here. Returns PID 1's wait status, with the process table empty.
+pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errno> {
     let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
     let (space, tf) = exec::load(path, argv, &envp)?;
     let pid = create(0, String::from(path), space, FdTable::console(), SignalState::new(), &tf)
@@ -166,7 +210,25 @@ pub fn start_init(path: &str, argv: &[&[u8]]) -> Result<(), sigil_core::abi::Err
     arch::set_kernel_stack(p.kstack_top());
     // SAFETY: boot_ksp is a static slot; p.ksp came from new_thread.
     unsafe { arch::switch(&mut t.boot_ksp, p.ksp) };
-    unreachable!("the boot thread is never resumed")
+    // Back from `back_to_boot`: PID 1's kernel stack is idle now, so it can go.
+    let t = TABLE.get();
+    let init = t.procs.remove(&pid).expect("PID 1 in the table");
+    t.current = 0;
+    // Empty containers keep their storage; give it back for the leak check.
+    t.procs = BTreeMap::new();
+    t.runq = VecDeque::new();
+    Ok(init.wait_status)
+}
+
+/// The end of PID 1 (called by `wait::exit` once everything else is gone):
+/// resumes the boot thread in `run_init`. Never returns.
+fn back_to_boot() -> ! {
+    let t = TABLE.get();
+    let p = current();
+    // SAFETY: p.ksp lives in PID 1's Box, which run_init frees only after this
+    // switch has saved into it; boot_ksp was saved by run_init's switch.
+    unsafe { arch::switch(&mut p.ksp, t.boot_ksp) };
+    unreachable!("PID 1 resumed after its end")
 }
 
 /// Makes `pid` runnable (if it still exists and is not a zombie).
@@ -232,6 +294,7 @@ pub fn schedule() {
 }
 
 fn switch_to(next: u32) {
+    check_kernel_stack(arch::stack_pointer() as usize);
     let t = TABLE.get();
     let prev = t.procs.get_mut(&t.current).expect("current") as *mut Box<Process>;
     // SAFETY: prev and next are distinct boxed processes in the table; neither

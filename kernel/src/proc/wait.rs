@@ -4,7 +4,8 @@
 //! children to PID 1, becomes a Zombie holding its Linux wait status, and
 //! sends SIGCHLD to its parent. `wait4` reaps zombies (freeing the kernel
 //! stack last) and reports stops/continues when asked (WUNTRACED/WCONTINUED).
-//! When PID 1 exits, the machine powers off with its status.
+//! When PID 1 exits, every other process is killed and reaped, and the boot
+//! thread takes over (`run_init`) to check for leaks and power off.
 
 use sigil_core::abi::{wait_status, Errno};
 
@@ -20,10 +21,10 @@ pub fn exit(status: u32) -> ! {
     p.sig.flush();
     crate::timers::exit(p.pid);
     p.files.close_all();
-    if p.pid == 1 {
-        crate::shutdown(status);
-    }
     p.space = None;
+    if p.pid == 1 {
+        end_of_init(status);
+    }
     p.fp_live = false;
     p.wait_status = status;
     p.state = State::Zombie;
@@ -41,6 +42,41 @@ pub fn exit(status: u32) -> ! {
     schedule();
     unreachable!("a zombie ran again");
 }
+
+/// PID 1 exited, so the machine goes down: every other process is killed
+/// and reaped first (each frees what it holds on its own way out), so that
+/// what is still allocated after `run_init` returns is a leak, not a
+/// survivor. PID 1 stays runnable meanwhile, to get the CPU back.
+fn end_of_init(status: u32) -> ! {
+    use sigil_core::signal::{SigInfo, Signal};
+    let me = current();
+    me.wait_status = status;
+    for _ in 0..MAX_KILL_ROUNDS {
+        let t = TABLE.get();
+        let zombies: alloc::vec::Vec<u32> =
+            t.procs.values().filter(|p| p.pid != 1 && p.state == State::Zombie).map(|p| p.pid).collect();
+        for pid in zombies {
+            t.procs.remove(&pid);
+        }
+        let alive: alloc::vec::Vec<u32> = t.procs.keys().copied().filter(|&pid| pid != 1).collect();
+        if alive.is_empty() {
+            break;
+        }
+        for pid in alive {
+            let _ = crate::signal::send(pid, SigInfo::kernel(Signal::SIGKILL), false);
+        }
+        super::yield_now();
+    }
+    if super::count() > 1 {
+        crate::console::print_always(format_args!("SIGIL OOPS: {} processes survived SIGKILL at shutdown\n", super::count() - 1));
+    }
+    // The dying children sent SIGCHLD: drop those nodes too.
+    me.sig.flush();
+    super::back_to_boot()
+}
+
+/// Rounds of "SIGKILL everyone, let them run, reap" before giving up.
+const MAX_KILL_ROUNDS: usize = 10_000;
 
 /// The channel a parent sleeps on in wait4.
 pub fn wait_chan(parent: u32) -> usize {

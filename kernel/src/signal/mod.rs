@@ -109,7 +109,10 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
         crate::sigtrace!(ignored(pid, sig));
         return Ok(());
     }
-    let limit = if rt_limit { SIGQUEUE_MAX } else { usize::MAX };
+    // RT signals always count against the limit, even from kill() (Linux
+    // overrides it only for standard signals, which coalesce anyway): an
+    // unbounded queue would let one process fill the kernel heap.
+    let limit = if rt_limit || sig.is_rt() { SIGQUEUE_MAX } else { usize::MAX };
     let queued = p.sig.pending.enqueue(info, limit);
     crate::sigtrace!(queue(pid, sig, queued, &p.sig.pending));
     queued?;
@@ -133,6 +136,15 @@ pub fn force_fault(signo: u32, code: i32, addr: u32) {
         *p.sig.action(sig) = SigAction::default();
     }
     let _ = send(p.pid, SigInfo::fault(sig, code, addr), false);
+}
+
+/// A legal page fault found no free frame: the current process gets SIGKILL
+/// (Linux's OOM killer would pick the biggest process; Sigil picks the one
+/// asking, which cannot catch it or loop on a handler) and a console line.
+pub fn out_of_memory(ea: u32) {
+    let p = proc::current();
+    crate::kprintln!("sigil: out of memory at {:#x}: killing pid {} ({})", ea, p.pid, p.name);
+    let _ = send(p.pid, SigInfo::kernel(Signal::SIGKILL), false);
 }
 
 /// Should an interruptible sleep end? (A signal is pending and not blocked.)

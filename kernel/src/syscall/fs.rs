@@ -76,7 +76,7 @@ pub fn pipe2(fds: u32, flags: u32) -> SysResult {
     if flags & !(O_CLOEXEC | O_NONBLOCK) != 0 {
         return Err(Errno::EINVAL);
     }
-    let (r, w) = pipe::new(flags);
+    let (r, w) = pipe::new(flags)?;
     let cloexec = flags & O_CLOEXEC != 0;
     let t = &mut proc::current().files;
     let rfd = t.install(r, 0, cloexec)?;

@@ -22,12 +22,12 @@ pub fn brk(addr: u32) -> SysResult {
     }
     let (old_end, new_end) = (page_ceil(cur).unwrap_or(cur), page_ceil(addr).ok_or(Errno::ENOMEM)?);
     if new_end > old_end {
-        if !space.is_free(old_end, new_end) {
+        if !space.is_free(old_end, new_end) || !space.room_for(1) {
             return Ok(cur);
         }
         space.add_area(old_end, new_end, Prot::RW);
-    } else if new_end < old_end {
-        space.unmap(new_end, old_end);
+    } else if new_end < old_end && space.unmap(new_end, old_end).is_err() {
+        return Ok(cur);
     }
     space.brk = addr;
     Ok(addr)
@@ -48,11 +48,14 @@ pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, _pgoff: u32) ->
     }
     let len = page_ceil(len).ok_or(Errno::ENOMEM)?;
     let space = proc::current().space();
+    if !space.room_for(1) {
+        return Err(Errno::ENOMEM);
+    }
     let start = if flags & MAP_FIXED != 0 {
         if addr % PAGE != 0 || addr.checked_add(len).map_or(true, |e| e > TASK_SIZE) {
             return Err(Errno::EINVAL);
         }
-        space.unmap(addr, addr + len);
+        space.unmap(addr, addr + len).map_err(|_| Errno::ENOMEM)?;
         addr
     } else if addr != 0 && addr % PAGE == 0 && space.is_free(addr, addr.saturating_add(len)) {
         addr
@@ -80,7 +83,7 @@ pub fn munmap(addr: u32, len: u32) -> SysResult {
     if addr % PAGE != 0 || len == 0 || end > TASK_SIZE {
         return Err(Errno::EINVAL);
     }
-    proc::current().space().unmap(addr, end);
+    proc::current().space().unmap(addr, end).map_err(|_| Errno::ENOMEM)?;
     Ok(0)
 }
 

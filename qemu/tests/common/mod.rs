@@ -51,6 +51,7 @@ pub fn sigil(name: &str, args: &[&str], files: &[ExtraFile]) -> RunResult {
     let r = sigil_qemu::run(&cfg);
     assert!(!r.timed_out, "{name} on Sigil: timeout after {SIGIL_TIMEOUT:?}\nconsole:\n{}\nqemu stderr:\n{}", r.console, r.stderr);
     assert!(!r.oopsed(), "{name} on Sigil: kernel oops\nconsole:\n{}", r.console);
+    assert!(!r.console.contains("sigil: leak check: LEAK"), "{name} on Sigil: kernel memory leaked\nconsole:\n{}", r.console);
     assert!(r.status.is_some(), "{name} on Sigil: no exit marker\nconsole:\n{}\nqemu stderr:\n{}", r.console, r.stderr);
     r
 }

@@ -12,8 +12,8 @@ pub mod mmu;
 mod pci;
 mod trap;
 
-pub use super::ppc32::context::{fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState};
-pub use super::ppc32::frame::{dump, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER};
+pub use super::ppc32::context::{boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState};
+pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER};
 pub use cuda::power_off;
 pub use escc::{getc as console_getc, putc as console_putc};
 pub use fwcfg::BootInfo;

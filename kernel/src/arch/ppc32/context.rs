@@ -20,6 +20,14 @@ const SWITCH_FRAME_BYTES: usize = 96;
 extern "C" {
     fn switch_context(save_sp: *mut usize, new_sp: usize);
     fn trap_return();
+    static boot_stack: u8;
+    static boot_stack_top: u8;
+}
+
+/// The boot thread's stack (head.S's .bss), as [bottom, top).
+pub fn boot_stack_bounds() -> (usize, usize) {
+    // SAFETY: linker symbols; only their addresses are used.
+    unsafe { (&boot_stack as *const u8 as usize, &boot_stack_top as *const u8 as usize) }
 }
 
 /// The user TrapFrame at the top of the kernel stack ending at `top`.

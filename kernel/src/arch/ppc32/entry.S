@@ -109,6 +109,7 @@ switch_context:
 trap_scratch:
     .space 32
     .balign 16
+    .globl boot_stack
 boot_stack:
     .space 16384
     .globl boot_stack_top

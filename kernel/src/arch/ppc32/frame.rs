@@ -71,7 +71,7 @@ pub enum Event {
 }
 
 /// Prints the machine state of a fatal kernel fault: registers, the fault
-/// address, and the return addresses found by walking the stack's back chain.
+/// address, and the backtrace.
 pub fn dump(tf: &TrapFrame) {
     use crate::console::print_always as p;
     p(format_args!("  trap {:#x}  nip {:#010x}  msr {:#010x}  lr {:#010x}\n", tf.trap, tf.nip, tf.msr, tf.lr));
@@ -80,8 +80,22 @@ pub fn dump(tf: &TrapFrame) {
         let r = &tf.gpr[row * 4..row * 4 + 4];
         p(format_args!("  r{:<2} {:08x} {:08x} {:08x} {:08x}\n", row * 4, r[0], r[1], r[2], r[3]));
     }
+    backtrace(tf.gpr[1]);
+}
+
+/// The stack pointer of the caller (for a backtrace of a kernel panic).
+#[inline(always)]
+pub fn stack_pointer() -> u32 {
+    let sp: u32;
+    // SAFETY: reads r1 only.
+    unsafe { core::arch::asm!("mr {0}, 1", out(reg) sp, options(nomem, nostack)) };
+    sp
+}
+
+/// Prints the return addresses found by walking the back chain from `sp`.
+pub fn backtrace(mut sp: u32) {
+    use crate::console::print_always as p;
     p(format_args!("  backtrace:"));
-    let mut sp = tf.gpr[1];
     for _ in 0..16 {
         // Only follow frames inside kernel memory, 16-byte aligned.
         if sp < 0xc000_0000 || sp >= 0xd000_0000 || sp % 16 != 0 {

@@ -1,0 +1,260 @@
+/* exhaust: run the kernel out of each resource a program can ask for; each
+ * time the program must get an error (or, for memory it touches, be killed)
+ * and the system must work normally afterwards.
+ *
+ * 1. Fork bomb: every process forks until fork fails; the failures must be
+ *    EAGAIN. PID 1 then kills them all (kill(-1, SIGKILL)) and reaps them.
+ * 2. Address space: mmap of 1 MiB, untouched, until it fails (ENOMEM);
+ *    malloc(1 MiB) until NULL (brk, then mmap, give up: ENOMEM); 4 KiB
+ *    mappings with alternating protections (they cannot merge) until the
+ *    per-process area limit says ENOMEM; mprotect splitting one mapping page
+ *    by page meets the same limit.
+ * 3. Physical memory: a child touches page after page of a 1.5 GiB mapping;
+ *    when no frame is left the kernel kills it with SIGKILL (Linux's OOM
+ *    killer) instead of failing itself.
+ * 4. RT signal queue: a blocked RT signal sent to self with sigqueue until
+ *    EAGAIN stops at RLIMIT_SIGPENDING; kill() of a blocked RT signal never
+ *    fails but queues no more than that limit either (the info is lost).
+ * 5. Pipe buffers (kernel heap): 8 processes fill pipes until pipe() fails.
+ * After each: fork, exit status, a pipe and a 4 MiB touched mapping work.
+ *
+ * Runs only as PID 1 (on Sigil): a fork bomb on a host is no test.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *yes(int ok)
+{
+	return ok ? "yes" : "NO";
+}
+
+/* Is the system still usable? fork + exit status + a pipe + fresh memory. */
+static int usable(void)
+{
+	int p[2], status;
+	char c = 0;
+	if (pipe(p) < 0)
+		return 0;
+	pid_t pid = fork();
+	if (pid == 0) {
+		char *m = mmap(NULL, 4 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			_exit(1);
+		memset(m, 0x5a, 4 << 20);
+		write(p[1], &m[12345], 1);
+		_exit(42);
+	}
+	int ok = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 42;
+	ok = ok && read(p[0], &c, 1) == 1 && c == 0x5a;
+	close(p[0]);
+	close(p[1]);
+	return ok;
+}
+
+static void fork_bomb(void)
+{
+	int p[2], status, reaped = 0;
+	char verdict = 0, c;
+	pipe(p);
+	pid_t bomb = fork();
+	if (bomb == 0) {
+		close(p[0]);
+		for (;;) {
+			pid_t pid = fork();
+			if (pid > 0)
+				continue;
+			if (pid < 0) {
+				/* One report per failing process, then wait to be killed. */
+				c = errno == EAGAIN ? 'A' : 'E';
+				write(p[1], &c, 1);
+				for (;;)
+					pause();
+			}
+		}
+	}
+	close(p[1]);
+	/* The first failure means the table is full. */
+	if (read(p[0], &verdict, 1) != 1)
+		verdict = '?';
+	kill(-1, SIGKILL);
+	while (waitpid(-1, &status, 0) > 0)
+		reaped++;
+	int echild = errno == ECHILD;
+	int all_eagain = verdict == 'A';
+	while (read(p[0], &c, 1) == 1)
+		all_eagain &= c == 'A';
+	close(p[0]);
+	printf("fork bomb: fork failed with EAGAIN: %s; %s processes killed and reaped\n", yes(all_eagain),
+	       reaped > 10 ? "all" : "too few");
+	printf("fork bomb: system usable afterwards: %s\n", yes(echild && usable()));
+}
+
+#define MAXMAPS 8192
+static void *maps[MAXMAPS];
+
+static void address_space(void)
+{
+	int n = 0, err;
+	while (n < MAXMAPS && (maps[n] = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) != MAP_FAILED)
+		n++;
+	err = errno;
+	printf("mmap 1 MiB until failure: ENOMEM: %s (after %s MiB)\n", yes(n < MAXMAPS && err == ENOMEM), n > 1000 ? "over 1000" : "too few");
+	for (int i = 0; i < n; i++)
+		munmap(maps[i], 1 << 20);
+
+	n = 0;
+	while (n < MAXMAPS && (maps[n] = malloc(1 << 20)) != NULL)
+		n++;
+	err = errno;
+	printf("malloc 1 MiB until NULL: ENOMEM: %s\n", yes(n < MAXMAPS && err == ENOMEM));
+	for (int i = 0; i < n; i++)
+		free(maps[i]);
+
+	n = 0;
+	while (n < MAXMAPS && (maps[n] = mmap(NULL, 4096, n % 2 ? PROT_READ : PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) != MAP_FAILED)
+		n++;
+	err = errno;
+	printf("unmergeable 4 KiB mappings until failure: ENOMEM: %s\n", yes(n < MAXMAPS && err == ENOMEM));
+	for (int i = 0; i < n; i++)
+		munmap(maps[i], 4096);
+
+	size_t len = 16 << 20;
+	char *big = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int r = 0;
+	for (size_t off = 0; big != MAP_FAILED && off < len && r == 0; off += 8192)
+		r = mprotect(big + off, 4096, PROT_READ);
+	err = errno;
+	printf("mprotect splitting one mapping page by page: ENOMEM: %s\n", yes(r < 0 && err == ENOMEM));
+	munmap(big, len);
+	printf("address space: system usable afterwards: %s\n", yes(usable()));
+}
+
+static void physical_memory(void)
+{
+	int status;
+	pid_t pid = fork();
+	if (pid == 0) {
+		size_t len = 1536u << 20;
+		char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			_exit(1);
+		for (size_t off = 0; off < len; off += 4096)
+			m[off] = 1;
+		_exit(2);
+	}
+	waitpid(pid, &status, 0);
+	printf("touching 1.5 GiB: killed by SIGKILL: %s\n", yes(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
+	printf("physical memory: system usable afterwards: %s\n", yes(usable()));
+}
+
+static volatile int rt_delivered;
+
+static void count_rt(int sig)
+{
+	(void)sig;
+	rt_delivered++;
+}
+
+static void rt_queue(void)
+{
+	struct rlimit lim;
+	sigset_t set;
+	int queued = 0, err = 0;
+	getrlimit(RLIMIT_SIGPENDING, &lim);
+	signal(SIGRTMIN + 3, count_rt);
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN + 3);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	while (queued < 1 << 20) {
+		if (sigqueue(getpid(), SIGRTMIN + 3, (union sigval){ .sival_int = queued }) < 0) {
+			err = errno;
+			break;
+		}
+		queued++;
+	}
+	printf("sigqueue until failure: EAGAIN: %s, at RLIMIT_SIGPENDING: %s\n", yes(err == EAGAIN),
+	       yes((rlim_t)queued == lim.rlim_cur));
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	printf("all %s delivered on unblocking: %s\n", "queued", yes(rt_delivered == queued));
+
+	rt_delivered = 0;
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	int failed = 0;
+	for (rlim_t i = 0; i < 2 * lim.rlim_cur; i++)
+		failed |= kill(getpid(), SIGRTMIN + 3) < 0;
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	printf("kill of a blocked RT signal 2 x RLIMIT_SIGPENDING times: never fails: %s, delivered at most the limit: %s\n",
+	       yes(!failed), yes(rt_delivered > 0 && (rlim_t)rt_delivered <= lim.rlim_cur));
+	printf("rt queue: system usable afterwards: %s\n", yes(usable()));
+}
+
+#define PIPE_HOGS 8
+
+/* Pipe buffers live in the kernel heap: 8 processes each open pipes until
+ * the fd limit or the kernel says no, filling every one, and hold them all
+ * at once. pipe() may fail (EMFILE, ENFILE) and writes may stop (EAGAIN);
+ * the kernel must not run out of heap. */
+static void pipe_buffers(void)
+{
+	int report[2], status, ok = 0;
+	static char block[65536];
+	pid_t kids[PIPE_HOGS];
+	pipe(report);
+	for (int k = 0; k < PIPE_HOGS; k++) {
+		kids[k] = fork();
+		if (kids[k] == 0) {
+			int p[2];
+			char verdict = 'E';
+			close(report[0]);
+			for (;;) {
+				if (pipe2(p, O_NONBLOCK) < 0) {
+					verdict = errno == EMFILE || errno == ENFILE ? 'A' : 'E';
+					break;
+				}
+				while (write(p[1], block, sizeof block) > 0)
+					;
+				if (errno != EAGAIN)
+					break;
+			}
+			write(report[1], &verdict, 1);
+			for (;;)
+				pause();
+		}
+	}
+	close(report[1]);
+	for (int k = 0; k < PIPE_HOGS; k++) {
+		char c;
+		ok += read(report[0], &c, 1) == 1 && c == 'A';
+	}
+	close(report[0]);
+	for (int k = 0; k < PIPE_HOGS; k++) {
+		kill(kids[k], SIGKILL);
+		waitpid(kids[k], &status, 0);
+	}
+	printf("pipe buffers: %d processes filled pipes until pipe() failed (EMFILE or ENFILE): %s\n", PIPE_HOGS, yes(ok == PIPE_HOGS));
+	printf("pipe buffers: system usable afterwards: %s\n", yes(usable()));
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (getpid() != 1) {
+		fprintf(stderr, "exhaust: run me as PID 1 on Sigil only (a fork bomb on a host is no test)\n");
+		return 2;
+	}
+	fork_bomb();
+	address_space();
+	physical_memory();
+	rt_queue();
+	pipe_buffers();
+	return 0;
+}
