@@ -1,0 +1,61 @@
+//! CPU instructions every 32-bit PowerPC family runs the same way: the PVR,
+//! the timebase and decrementer, waiting for an interrupt, and the one
+//! privileged instruction user code is allowed to try (mfpvr).
+
+use super::frame::TrapFrame;
+
+/// The processor version register: which CPU this is.
+pub fn pvr() -> u32 {
+    let v: u32;
+    // SAFETY: reading the PVR has no side effects.
+    unsafe { core::arch::asm!("mfpvr {0}", out(reg) v, options(nomem, nostack)) };
+    v
+}
+
+/// The 64-bit timebase.
+pub fn timebase() -> u64 {
+    loop {
+        let (hi, lo, hi2): (u32, u32, u32);
+        // SAFETY: reading the timebase has no side effects.
+        unsafe {
+            core::arch::asm!("mftbu {0}", "mftb {1}", "mftbu {2}", out(reg) hi, out(reg) lo, out(reg) hi2,
+                options(nomem, nostack));
+        }
+        if hi == hi2 {
+            return ((hi as u64) << 32) | lo as u64;
+        }
+    }
+}
+
+/// Arms the decrementer to interrupt after `ticks` timebase ticks.
+pub fn set_decrementer(ticks: u32) {
+    // SAFETY: the decrementer only raises the 0x900 interrupt.
+    unsafe { core::arch::asm!("mtdec {0}", in(reg) ticks, options(nomem, nostack)) };
+}
+
+/// Lets one interrupt in (nothing to run until one arrives).
+pub fn idle() {
+    // SAFETY: interrupts are enabled only here, where the kernel holds no
+    // reference into its global state (see kcell.rs), and disabled again.
+    unsafe {
+        core::arch::asm!(
+            "mfmsr {t}", "ori {t}, {t}, 0x8000", "mtmsr {t}", "nop", "nop",
+            "rlwinm {t}, {t}, 0, 17, 15", "mtmsr {t}",
+            t = out(reg) _, options(nostack)
+        );
+    }
+}
+
+/// Emulates the privileged instructions user code may use, as Linux's
+/// `emulate_instruction` does: today only `mfpvr` (glibc reads the PVR to
+/// pick its memcpy). Returns true if `insn` was emulated (NIP then advanced).
+pub fn emulate_privileged(tf: &mut TrapFrame, insn: u32) -> bool {
+    const MFPVR_MASK: u32 = 0xfc1f_ffff;
+    const MFPVR: u32 = 0x7c1f_42a6;
+    if insn & MFPVR_MASK == MFPVR {
+        tf.gpr[((insn >> 21) & 31) as usize] = pvr();
+        tf.nip += 4;
+        return true;
+    }
+    false
+}
