@@ -5,6 +5,7 @@
 //! Integer items are little-endian.
 
 use super::io;
+use crate::arch::ppc32::BootInfo;
 
 const SELECT: usize = 0xf000_0510;
 const DATA: usize = 0xf000_0512;
@@ -29,16 +30,6 @@ pub fn present() -> bool {
     read_le(0, 4) == u32::from_le_bytes(*b"QEMU") as u64
 }
 
-/// What QEMU tells us about the machine and the boot.
-pub struct BootInfo {
-    pub ram_size: u32,
-    pub tb_freq: u32,
-    /// Physical address and size of the initrd, or size 0.
-    pub initrd: (u32, u32),
-    /// Physical address of the NUL-terminated command line, or 0. (g3beige
-    /// publishes only the address, not CMDLINE_SIZE.)
-    pub cmdline: u32,
-}
 
 pub fn boot_info() -> BootInfo {
     BootInfo {

@@ -17,7 +17,7 @@ pub use super::ppc32::context::{boot_stack_bounds, fp_load, fp_save, new_thread,
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER};
 pub use cuda::power_off;
 pub use escc::{getc as console_getc, putc as console_putc};
-pub use fwcfg::BootInfo;
+pub use super::ppc32::BootInfo;
 
 /// Brings up what the console needs and reads the boot information.
 pub fn early_init() -> Option<BootInfo> {

@@ -10,6 +10,8 @@
 
 use sigil_core::mmu8xx::IO_BASE;
 
+use crate::arch::ppc32::BootInfo;
+
 extern "C" {
     /// r3-r7 at entry, stored by head.S.
     static boot_regs: [u32; 5];
@@ -31,15 +33,6 @@ const fn decimal(s: &str) -> u32 {
 const RAM_SIZE: u32 = decimal(env!("SIGIL_RAM_MB")) << 20;
 const TB_FREQ: u32 = decimal(env!("SIGIL_TB_FREQ"));
 
-/// The boot information the generic kernel needs.
-pub struct BootInfo {
-    pub ram_size: u32,
-    pub tb_freq: u32,
-    /// Physical address and size of the initrd, or size 0.
-    pub initrd: (u32, u32),
-    /// Physical address of the NUL-terminated command line, or 0.
-    pub cmdline: u32,
-}
 
 pub fn boot_info() -> BootInfo {
     // SAFETY: written once by head.S before any Rust code ran.

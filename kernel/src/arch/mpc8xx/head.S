@@ -202,24 +202,6 @@ _start:
     mtsrr1  r4
     rfi
 
-start_virt:
-    lis     r3, __bss_start@h
-    ori     r3, r3, __bss_start@l
-    lis     r4, __bss_end@h
-    ori     r4, r4, __bss_end@l
-    li      r0, 0
-2:  cmplw   r3, r4
-    bge     3f
-    stw     r0, 0(r3)
-    addi    r3, r3, 4
-    b       2b
-3:  lis     r1, boot_stack_top@h
-    ori     r1, r1, boot_stack_top@l
-    li      r0, 0
-    stwu    r0, -16(r1)
-    bl      kmain
-4:  b       4b
-
     /* In .data, not .bss: written before .bss is cleared. */
     .section .data
     .balign 4

@@ -12,12 +12,34 @@
 #define MSR_PR     0x4000
 #include "vector.h"
 
+/* start_virt: where each family's _start lands (by rfi) once translation is
+ * on. Clears .bss (the boot stack lives there too), sets the boot stack and
+ * calls kmain(), which never returns. */
+    .text
+    .globl start_virt
+start_virt:
+    lis     r3, __bss_start@h
+    ori     r3, r3, __bss_start@l
+    lis     r4, __bss_end@h
+    ori     r4, r4, __bss_end@l
+    li      r0, 0
+2:  cmplw   r3, r4
+    bge     3f
+    stw     r0, 0(r3)
+    addi    r3, r3, 4
+    b       2b
+3:  lis     r1, boot_stack_top@h
+    ori     r1, r1, boot_stack_top@l
+    li      r0, 0
+    stwu    r0, -16(r1)
+    bl      kmain
+4:  b       4b
+
 /* trap_entry: r11/r12 are in SPRG1/2, r12 = vector, translation is on.
  * trap_scratch holds r10 and CR (saved here: no other free register) and the
  * vector's SRR0/SRR1/DAR/DSISR, saved in real mode by the vector: on the 8xx a
  * TLB miss taken here (kernel stack) would overwrite all four. Interrupts are
  * off, so nothing can reuse the scratch meanwhile. */
-    .text
     .globl trap_entry
 trap_entry:
     lis     r11, trap_scratch@ha

@@ -6,3 +6,14 @@
 pub mod context;
 pub mod cpu;
 pub mod frame;
+
+/// What a family's boot code hands the generic kernel (from QEMU's fw_cfg on
+/// g3beige, from U-Boot's registers and the board file on the 8xx).
+pub struct BootInfo {
+    pub ram_size: u32,
+    pub tb_freq: u32,
+    /// Physical address and size of the initrd, or size 0.
+    pub initrd: (u32, u32),
+    /// Physical address of the NUL-terminated command line, or 0.
+    pub cmdline: u32,
+}
