@@ -31,13 +31,11 @@ fn user_trap(tf: &mut TrapFrame, event: Event) {
         Event::Timer => crate::dev::timer::tick(),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } => {
-            let space = proc::current().space();
-            let ok = missing && space.fault(ea, write).is_ok();
-            if !ok {
-                let code = if space.area(ea).is_some() { abi::SEGV_ACCERR } else { abi::SEGV_MAPERR };
-                signal::force_fault(abi::SIGSEGV, code, ea);
+            if !(missing && proc::current().space().fault(ea, write).is_ok()) {
+                segv(ea);
             }
         }
+        Event::FpUnavailable if crate::fpemu::active() => crate::fpemu::emulate(tf),
         Event::FpUnavailable => {
             let p = proc::current();
             arch::fp_load(&p.fp);
@@ -57,6 +55,13 @@ fn user_trap(tf: &mut TrapFrame, event: Event) {
         Event::Trace => signal::force_fault(abi::SIGTRAP, abi::TRAP_TRACE, tf.nip),
         Event::Unexpected => signal::force_fault(abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
     }
+}
+
+/// A user access to `ea` the MMU refused for good: SIGSEGV, with the code
+/// saying whether anything is mapped there.
+pub fn segv(ea: u32) {
+    let code = if proc::current().space().area(ea).is_some() { abi::SEGV_ACCERR } else { abi::SEGV_MAPERR };
+    signal::force_fault(abi::SIGSEGV, code, ea);
 }
 
 /// The last thing before user mode: take the CPU's turn (preemption), then
