@@ -7,13 +7,16 @@
  * specials; sqrt; conversions; comparisons; fma (fmadd); rounding modes;
  * exception flags; FP registers and FPSCR across a signal handler (which
  * clobbers them behind the compiler's back: only the kernel's signal frame
- * can bring them back); FP registers and rounding mode across fork.
+ * can bring them back); FP registers and rounding mode across fork; and
+ * FP loads and stores that fault (SIGSEGV with the data address).
  */
 #include <fenv.h>
 #include <math.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -210,6 +213,36 @@ static void fork_section(void)
 	fesetround(FE_TONEAREST);
 }
 
+static sigjmp_buf fault_jmp;
+static void *volatile fault_page;
+static volatile double *volatile low_address = (volatile double *)0x10;
+
+static void on_segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	/* No si_code for the read-only page: qemu-ppc says SEGV_MAPERR there,
+	 * Linux and Sigil SEGV_ACCERR. */
+	if (si->si_addr == fault_page)
+		printf("fault: signal %d, addr the read-only page\n", sig);
+	else
+		printf("fault: signal %d, code %d, addr %s\n", sig, si->si_code, si->si_addr == (void *)0x10 ? "0x10" : "other");
+	siglongjmp(fault_jmp, 1);
+}
+
+static void fault_section(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO };
+	sigaction(SIGSEGV, &sa, NULL);
+	fault_page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!sigsetjmp(fault_jmp, 1))
+		show("lfd from 0x10", *low_address);
+	if (!sigsetjmp(fault_jmp, 1))
+		*(volatile double *)fault_page = one; /* stfd */
+	if (!sigsetjmp(fault_jmp, 1))
+		*(volatile float *)fault_page = (float)one; /* stfs */
+	signal(SIGSEGV, SIG_DFL);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -223,6 +256,7 @@ int main(void)
 	flag_section();
 	signal_section();
 	fork_section();
+	fault_section();
 	printf("done\n");
 	return 0;
 }
