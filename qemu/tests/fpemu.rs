@@ -37,7 +37,7 @@ fn fp_math() {
         &[
             "1/3            0.33333333333333331 0x1.5555555555555p-2",
             "fma(.1,10,-1)  5.5511151231257827e-17 0x1p-54",
-            "signal: handled 1, f13 1.25, f31 3.5, rounding still up: 1",
+            "signal: handled 1, f13 1.25, f31 3.5, rounding still up: 1, handler's was nearest: 1",
             "fork parent: f20 2.71828, child status 0",
             "fault: signal 11, code 1, addr 0x10",
             "done",

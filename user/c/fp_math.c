@@ -160,12 +160,13 @@ static void flag_section(void)
 /* The handler overwrites f13 and f31 without telling the compiler (no
  * clobber, so no save/restore in its prologue) and changes the rounding
  * mode: the interrupted code must see neither once sigreturn has run. */
-static volatile int handled;
+static volatile int handled, handler_round;
 
 static void handler(int sig)
 {
 	double junk = -1.0;
 	(void)sig;
+	handler_round = fegetround(); /* Linux starts handlers with FPSCR = 0 */
 	__asm__ volatile("fmr 13,%0\n\tfmr 31,%0" : : "f"(junk));
 	fesetround(FE_TOWARDZERO);
 	handled++;
@@ -186,8 +187,8 @@ static void signal_section(void)
 			 : "=&f"(after13), "=&f"(after31), "+r"(r3), "+r"(r0)
 			 : "f"(before13), "f"(before31), "r"(r4)
 			 : "fr13", "fr31", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "cr0", "ctr", "memory");
-	printf("signal: handled %d, f13 %g, f31 %g, rounding still up: %d\n", handled, after13, after31,
-	       fegetround() == FE_UPWARD);
+	printf("signal: handled %d, f13 %g, f31 %g, rounding still up: %d, handler's was nearest: %d\n", handled,
+	       after13, after31, fegetround() == FE_UPWARD, handler_round == FE_TONEAREST);
 	fesetround(FE_TONEAREST);
 }
 

@@ -163,7 +163,7 @@ pub fn round(neg: bool, sig: u128, exp: i32, prec: Prec, mode: Round) -> Res {
     let tiny = e < emin;
     // The exponent of the last kept bit: p bits below e, but never below
     // the subnormal limit.
-    let q = (e - (p - 1)).max(emin - (p - 1));
+    let mut q = (e - (p - 1)).max(emin - (p - 1));
     let shift = q - exp;
     let (mut kept, dropped, half) = if shift <= 0 {
         (sig << -shift, 0, 1)
@@ -180,7 +180,6 @@ pub fn round(neg: bool, sig: u128, exp: i32, prec: Prec, mode: Round) -> Res {
         Round::Up => inexact && !neg,
         Round::Down => inexact && neg,
     };
-    let mut q = q;
     kept += up as u128;
     if kept == 1 << p {
         kept >>= 1;
