@@ -12,8 +12,9 @@ KERNEL_LD    = linker/mpc8xx.ld
 # system clock / 16 (SCCR[TBS] = 1, as Linux sets it). Check yours: U-Boot's
 # `bdinfo` prints the bus frequency.
 KERNEL_ENV   = SIGIL_RAM_MB=32 SIGIL_TB_FREQ=3125000
-# The 8xx has no FPU: compiled code must not use FP instructions.
-USER_CFLAGS  = -msoft-float
+# The 8xx has no FPU, but user programs stay hard-float like glibc itself:
+# the kernel emulates their FP instructions (kernel/src/fpemu.rs).
+USER_CFLAGS  =
 # U-Boot copies the image to physical 0 (the vectors live there) and jumps to
 # _start_phys; `make image` reads that address from the ELF.
 UIMAGE_LOAD  = 0x00000000

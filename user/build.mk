@@ -22,7 +22,7 @@ user-c: $(USER_C_BINS) ## Build the C test programs (static glibc) into target/u
 # may include the shared headers of user/c/, so it is rebuilt when they change.
 $(USER_C_BINS): target/user/%: user/c/%.c $(wildcard user/c/*.h) user/build.mk
 	@mkdir -p $(@D)
-	$(USER_CC) -O2 -static -Wall -Werror $(USER_CFLAGS) -o $@ $<
+	$(USER_CC) -O2 -static -Wall -Werror $(USER_CFLAGS) -o $@ $< -lm
 
 # Sigil's own Rust programs: user/ulib/src/bin/<name>.rs on the ulib runtime
 # (user/ulib), cross-built for the built-in powerpc-unknown-linux-gnu target

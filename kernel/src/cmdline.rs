@@ -8,6 +8,9 @@
 //!   pcm.sync_ptr=<way>    SNDRV_PCM_IOCTL_SYNC_PTR's user access: window
 //!                         (default), field (one get/put_user each) or copy
 //!   trace=signal          print the signal trace
+//!   fpu=emulate           never give user code the FPU: every FP instruction
+//!                         traps and is emulated (`fpemu`), as on an FPU-less
+//!                         8xx; for testing the emulator in QEMU
 //!   selftest=<name>       run a built-in kernel test instead of /init
 
 use alloc::vec::Vec;
@@ -28,6 +31,7 @@ pub fn parse(line: &'static [u8]) -> Options {
             b"signal.dequeue=copy" => crate::signal::deliver::DEQUEUE_COPY.store(true, Ordering::Relaxed),
             b"signal.frame=field" => crate::signal::deliver::FRAME_PER_FIELD.store(true, Ordering::Relaxed),
             _ if w.starts_with(b"pcm.sync_ptr=") => crate::dev::pcm::set_sync_ptr_way(&w[13..]),
+            b"fpu=emulate" => crate::fpemu::FORCED.store(true, Ordering::Relaxed),
             b"trace=signal" => crate::trace::ENABLED.store(true, Ordering::Relaxed),
             _ if w.starts_with(b"selftest=") => opts.selftest = Some(&w[9..]),
             _ => crate::kprintln!("sigil: unknown boot option {}", core::str::from_utf8(w).unwrap_or("?")),

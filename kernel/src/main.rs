@@ -13,6 +13,7 @@ mod arch;
 mod cmdline;
 mod console;
 mod dev;
+mod fpemu;
 mod fs;
 mod kcell;
 mod mm;
@@ -154,7 +155,7 @@ fn command_line(addr: usize) -> &'static [u8] {
 pub fn shutdown(wait_status: u32) -> ! {
     let code = if wait_status & 0x7f == 0 { (wait_status >> 8) & 0xff } else { 128 + (wait_status & 0x7f) };
     kprintln!(
-        "sigil: init exited ({}); windows {}, free frames {}, heap {} bytes, sigqueue nodes {}, timers {}, deadlines {}, timer interrupts {}",
+        "sigil: init exited ({}); windows {}, free frames {}, heap {} bytes, sigqueue nodes {}, timers {}, deadlines {}, timer interrupts {}, fp emulated {}",
         code,
         uaccess::WINDOWS.load(Ordering::Relaxed),
         mm::frames::free_count(),
@@ -162,7 +163,8 @@ pub fn shutdown(wait_status: u32) -> ! {
         sigil_core::signal::queue::LIVE_NODES.load(Ordering::Relaxed),
         timers::LIVE.load(Ordering::Relaxed),
         dev::timer::queued(),
-        dev::timer::INTERRUPTS.load(Ordering::Relaxed)
+        dev::timer::INTERRUPTS.load(Ordering::Relaxed),
+        fpemu::EMULATED.load(Ordering::Relaxed)
     );
     console::exit(code as i32)
 }

@@ -39,12 +39,10 @@ fn user_trap(tf: &mut TrapFrame, event: Event) {
                 // No frame left for a legal access: what Linux's OOM killer
                 // does, aimed at the process that asked.
                 Err(Fault::NoMem) => signal::out_of_memory(ea),
-                Err(Fault::Bad) => {
-                    let code = if space.area(ea).is_some() { abi::SEGV_ACCERR } else { abi::SEGV_MAPERR };
-                    signal::force_fault(abi::SIGSEGV, code, ea);
-                }
+                Err(Fault::Bad) => segv(ea),
             }
         }
+        Event::FpUnavailable if crate::fpemu::active() => crate::fpemu::emulate(tf),
         Event::FpUnavailable => {
             let p = proc::current();
             arch::fp_load(&p.fp);
@@ -64,6 +62,13 @@ fn user_trap(tf: &mut TrapFrame, event: Event) {
         Event::Trace => signal::force_fault(abi::SIGTRAP, abi::TRAP_TRACE, tf.nip),
         Event::Unexpected => signal::force_fault(abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
     }
+}
+
+/// A user access to `ea` the MMU refused for good: SIGSEGV, with the code
+/// saying whether anything is mapped there.
+pub fn segv(ea: u32) {
+    let code = if proc::current().space().area(ea).is_some() { abi::SEGV_ACCERR } else { abi::SEGV_MAPERR };
+    signal::force_fault(abi::SIGSEGV, code, ea);
 }
 
 /// The last thing before user mode: take the CPU's turn (preemption), then

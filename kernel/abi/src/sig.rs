@@ -98,6 +98,8 @@ pub const FPE_FLTUND: i32 = 5;
 pub const FPE_FLTRES: i32 = 6;
 pub const FPE_FLTINV: i32 = 7;
 pub const FPE_FLTSUB: i32 = 8;
+/// A floating-point trap whose cause is not known (Linux 4.17+).
+pub const FPE_FLTUNK: i32 = 14;
 pub const SEGV_MAPERR: i32 = 1;
 pub const SEGV_ACCERR: i32 = 2;
 pub const BUS_ADRALN: i32 = 1;

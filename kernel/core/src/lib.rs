@@ -16,6 +16,7 @@ pub mod cmdline;
 pub mod cpio;
 pub mod elf;
 pub mod exec;
+pub mod fpemu;
 pub mod mmu8xx;
 pub mod pcm;
 pub mod signal;

@@ -42,7 +42,13 @@ fn strings(args: &[&str]) -> Vec<String> {
 
 /// Boot Sigil (quiet) with `name` as /init and `files` in the initramfs.
 pub fn sigil(name: &str, args: &[&str], files: &[ExtraFile]) -> RunResult {
+    sigil_booted(name, args, files, &[])
+}
+
+/// `sigil` with kernel boot options (`fpu=emulate`, ...).
+pub fn sigil_booted(name: &str, args: &[&str], files: &[ExtraFile], boot_opts: &[&str]) -> RunResult {
     let mut cfg = RunConfig::new(&board(), kernel());
+    cfg.boot_opts = strings(boot_opts);
     cfg.init = Some(program(name));
     cfg.quiet = true;
     cfg.init_args = strings(args);
@@ -84,8 +90,13 @@ pub fn compare(name: &str, args: &[&str]) -> String {
 /// `compare` with different arguments for each side (paths differ: /bin/x on
 /// Sigil, bin/x in qemu-ppc's working directory) and extra files.
 pub fn compare_with(name: &str, sigil_args: &[&str], linux_args: &[&str], files: &[ExtraFile]) -> String {
+    compare_booted(name, sigil_args, linux_args, files, &[])
+}
+
+/// `compare_with`, Sigil booted with `boot_opts`.
+pub fn compare_booted(name: &str, sigil_args: &[&str], linux_args: &[&str], files: &[ExtraFile], boot_opts: &[&str]) -> String {
     let expected = linux(name, linux_args, files);
-    let got = sigil(name, sigil_args, files);
+    let got = sigil_booted(name, sigil_args, files, boot_opts);
     assert!(
         got.console == expected.console,
         "{name}: output differs from qemu-ppc at {}\n--- sigil ---\n{}\n--- qemu-ppc ---\n{}",

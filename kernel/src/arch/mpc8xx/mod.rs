@@ -4,10 +4,11 @@
 //! Owns everything that names a register, an SPR or a device address on these
 //! boards; the generic kernel reaches it only through `crate::arch`.
 //!
-//! Floating point: the 8xx has no FPU. FP instructions raise the software
-//! emulation exception (0x1000), which Sigil turns into SIGILL (Linux would
-//! emulate them with CONFIG_MATH_EMULATION). FP-unavailable (0x800) never
-//! happens, so the shared lazy-FP code (`fp_load`/`fp_save`) is never reached.
+//! Floating point: the 8xx has no FPU (HWCAP says so). FP instructions raise
+//! the software emulation exception (0x1000), which `trap` reports as
+//! FP-unavailable and the kernel emulates (`crate::fpemu`, as Linux's
+//! CONFIG_MATH_EMULATION does), so the shared lazy-FP code
+//! (`fp_load`/`fp_save`) is never reached.
 
 mod boot;
 pub mod kuap;

@@ -5,9 +5,11 @@
 //! Differences from book3s32: page faults arrive as TLB *errors* (0x1300
 //! instruction, 0x1400 data) after the miss handler loaded an invalid or
 //! forbidding entry; FP and unimplemented instructions arrive at 0x1000
-//! (software emulation) and become SIGILL; and a dcbX/icbi data TLB error does
-//! not set DAR (erratum): DAR still holds the miss handler's tag, so the
-//! address is recomputed from the instruction (`sigil_core::mmu8xx::dcbx_ea`).
+//! (software emulation) and become `FpUnavailable`, which the generic kernel
+//! hands to the FP emulator (`crate::fpemu`: anything not FP is SIGILL); and
+//! a dcbX/icbi data TLB error does not set DAR (erratum): DAR still holds the
+//! miss handler's tag, so the address is recomputed from the instruction
+//! (`sigil_core::mmu8xx::dcbx_ea`).
 
 use sigil_core::mmu8xx::{dcbx_ea, pte::RPN_PATTERN};
 
@@ -54,7 +56,7 @@ pub fn classify(tf: &TrapFrame) -> Event {
         0x900 => Event::Timer,
         0xc00 => Event::Syscall,
         0xd00 => Event::Trace,
-        0x1000 => Event::IllegalInstruction,
+        0x1000 => Event::FpUnavailable,
         _ => Event::Unexpected,
     }
 }

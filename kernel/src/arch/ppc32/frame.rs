@@ -50,7 +50,8 @@ impl TrapFrame {
 }
 
 /// What an exception means, in words the generic kernel understands.
-/// (The 8xx, having no FPU, never produces the two FP events.)
+/// (The 8xx, having no FPU, reports FP instructions as `FpUnavailable`, to be
+/// emulated, and never produces `FpException`.)
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(sigil_arch = "mpc8xx", allow(dead_code))]
 pub enum Event {
