@@ -64,6 +64,9 @@ test-host: deps ## Host unit tests of the portable logic (cargo test)
 test-qemu: kernel runner user ## QEMU integration tests (boot, programs, signals)
 	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu --lib --bins --tests -- --test-threads=2
 
+bench: kernel runner user ## The mailing-list experiments in guest instructions: table, target/bench/{results.json,instructions.svg}
+	@target/release/sigil-bench --board $(BOARD) --kernel $(KERNEL) --user-dir target/user $(BENCH_FLAGS)
+
 debug: kernel ## Start QEMU halted, waiting for gdb on :1234 (then: gdb-multiarch -x qemu/gdbinit)
 	@echo "In another terminal: gdb-multiarch -x qemu/gdbinit $(KERNEL)"
 	$(QEMU_CMD) -s -S -kernel $(KERNEL) -device loader,file=$(KERNEL),cpu-num=0 \

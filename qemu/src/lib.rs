@@ -14,6 +14,7 @@
 //! the command-line face of the same call. [`reference::run`] runs a program under
 //! qemu-ppc, Linux's behaviour, for comparison.
 
+pub mod bench;
 pub mod board;
 pub mod console;
 pub mod initramfs;
