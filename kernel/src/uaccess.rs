@@ -102,18 +102,40 @@ impl UserWindow {
         unsafe { core::ptr::read_volatile(p) }
     }
 
+    /// The address of `n` values of T from `off`, checked once for all of them.
+    fn ptr_n<T>(&self, off: u32, n: usize) -> *mut T {
+        let bytes = (n as u32).checked_mul(core::mem::size_of::<T>() as u32);
+        assert!(bytes.and_then(|b| off.checked_add(b)).is_some_and(|e| e <= self.len), "access outside the window");
+        (self.start + off) as *mut T
+    }
+
+    /// Stores `vals` one after another from `off`: one range check for the
+    /// lot, then a plain store loop (a frame's 44 registers, the FP array).
+    pub fn put_slice<T: Pod>(&mut self, off: u32, vals: &[T]) {
+        let p = self.ptr_n::<T>(off, vals.len());
+        for (i, &v) in vals.iter().enumerate() {
+            // SAFETY: as for `put`; ptr_n checked all of [p, p + len).
+            unsafe { core::ptr::write_volatile(p.add(i), v) };
+        }
+    }
+
+    /// Loads `out.len()` values from `off` into `out` (one range check).
+    pub fn get_slice<T: Pod>(&self, off: u32, out: &mut [T]) {
+        let p = self.ptr_n::<T>(off, out.len());
+        for (i, v) in out.iter_mut().enumerate() {
+            // SAFETY: as for `get`; ptr_n checked all of [p, p + len).
+            *v = unsafe { core::ptr::read_volatile(p.add(i)) };
+        }
+    }
+
     /// Copies `src` to `off` bytes into the window.
     pub fn write_bytes(&mut self, off: u32, src: &[u8]) {
-        for (i, &b) in src.iter().enumerate() {
-            self.put(off + i as u32, b);
-        }
+        self.put_slice(off, src);
     }
 
     /// Copies from `off` bytes into the window into `dst`.
     pub fn read_bytes(&self, off: u32, dst: &mut [u8]) {
-        for (i, b) in dst.iter_mut().enumerate() {
-            *b = self.get(off + i as u32);
-        }
+        self.get_slice(off, dst);
     }
 
     /// Closes the window and says whether every access in it succeeded.

@@ -77,7 +77,12 @@ impl Process {
 struct Table {
     procs: BTreeMap<u32, Box<Process>>,
     runq: VecDeque<u32>,
-    current: u32,
+    /// The running process (null during boot): a pointer into its Box in
+    /// `procs`, so `current()` - called several times by every syscall - is
+    /// one load instead of a tree search. The Box never moves, and a process
+    /// is removed from `procs` only when another one reaps it, never while
+    /// it runs.
+    current: *mut Process,
     next_pid: u32,
     /// Where the boot thread's stack pointer goes when PID 1 starts.
     boot_ksp: usize,
@@ -86,21 +91,20 @@ struct Table {
 static TABLE: KCell<Table> = KCell::new(Table {
     procs: BTreeMap::new(),
     runq: VecDeque::new(),
-    current: 0,
+    current: core::ptr::null_mut(),
     next_pid: 1,
     boot_ksp: 0,
 });
 
 /// The running process.
 pub fn current() -> &'static mut Process {
-    let t = TABLE.get();
-    t.procs.get_mut(&t.current).expect("no current process")
+    try_current().expect("no current process")
 }
 
 /// The running process, if one has started (not during boot).
 pub fn try_current() -> Option<&'static mut Process> {
-    let t = TABLE.get();
-    t.procs.get_mut(&t.current).map(|b| &mut **b)
+    // SAFETY: null or a live boxed process (see `Table::current`).
+    unsafe { TABLE.get().current.as_mut() }
 }
 
 pub fn get(pid: u32) -> Option<&'static mut Process> {
@@ -160,8 +164,8 @@ pub fn start_init(path: &str, argv: &[&[u8]]) -> Result<(), sigil_core::abi::Err
         .map_err(|_| sigil_core::abi::Errno::EAGAIN)?;
     let t = TABLE.get();
     t.runq.clear();
-    t.current = pid;
-    let p = current();
+    let p = get(pid).expect("just created");
+    t.current = p;
     p.space().activate();
     arch::set_kernel_stack(p.kstack_top());
     // SAFETY: boot_ksp is a static slot; p.ksp came from new_thread.
@@ -204,7 +208,7 @@ pub fn sleep(chan: usize) -> Result<(), ()> {
 pub fn yield_now() {
     let t = TABLE.get();
     if !t.runq.is_empty() {
-        t.runq.push_back(t.current);
+        t.runq.push_back(current().pid);
         schedule();
     }
 }
@@ -219,7 +223,7 @@ pub fn schedule() {
             if !runnable {
                 continue;
             }
-            if pid != t.current {
+            if pid != current().pid {
                 switch_to(pid);
             }
             return;
@@ -233,16 +237,14 @@ pub fn schedule() {
 
 fn switch_to(next: u32) {
     let t = TABLE.get();
-    let prev = t.procs.get_mut(&t.current).expect("current") as *mut Box<Process>;
-    // SAFETY: prev and next are distinct boxed processes in the table; neither
-    // is removed while one of them runs (a zombie is reaped only by another).
-    let (prev, next) = unsafe { (&mut **prev, &mut **t.procs.get_mut(&next).expect("next")) };
+    let prev = current();
+    let next = get(next).expect("next");
     if prev.fp_live {
         arch::fp_save(&mut prev.fp);
         prev.frame().msr &= !arch::MSR_FP;
         prev.fp_live = false;
     }
-    t.current = next.pid;
+    t.current = &mut *next;
     if let Some(s) = next.space.as_ref() {
         s.activate();
     }

@@ -159,7 +159,23 @@ fn notify_parent_stop(p: &mut Process, code: i32, st: u32) {
 
 /// Runs on every return to user mode: deliver what is deliverable (Linux
 /// `do_signal` in its exit-to-user loop), then finish an interrupted system call.
+/// Almost every return has nothing to do, so that test comes first and inline
+/// (Linux tests `_TIF_SIGPENDING` the same way before calling anything).
+#[inline]
 pub fn do_signal(tf: &mut TrapFrame) {
+    let p = proc::current();
+    if p.sig.pending.has_deliverable(p.sig.blocked) {
+        deliver_pending(tf);
+    }
+    deliver::restart_syscall(tf, None);
+    if let Some(mask) = p.sig.saved_mask.take() {
+        p.sig.blocked = mask;
+    }
+}
+
+/// The slow half of `do_signal`: a signal is deliverable.
+#[inline(never)]
+fn deliver_pending(tf: &mut TrapFrame) {
     loop {
         let p = proc::current();
         let Some(node) = deliver::dequeue(p) else { break };
@@ -183,10 +199,6 @@ pub fn do_signal(tf: &mut TrapFrame) {
                 DefaultAction::CoreDump => proc::wait::exit(wait_status::signaled(sig.number(), false)),
             },
         }
-    }
-    deliver::restart_syscall(tf, None);
-    if let Some(mask) = proc::current().sig.saved_mask.take() {
-        proc::current().sig.blocked = mask;
     }
 }
 
