@@ -185,11 +185,15 @@ pub fn make_runnable(pid: u32) {
 }
 
 /// Wakes every process sleeping on `chan`.
+/// One pass over the table, no allocation: it runs on every signal sent and
+/// every pipe transfer.
 pub fn wakeup(chan: usize) {
-    let pids: alloc::vec::Vec<u32> =
-        all().filter(|p| p.state == State::Sleeping(chan)).map(|p| p.pid).collect();
-    for pid in pids {
-        make_runnable(pid);
+    let t = TABLE.get();
+    for p in t.procs.values_mut() {
+        if p.state == State::Sleeping(chan) {
+            p.state = State::Runnable;
+            t.runq.push_back(p.pid);
+        }
     }
 }
 

@@ -168,8 +168,7 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
 /// A frame that cannot be written kills the process with SIGSEGV.
 pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) {
     let p = proc::current();
-    let info = *dq.info();
-    let sig = info.signal();
+    let sig = dq.info().signal();
     let act = p.sig.action(sig).take_for_delivery();
     let kind = FrameKind::for_flags(act.flags);
     restart_syscall(tf, Some(act.flags));
