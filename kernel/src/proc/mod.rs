@@ -184,9 +184,8 @@ pub fn make_runnable(pid: u32) {
     }
 }
 
-/// Wakes every process sleeping on `chan`.
-/// One pass over the table, no allocation: it runs on every signal sent and
-/// every pipe transfer.
+/// Wakes every process sleeping on `chan`: one pass over the table and no
+/// allocation, since it runs on every pipe transfer and child exit.
 pub fn wakeup(chan: usize) {
     let t = TABLE.get();
     for p in t.procs.values_mut() {
