@@ -108,6 +108,10 @@ pub fn try_current() -> Option<&'static mut Process> {
 }
 
 pub fn get(pid: u32) -> Option<&'static mut Process> {
+    // The caller itself (raise, getpid-style lookups) needs no tree search.
+    if let Some(p) = try_current().filter(|p| p.pid == pid) {
+        return Some(p);
+    }
     TABLE.get().procs.get_mut(&pid).map(|b| &mut **b)
 }
 
@@ -175,12 +179,17 @@ pub fn start_init(path: &str, argv: &[&[u8]]) -> Result<(), sigil_core::abi::Err
 
 /// Makes `pid` runnable (if it still exists and is not a zombie).
 pub fn make_runnable(pid: u32) {
-    let t = TABLE.get();
-    if let Some(p) = t.procs.get_mut(&pid) {
-        if p.state != State::Zombie && p.state != State::Runnable {
-            p.state = State::Runnable;
-            t.runq.push_back(pid);
-        }
+    if let Some(p) = get(pid) {
+        wake(p);
+    }
+}
+
+/// Makes `p` runnable unless it is a zombie: `make_runnable` for a caller
+/// that already holds the process (a signal's sender), saving a lookup.
+pub fn wake(p: &mut Process) {
+    if p.state != State::Zombie && p.state != State::Runnable {
+        p.state = State::Runnable;
+        TABLE.get().runq.push_back(p.pid);
     }
 }
 

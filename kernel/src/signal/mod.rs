@@ -108,7 +108,7 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     crate::trace::generate(pid, &info);
     if !p.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
         if let State::Sleeping(_) = p.state {
-            proc::make_runnable(pid);
+            proc::wake(p);
         }
     }
     Ok(())
