@@ -96,5 +96,8 @@ trace: kernel runner user ## Boot INIT with trace=signal; print the trace and dr
 	  target/release/sigil-trace --title "$(TRACE_NAME) $(ARGS) on $(BOARD), trace=signal" \
 	    --svg target/trace/$(TRACE_NAME).svg target/trace/$(TRACE_NAME).log && exit $$status
 
+bench: kernel runner user ## The mailing-list experiments in guest instructions: table, target/bench/{results.json,instructions.svg}
+	@target/release/sigil-bench --board $(BOARD) --kernel $(KERNEL) --user-dir target/user $(BENCH_FLAGS)
+
 clean: ## Remove build output
 	rm -rf target

@@ -154,10 +154,15 @@ fn command_line(addr: usize) -> &'static [u8] {
 /// (a Linux wait status: exit code, or 128 + signal number when killed).
 pub fn shutdown(wait_status: u32) -> ! {
     let code = if wait_status & 0x7f == 0 { (wait_status >> 8) & 0xff } else { 128 + (wait_status & 0x7f) };
+    // The time and the counters are what `make bench` (qemu/src/bench.rs) reads:
+    // under `-icount shift=0` guest nanoseconds are guest instructions.
     kprintln!(
-        "sigil: init exited ({}); windows {}, free frames {}, heap {} bytes, sigqueue nodes {}, timers {}, deadlines {}, timer interrupts {}, fp emulated {}",
+        "sigil: init exited ({}) at {} ns; windows {}, window bytes {}, siginfo bytes copied {}, free frames {}, heap {} bytes, sigqueue nodes {}, timers {}, deadlines {}, timer interrupts {}, fp emulated {}",
         code,
+        dev::timer::now_ns(),
         uaccess::WINDOWS.load(Ordering::Relaxed),
+        uaccess::BYTES.load(Ordering::Relaxed),
+        sigil_core::signal::queue::SIGINFO_BYTES_COPIED.load(Ordering::Relaxed),
         mm::frames::free_count(),
         mm::heap::used(),
         sigil_core::signal::queue::LIVE_NODES.load(Ordering::Relaxed),

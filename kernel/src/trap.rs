@@ -27,9 +27,20 @@ pub fn handle(tf: &mut TrapFrame, event: Event) {
     arch::kuap::restore(kuap);
 }
 
+/// System calls first and inline; everything else out of line, so the
+/// syscall round trip does not pay for the registers the rare cases need.
+#[inline(always)]
 fn user_trap(tf: &mut TrapFrame, event: Event) {
     match event {
         Event::Syscall => syscall::entry(tf),
+        _ => user_exception(tf, event),
+    }
+}
+
+#[inline(never)]
+fn user_exception(tf: &mut TrapFrame, event: Event) {
+    match event {
+        Event::Syscall => unreachable!("handled by user_trap"),
         Event::Timer => crate::dev::timer::tick(),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } => {
@@ -74,12 +85,15 @@ pub fn segv(ea: u32) {
 /// The last thing before user mode: take the CPU's turn (preemption), then
 /// deliver pending signals, then finish an interrupted syscall's restart.
 fn return_to_user(tf: &mut TrapFrame) {
-    if crate::dev::timer::NEED_RESCHED.swap(false, Ordering::Relaxed) {
+    // A plain load first: an atomic swap is a lwarx/stwcx. loop on every return.
+    if crate::dev::timer::NEED_RESCHED.load(Ordering::Relaxed) {
+        crate::dev::timer::NEED_RESCHED.store(false, Ordering::Relaxed);
         proc::yield_now();
     }
     signal::do_signal(tf);
 }
 
+#[inline(never)]
 fn kernel_trap(tf: &mut TrapFrame, event: Event) {
     match event {
         Event::Timer => crate::dev::timer::tick(),
@@ -90,7 +104,7 @@ fn kernel_trap(tf: &mut TrapFrame, event: Event) {
                 return;
             }
             if uaccess::fixup(ea) {
-                tf.nip += 4;
+                arch::skip_faulted_access(tf, ea);
                 return;
             }
             if write && !arch::kuap::write_allowed(ea) {

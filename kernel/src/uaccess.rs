@@ -12,7 +12,9 @@
 //! satisfied (no mapping, read-only page) is *skipped*: the handler records
 //! the fault in the window and resumes after the faulting instruction
 //! (`fixup`). A skipped load leaves garbage, so every accessor is a single
-//! plain-old-data load or store and `finish()` reports `Err(Efault)`. Linux
+//! plain-old-data load or store and `finish()` reports `Err(Efault)`; a
+//! skipped update-form store (`stbu`) still advances its base register
+//! (`arch::skip_faulted_access`), or the rest of a copy loop would go astray. Linux
 //! needs an exception table entry per access to do the same; a window that
 //! remembers its own fault needs none.
 //!
@@ -107,18 +109,65 @@ impl UserWindow {
         unsafe { core::ptr::read_volatile(p) }
     }
 
+    /// The address of `n` values of T from `off`, checked once for all of them.
+    fn ptr_n<T>(&self, off: u32, n: usize) -> *mut T {
+        let bytes = (n as u32).checked_mul(core::mem::size_of::<T>() as u32);
+        assert!(bytes.and_then(|b| off.checked_add(b)).is_some_and(|e| e <= self.len), "access outside the window");
+        (self.start + off) as *mut T
+    }
+
+    /// Stores `vals` one after another from `off`: one range check for the
+    /// lot, then a plain store loop (a frame's 44 registers, the FP array).
+    /// Four values per turn: the compiler does not unroll volatile loops, and
+    /// the loop's own add and branch would otherwise double the cost.
+    pub fn put_slice<T: Pod>(&mut self, off: u32, vals: &[T]) {
+        let p = self.ptr_n::<T>(off, vals.len());
+        let quads = vals.len() / 4;
+        for (q, v) in vals.chunks_exact(4).enumerate() {
+            // SAFETY: as for `put`; ptr_n checked all of [p, p + len).
+            unsafe {
+                let d = p.add(4 * q);
+                core::ptr::write_volatile(d, v[0]);
+                core::ptr::write_volatile(d.add(1), v[1]);
+                core::ptr::write_volatile(d.add(2), v[2]);
+                core::ptr::write_volatile(d.add(3), v[3]);
+            }
+        }
+        for (i, &v) in vals.iter().enumerate().skip(4 * quads) {
+            // SAFETY: as above.
+            unsafe { core::ptr::write_volatile(p.add(i), v) };
+        }
+    }
+
+    /// Loads `out.len()` values from `off` into `out` (one range check),
+    /// four per turn like `put_slice`.
+    pub fn get_slice<T: Pod>(&self, off: u32, out: &mut [T]) {
+        let p = self.ptr_n::<T>(off, out.len());
+        let quads = out.len() / 4;
+        for (q, v) in out.chunks_exact_mut(4).enumerate() {
+            // SAFETY: as for `get`; ptr_n checked all of [p, p + len).
+            unsafe {
+                let s = p.add(4 * q);
+                v[0] = core::ptr::read_volatile(s);
+                v[1] = core::ptr::read_volatile(s.add(1));
+                v[2] = core::ptr::read_volatile(s.add(2));
+                v[3] = core::ptr::read_volatile(s.add(3));
+            }
+        }
+        for (i, v) in out.iter_mut().enumerate().skip(4 * quads) {
+            // SAFETY: as above.
+            *v = unsafe { core::ptr::read_volatile(p.add(i)) };
+        }
+    }
+
     /// Copies `src` to `off` bytes into the window.
     pub fn write_bytes(&mut self, off: u32, src: &[u8]) {
-        for (i, &b) in src.iter().enumerate() {
-            self.put(off + i as u32, b);
-        }
+        self.put_slice(off, src);
     }
 
     /// Copies from `off` bytes into the window into `dst`.
     pub fn read_bytes(&self, off: u32, dst: &mut [u8]) {
-        for (i, b) in dst.iter_mut().enumerate() {
-            *b = self.get(off + i as u32);
-        }
+        self.get_slice(off, dst);
     }
 
     /// Closes the window and says whether every access in it succeeded.

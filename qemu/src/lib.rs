@@ -15,6 +15,7 @@
 //! qemu-ppc, Linux's behaviour, for comparison. [`trace`] reads the signal trace
 //! a console holds (`sigil-trace`, src/bin/, draws it).
 
+pub mod bench;
 pub mod board;
 pub mod console;
 pub mod initramfs;

@@ -15,6 +15,7 @@ pub use sigil_abi as abi;
 pub mod cmdline;
 pub mod cpio;
 pub mod elf;
+pub mod insn;
 pub mod exec;
 pub mod fpemu;
 pub mod mmu8xx;

@@ -49,16 +49,24 @@ pub type Key = (u64, u32);
 
 static EVENTS: KCell<BTreeMap<Key, Event>> = KCell::new(BTreeMap::new());
 
+/// Nanoseconds per timebase tick as a 32.32 fixed-point number, so that
+/// `now_ns` multiplies instead of dividing: a 128-bit division is a library
+/// call of a hundred-odd instructions on ppc32, and clocks are read often.
+/// (ppc32 has no 64-bit atomics; set once at boot.)
+static NS_PER_TICK_32_32: KCell<u64> = KCell::new((1_000_000_000u64 << 32) / 16_600_000);
+
 pub fn init(tb_freq: u32) {
     TB_FREQ.store(tb_freq, Ordering::Relaxed);
+    *NS_PER_TICK_32_32.get() = (1_000_000_000u64 << 32) / tb_freq as u64;
     *SLICE_END.get() = now_ns() + SLICE_NS;
     program(true);
 }
 
-/// Nanoseconds since boot.
+/// Nanoseconds since boot. The fixed-point factor is rounded down by less
+/// than 2^-32 ns per tick: after a day of 16.6 MHz timebase, under 0.4 us.
 pub fn now_ns() -> u64 {
-    let f = TB_FREQ.load(Ordering::Relaxed) as u128;
-    (arch::timebase() as u128 * 1_000_000_000 / f) as u64
+    let f = *NS_PER_TICK_32_32.get() as u128;
+    ((arch::timebase() as u128 * f) >> 32) as u64
 }
 
 /// The clock's resolution: one timebase tick, rounded up to a nanosecond.

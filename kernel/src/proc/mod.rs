@@ -54,8 +54,7 @@ impl KernelStack {
 /// Called on every trap and context switch; a failure is a kernel bug, so an
 /// oops (panic), never silent corruption of the heap.
 pub fn check_kernel_stack(sp: usize) {
-    let t = TABLE.get();
-    let (bottom, top, guard_ok, pid) = match t.procs.get(&t.current) {
+    let (bottom, top, guard_ok, pid) = match try_current() {
         Some(p) => (p.kstack.0.as_ptr() as usize, p.kstack_top(), p.kstack.guard_intact(), p.pid),
         None => {
             let (bottom, top) = arch::boot_stack_bounds();
@@ -120,7 +119,12 @@ impl Process {
 struct Table {
     procs: BTreeMap<u32, Box<Process>>,
     runq: VecDeque<u32>,
-    current: u32,
+    /// The running process (null during boot): a pointer into its Box in
+    /// `procs`, so `current()` - called several times by every syscall - is
+    /// one load instead of a tree search. The Box never moves, and a process
+    /// is removed from `procs` only when another one reaps it, never while
+    /// it runs.
+    current: *mut Process,
     next_pid: u32,
     /// Where the boot thread's stack pointer goes when PID 1 starts.
     boot_ksp: usize,
@@ -129,24 +133,27 @@ struct Table {
 static TABLE: KCell<Table> = KCell::new(Table {
     procs: BTreeMap::new(),
     runq: VecDeque::new(),
-    current: 0,
+    current: core::ptr::null_mut(),
     next_pid: 1,
     boot_ksp: 0,
 });
 
 /// The running process.
 pub fn current() -> &'static mut Process {
-    let t = TABLE.get();
-    t.procs.get_mut(&t.current).expect("no current process")
+    try_current().expect("no current process")
 }
 
 /// The running process, if one has started (not during boot).
 pub fn try_current() -> Option<&'static mut Process> {
-    let t = TABLE.get();
-    t.procs.get_mut(&t.current).map(|b| &mut **b)
+    // SAFETY: null or a live boxed process (see `Table::current`).
+    unsafe { TABLE.get().current.as_mut() }
 }
 
 pub fn get(pid: u32) -> Option<&'static mut Process> {
+    // The caller itself (raise, getpid-style lookups) needs no tree search.
+    if let Some(p) = try_current().filter(|p| p.pid == pid) {
+        return Some(p);
+    }
     TABLE.get().procs.get_mut(&pid).map(|b| &mut **b)
 }
 
@@ -204,16 +211,16 @@ pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errn
         .map_err(|_| sigil_core::abi::Errno::EAGAIN)?;
     let t = TABLE.get();
     t.runq.clear();
-    t.current = pid;
-    let p = current();
+    let p = get(pid).expect("just created");
+    t.current = p;
     p.space().activate();
     arch::set_kernel_stack(p.kstack_top());
     // SAFETY: boot_ksp is a static slot; p.ksp came from new_thread.
     unsafe { arch::switch(&mut t.boot_ksp, p.ksp) };
     // Back from `back_to_boot`: PID 1's kernel stack is idle now, so it can go.
     let t = TABLE.get();
+    t.current = core::ptr::null_mut();
     let init = t.procs.remove(&pid).expect("PID 1 in the table");
-    t.current = 0;
     // Empty containers keep their storage; give it back for the leak check.
     t.procs = BTreeMap::new();
     t.runq = VecDeque::new();
@@ -233,21 +240,29 @@ fn back_to_boot() -> ! {
 
 /// Makes `pid` runnable (if it still exists and is not a zombie).
 pub fn make_runnable(pid: u32) {
-    let t = TABLE.get();
-    if let Some(p) = t.procs.get_mut(&pid) {
-        if p.state != State::Zombie && p.state != State::Runnable {
-            p.state = State::Runnable;
-            t.runq.push_back(pid);
-        }
+    if let Some(p) = get(pid) {
+        wake(p);
     }
 }
 
-/// Wakes every process sleeping on `chan`.
+/// Makes `p` runnable unless it is a zombie: `make_runnable` for a caller
+/// that already holds the process (a signal's sender), saving a lookup.
+pub fn wake(p: &mut Process) {
+    if p.state != State::Zombie && p.state != State::Runnable {
+        p.state = State::Runnable;
+        TABLE.get().runq.push_back(p.pid);
+    }
+}
+
+/// Wakes every process sleeping on `chan`: one pass over the table and no
+/// allocation, since it runs on every pipe transfer and child exit.
 pub fn wakeup(chan: usize) {
-    let pids: alloc::vec::Vec<u32> =
-        all().filter(|p| p.state == State::Sleeping(chan)).map(|p| p.pid).collect();
-    for pid in pids {
-        make_runnable(pid);
+    let t = TABLE.get();
+    for p in t.procs.values_mut() {
+        if p.state == State::Sleeping(chan) {
+            p.state = State::Runnable;
+            t.runq.push_back(p.pid);
+        }
     }
 }
 
@@ -266,7 +281,7 @@ pub fn sleep(chan: usize) -> Result<(), ()> {
 pub fn yield_now() {
     let t = TABLE.get();
     if !t.runq.is_empty() {
-        t.runq.push_back(t.current);
+        t.runq.push_back(current().pid);
         schedule();
     }
 }
@@ -281,7 +296,7 @@ pub fn schedule() {
             if !runnable {
                 continue;
             }
-            if pid != t.current {
+            if pid != current().pid {
                 switch_to(pid);
             }
             return;
@@ -296,16 +311,14 @@ pub fn schedule() {
 fn switch_to(next: u32) {
     check_kernel_stack(arch::stack_pointer() as usize);
     let t = TABLE.get();
-    let prev = t.procs.get_mut(&t.current).expect("current") as *mut Box<Process>;
-    // SAFETY: prev and next are distinct boxed processes in the table; neither
-    // is removed while one of them runs (a zombie is reaped only by another).
-    let (prev, next) = unsafe { (&mut **prev, &mut **t.procs.get_mut(&next).expect("next")) };
+    let prev = current();
+    let next = get(next).expect("next");
     if prev.fp_live {
         arch::fp_save(&mut prev.fp);
         prev.frame().msr &= !arch::MSR_FP;
         prev.fp_live = false;
     }
-    t.current = next.pid;
+    t.current = &mut *next;
     if let Some(s) = next.space.as_ref() {
         s.activate();
     }

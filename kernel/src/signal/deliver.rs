@@ -86,16 +86,32 @@ pub fn dequeue(p: &mut Process) -> Option<Dequeued> {
 /// store (`PerField`, the comparison mode). Offsets are from the window base.
 trait FrameSink {
     fn put(&mut self, off: u32, v: u32);
-    fn put64(&mut self, off: u32, v: u64) {
-        self.put(off, (v >> 32) as u32);
-        self.put(off + 4, v as u32);
+    /// Consecutive words from `off`.
+    fn put_words(&mut self, off: u32, vals: &[u32]) {
+        for (i, &v) in vals.iter().enumerate() {
+            self.put(off + 4 * i as u32, v);
+        }
+    }
+    /// Consecutive doublewords (FP registers), big-endian: high word first.
+    fn put_dwords(&mut self, off: u32, vals: &[u64]) {
+        for (i, &v) in vals.iter().enumerate() {
+            self.put(off + 8 * i as u32, (v >> 32) as u32);
+            self.put(off + 8 * i as u32 + 4, v as u32);
+        }
     }
 }
 
+/// One window: the runs of words are range-checked once and stored in a loop.
 impl FrameSink for UserWindow {
     #[inline(always)]
     fn put(&mut self, off: u32, v: u32) {
         UserWindow::put(self, off, v);
+    }
+    fn put_words(&mut self, off: u32, vals: &[u32]) {
+        self.put_slice(off, vals);
+    }
+    fn put_dwords(&mut self, off: u32, vals: &[u64]) {
+        self.put_slice(off, vals);
     }
 }
 
@@ -123,18 +139,12 @@ struct FrameData<'a> {
 /// Writes the mcontext (registers, FP, trampoline) at `mc` (window offset).
 fn put_mcontext(w: &mut impl FrameSink, mc: u32, d: &FrameData, tramp: [u32; 2]) {
     let tf = d.tf;
-    for (i, &r) in tf.gpr.iter().enumerate() {
-        w.put(mc + 4 * i as u32, r);
-    }
+    w.put_words(mc, &tf.gpr);
     let tail = [tf.nip, tf.msr, tf.orig_r3, tf.ctr, tf.lr, tf.xer, tf.cr, 0, tf.trap, tf.dar, tf.dsisr, 0];
-    for (i, &v) in tail.iter().enumerate() {
-        w.put(mc + 4 * (32 + i as u32), v);
-    }
+    w.put_words(mc + 4 * 32, &tail);
     let fregs = mc + 4 * NGREG as u32;
-    for (i, &f) in d.fp.fpr.iter().enumerate() {
-        w.put64(fregs + 8 * i as u32, f);
-    }
-    w.put64(fregs + 8 * 32, d.fp.fpscr);
+    w.put_dwords(fregs, &d.fp.fpr);
+    w.put_dwords(fregs + 8 * 32, &[d.fp.fpscr]);
     let pad = fregs + 8 * 33;
     w.put(pad, tramp[0]);
     w.put(pad + 4, tramp[1]);
@@ -157,12 +167,8 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
         }
         FrameKind::Rt => {
             // siginfo: the 8 meaningful words straight from the node, then zeroes.
-            for (i, &v) in d.info.words().iter().enumerate() {
-                w.put(frame + 4 * i as u32, v);
-            }
-            for i in 8..32 {
-                w.put(frame + 4 * i, 0);
-            }
+            w.put_words(frame, d.info.words());
+            w.put_words(frame + 4 * 8, &[0; 24]);
             let uc = frame + RtSigFrame::UCONTEXT;
             w.put(uc, 0); // uc_flags
             w.put(uc + 4, 0); // uc_link
@@ -247,11 +253,17 @@ fn frame_failed(sig: Signal) {
 
 /// Finishes a system call that returned a restart code: restart it, or make
 /// it fail with EINTR, depending on the handler about to run (`Some(flags)`)
-/// or on there being none (`None`).
+/// or on there being none (`None`). Inline: every return to user mode asks,
+/// and the answer is nearly always "not a failed syscall".
+#[inline]
 pub fn restart_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
-    if tf.trap != 0xc00 || tf.cr & CR0_SO == 0 {
-        return;
+    if tf.trap == 0xc00 && tf.cr & CR0_SO != 0 {
+        restart_failed_syscall(tf, handler_flags);
     }
+}
+
+#[inline(never)]
+fn restart_failed_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
     let Some(err) = Errno::from_raw(tf.gpr[3] as i32) else { return };
     match syscall_restart(err, handler_flags) {
         Restart::Again => {
@@ -302,27 +314,16 @@ fn read_frame(tf: &mut TrapFrame, p: &mut Process, kind: FrameKind, frame: u32, 
     };
     // The mcontext is normally inside the frame; Linux follows the pointer
     // wherever it goes, so a second window is opened only if it points elsewhere.
-    let mut regs = [0u32; NGREG];
-    let mut fp = arch::FpState::new();
     let inside = mc >= frame && mc.checked_add(464).is_some_and(|e| e <= frame + size);
     if inside {
-        read_mcontext(&w, mc - frame, &mut regs, &mut fp);
+        read_mcontext(&w, mc - frame, tf, &mut p.fp);
         w.finish()?;
     } else {
         w.finish()?;
         let w2 = UserWindow::open(mc, 464, Access::Read)?;
-        read_mcontext(&w2, 0, &mut regs, &mut fp);
+        read_mcontext(&w2, 0, tf, &mut p.fp);
         w2.finish()?;
     }
-    tf.gpr.copy_from_slice(&regs[..32]);
-    tf.nip = regs[32];
-    tf.msr = sanitize_user_msr(regs[33]);
-    tf.orig_r3 = regs[34];
-    tf.ctr = regs[35];
-    tf.lr = regs[36];
-    tf.xer = regs[37];
-    tf.cr = regs[38];
-    p.fp = fp;
     p.fp_live = false;
     p.sig.blocked = mask.blockable();
     if let Some(alt) = alt {
@@ -332,13 +333,23 @@ fn read_frame(tf: &mut TrapFrame, p: &mut Process, kind: FrameKind, frame: u32, 
     Ok(())
 }
 
-fn read_mcontext(w: &UserWindow, mc: u32, regs: &mut [u32; NGREG], fp: &mut arch::FpState) {
-    for (i, r) in regs.iter_mut().enumerate().take(44) {
-        *r = w.get(mc + 4 * i as u32);
-    }
+/// Reads the mcontext at `mc` (window offset) straight into the saved
+/// registers and FP state, as Linux's `restore_user_regs` does: no staging
+/// copy. A frame that faults halfway leaves them half-restored, and the caller
+/// then kills the process with SIGSEGV, as Linux does.
+fn read_mcontext(w: &UserWindow, mc: u32, tf: &mut TrapFrame, fp: &mut arch::FpState) {
+    w.get_slice(mc, &mut tf.gpr);
+    let mut tail = [0u32; 7];
+    w.get_slice(mc + 4 * 32, &mut tail);
+    let [nip, msr, orig_r3, ctr, lr, xer, cr] = tail;
+    tf.nip = nip;
+    tf.msr = sanitize_user_msr(msr);
+    tf.orig_r3 = orig_r3;
+    tf.ctr = ctr;
+    tf.lr = lr;
+    tf.xer = xer;
+    tf.cr = cr;
     let fregs = mc + 4 * NGREG as u32;
-    for (i, f) in fp.fpr.iter_mut().enumerate() {
-        *f = w.get(fregs + 8 * i as u32);
-    }
+    w.get_slice(fregs, &mut fp.fpr);
     fp.fpscr = w.get(fregs + 8 * 32);
 }

@@ -118,7 +118,7 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     queued?;
     if !p.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
         if let State::Sleeping(_) = p.state {
-            proc::make_runnable(pid);
+            proc::wake(p);
         }
     }
     Ok(())
@@ -178,7 +178,23 @@ fn notify_parent_stop(p: &mut Process, code: i32, st: u32) {
 
 /// Runs on every return to user mode: deliver what is deliverable (Linux
 /// `do_signal` in its exit-to-user loop), then finish an interrupted system call.
+/// Almost every return has nothing to do, so that test comes first and inline
+/// (Linux tests `_TIF_SIGPENDING` the same way before calling anything).
+#[inline]
 pub fn do_signal(tf: &mut TrapFrame) {
+    let p = proc::current();
+    if p.sig.pending.has_deliverable(p.sig.blocked) {
+        deliver_pending(tf);
+    }
+    deliver::restart_syscall(tf, None);
+    if let Some(mask) = p.sig.saved_mask.take() {
+        p.sig.blocked = mask;
+    }
+}
+
+/// The slow half of `do_signal`: a signal is deliverable.
+#[inline(never)]
+fn deliver_pending(tf: &mut TrapFrame) {
     // The handler whose frame was set up last: it is the one user mode enters.
     let mut entered = None;
     loop {
@@ -211,10 +227,6 @@ pub fn do_signal(tf: &mut TrapFrame) {
         }
     }
     crate::sigtrace!(handler(proc::current().pid, entered, tf.nip, tf.gpr[1], tf.lr));
-    deliver::restart_syscall(tf, None);
-    if let Some(mask) = proc::current().sig.saved_mask.take() {
-        proc::current().sig.blocked = mask;
-    }
 }
 
 /// A core-dump signal's default action. Linux writes a core only if the

@@ -25,12 +25,19 @@ fn signal_or_zero(sig: u32) -> Result<Option<Signal>, Errno> {
 pub fn kill(pid: i32, sig: u32) -> SysResult {
     let sig = signal_or_zero(sig)?;
     let me = proc::current().pid;
+    if pid > 0 {
+        // One target, the common case (ping-pong): no list to allocate.
+        proc::get(pid as u32).ok_or(Errno::ESRCH)?;
+        if let Some(sig) = sig {
+            signal::send(pid as u32, SigInfo::kill(sig, me, 0), false)?;
+        }
+        return Ok(0);
+    }
     let targets: alloc::vec::Vec<u32> = match pid {
-        p if p > 0 => alloc::vec![p as u32],
         -1 => proc::all().map(|p| p.pid).filter(|&p| p != 1 && p != me).collect(),
         _ => proc::all().map(|p| p.pid).filter(|&p| p != 1 || me == 1).collect(),
     };
-    if targets.is_empty() || (pid > 0 && proc::get(pid as u32).is_none()) {
+    if targets.is_empty() {
         return Err(Errno::ESRCH);
     }
     if let Some(sig) = sig {

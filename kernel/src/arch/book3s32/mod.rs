@@ -12,7 +12,7 @@ pub mod mmu;
 mod pci;
 mod trap;
 
-pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, set_decrementer, timebase};
+pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, set_decrementer, skip_faulted_access, timebase};
 pub use super::ppc32::context::{boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState};
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER};
 pub use cuda::power_off;

@@ -59,3 +59,17 @@ pub fn emulate_privileged(tf: &mut TrapFrame, insn: u32) -> bool {
     }
     false
 }
+
+/// Steps over the kernel load or store at `tf.nip` whose user access faulted
+/// inside a `UserWindow` (the window recorded the fault: `uaccess::fixup`).
+/// The access does not happen, but an update form still writes the effective
+/// address `ea` into its base register, as the compiled loop expects
+/// (`sigil_core::insn` explains why).
+pub fn skip_faulted_access(tf: &mut TrapFrame, ea: u32) {
+    // SAFETY: a kernel-mode fault: nip is kernel text, mapped and readable.
+    let insn = unsafe { core::ptr::read_volatile(tf.nip as *const u32) };
+    if let Some(ra) = sigil_core::insn::update_base(insn) {
+        tf.gpr[ra] = ea;
+    }
+    tf.nip += 4;
+}

@@ -1,0 +1,397 @@
+//! bench: the mailing-list experiments, measured in guest instructions (`make bench`).
+//!
+//! Method. QEMU runs with `-icount shift=0,sleep=off`: every guest instruction
+//! advances guest time by exactly one nanosecond, whatever the host is doing,
+//! so guest time is an instruction count and runs repeat exactly. When PID 1
+//! exits, the kernel prints one line with the guest time and its counters
+//! (kernel/src/main.rs `shutdown`):
+//!
+//! ```text
+//! sigil: init exited (0) at 51017710 ns; windows 6, window bytes 365, siginfo bytes copied 0, ...
+//! ```
+//!
+//! Each benchmark program takes its iteration count in argv[1]. We boot it
+//! twice, with N and with 2N iterations, and divide the difference by N: boot,
+//! exec, program start-up and exit cancel out, and what remains is exactly N
+//! iterations of the loop - user code, kernel, timer ticks, everything the
+//! machine did (the "whole machine" figure the Linux numbers in the seeds are).
+//! The counters are differenced the same way, so "windows per op" covers the
+//! loop only.
+//!
+//! Variants are boot options (kernel/src/cmdline.rs): the old ways the seeds
+//! replaced (siginfo copied at dequeue, one window per frame field, SYNC_PTR
+//! per field or by copy) next to the shipped default. Nothing is rebuilt.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use crate::RunConfig;
+
+/// One benchmark program and what it is compared with.
+pub struct Benchmark {
+    /// The name in results.json.
+    pub name: &'static str,
+    /// target/user/<program>; argv[1] is the iteration count.
+    pub program: &'static str,
+    /// Operations per run at full size (the mailing-list programs' counts).
+    pub iterations: u32,
+    /// What one operation is, for the table's legend.
+    pub op: &'static str,
+    /// The issue's target for the default configuration (instructions per op).
+    pub target: u32,
+    /// Linux 6.1 (book3s/32, KUAP on) on the same QEMU machine, from the issue.
+    pub linux: u32,
+    pub variants: &'static [Variant],
+}
+
+/// One configuration of the kernel, chosen by boot options.
+pub struct Variant {
+    pub name: &'static str,
+    pub boot_opts: &'static [&'static str],
+    /// The shipped configuration (no option): the baseline of the ratios.
+    pub default: bool,
+}
+
+const SIGNAL_VARIANTS: &[Variant] = &[
+    Variant { name: "default", boot_opts: &[], default: true },
+    Variant { name: "dequeue=copy", boot_opts: &["signal.dequeue=copy"], default: false },
+    Variant { name: "frame=field", boot_opts: &["signal.frame=field"], default: false },
+    Variant { name: "copy+field", boot_opts: &["signal.dequeue=copy", "signal.frame=field"], default: false },
+];
+
+/// Everything `make bench` measures, in table order.
+pub const BENCHMARKS: &[Benchmark] = &[
+    Benchmark {
+        name: "null_syscall",
+        program: "getppid_bench",
+        iterations: 100_000,
+        op: "getppid() through syscall()",
+        target: 100,
+        linux: 245,
+        variants: &[Variant { name: "default", boot_opts: &[], default: true }],
+    },
+    Benchmark {
+        name: "raise_signal",
+        program: "sig_raise_bench",
+        iterations: 100_000,
+        op: "raise(SIGUSR1) with a signal() handler: gettid, getpid, tgkill, delivery, sigreturn",
+        target: 900,
+        linux: 3550,
+        variants: SIGNAL_VARIANTS,
+    },
+    Benchmark {
+        name: "raise_siginfo",
+        program: "sig_siginfo_bench",
+        iterations: 100_000,
+        op: "raise(SIGUSR1) with an SA_SIGINFO handler (rt frame)",
+        target: 1000,
+        linux: 3815,
+        variants: SIGNAL_VARIANTS,
+    },
+    Benchmark {
+        name: "pingpong",
+        program: "sig_pingpong_bench",
+        iterations: 65_536,
+        op: "one signal between two processes: kill, sigsuspend, switch, delivery, sigreturn",
+        target: 1200,
+        linux: 4650,
+        variants: SIGNAL_VARIANTS,
+    },
+    Benchmark {
+        name: "sync_ptr",
+        program: "pcm_syncptr_bench",
+        iterations: 100_000,
+        op: "ioctl(SNDRV_PCM_IOCTL_SYNC_PTR)",
+        target: 300,
+        linux: 805,
+        variants: &[
+            Variant { name: "window", boot_opts: &["pcm.sync_ptr=window"], default: true },
+            Variant { name: "copy", boot_opts: &["pcm.sync_ptr=copy"], default: false },
+            Variant { name: "field", boot_opts: &["pcm.sync_ptr=field"], default: false },
+        ],
+    },
+];
+
+/// What the kernel's exit line says about one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExitStats {
+    /// Guest nanoseconds since boot = guest instructions under icount shift=0.
+    pub ns: u64,
+    pub windows: u64,
+    pub window_bytes: u64,
+    pub siginfo_bytes: u64,
+}
+
+/// Finds the kernel's exit line in `console` and reads it.
+pub fn parse_exit_stats(console: &str) -> Result<ExitStats, String> {
+    let line = console
+        .lines()
+        .find(|l| l.starts_with("sigil: init exited"))
+        .ok_or("no `sigil: init exited` line on the console (was the boot quiet?)")?;
+    // The number after `word` (`at 123 ns`, `windows 6,`).
+    let after = |word: &str| -> Result<u64, String> {
+        let rest = line.split(word).nth(1).ok_or_else(|| format!("no `{}` in {line:?}", word.trim()))?;
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().map_err(|_| format!("no number after `{}` in {line:?}", word.trim()))
+    };
+    Ok(ExitStats {
+        ns: after(") at ")?,
+        windows: after("; windows ")?,
+        window_bytes: after(", window bytes ")?,
+        siginfo_bytes: after(", siginfo bytes copied ")?,
+    })
+}
+
+/// One row of the results.
+#[derive(Debug, Clone)]
+pub struct Measurement {
+    pub benchmark: &'static str,
+    pub variant: &'static str,
+    pub default: bool,
+    pub boot_options: String,
+    pub program: &'static str,
+    /// N: the difference between the two runs (N and 2N operations).
+    pub iterations: u32,
+    pub instructions_per_op: f64,
+    pub windows_per_op: f64,
+    pub window_bytes_per_op: f64,
+    pub siginfo_bytes_per_op: f64,
+    /// instructions_per_op / the default variant's (1.0 for the default).
+    pub ratio_to_default: f64,
+    pub target: u32,
+    pub linux: u32,
+}
+
+/// Boots `b` under `v` with `n` and `2n` operations and returns the per-op figures.
+/// `base` gives the board, kernel and timeout; its init, options and flags are replaced.
+pub fn measure(base: &RunConfig, user_dir: &std::path::Path, b: &Benchmark, v: &Variant, n: u32) -> Result<Measurement, String> {
+    let run = |count: u32| -> Result<ExitStats, String> {
+        let mut cfg = base.clone();
+        cfg.init = Some(user_dir.join(b.program));
+        cfg.boot_opts = v.boot_opts.iter().map(|s| s.to_string()).collect();
+        cfg.init_args = vec![count.to_string()];
+        cfg.qemu_flags.extend(["-icount".to_string(), "shift=0,sleep=off".to_string()]);
+        let r = crate::run(&cfg);
+        let what = format!("{} ({}) with {count}", b.program, v.name);
+        if r.oopsed() || r.status != Some(0) {
+            return Err(format!("{what}: exit {} (want 0)\n{}{}", r.exit_code(), r.console, r.stderr));
+        }
+        parse_exit_stats(&r.console).map_err(|e| format!("{what}: {e}"))
+    };
+    let (one, two) = (run(n)?, run(2 * n)?);
+    let per_op = |a: u64, b: u64| b.saturating_sub(a) as f64 / n as f64;
+    Ok(Measurement {
+        benchmark: b.name,
+        variant: v.name,
+        default: v.default,
+        boot_options: v.boot_opts.join(" "),
+        program: b.program,
+        iterations: n,
+        instructions_per_op: per_op(one.ns, two.ns),
+        windows_per_op: per_op(one.windows, two.windows),
+        window_bytes_per_op: per_op(one.window_bytes, two.window_bytes),
+        siginfo_bytes_per_op: per_op(one.siginfo_bytes, two.siginfo_bytes),
+        ratio_to_default: 1.0,
+        target: b.target,
+        linux: b.linux,
+    })
+}
+
+/// Fills in `ratio_to_default` from each benchmark's default row.
+pub fn set_ratios(rows: &mut [Measurement]) {
+    let defaults: Vec<(&str, f64)> =
+        rows.iter().filter(|m| m.default).map(|m| (m.benchmark, m.instructions_per_op)).collect();
+    for m in rows.iter_mut() {
+        if let Some(&(_, d)) = defaults.iter().find(|(b, _)| *b == m.benchmark) {
+            m.ratio_to_default = if d > 0.0 { m.instructions_per_op / d } else { 0.0 };
+        }
+    }
+}
+
+/// The table `make bench` prints (and docs/benchmarks.md quotes).
+pub fn table(rows: &[Measurement]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| benchmark     | variant      | instructions/op | windows/op | siginfo bytes/op | x default | target | Linux 6.1 |"
+    );
+    let _ = writeln!(s, "|---------------|--------------|----------------:|-----------:|-----------------:|----------:|-------:|----------:|");
+    for m in rows {
+        let (target, linux) = if m.default { (m.target.to_string(), m.linux.to_string()) } else { (String::new(), String::new()) };
+        let _ = writeln!(
+            s,
+            "| {:<13} | {:<12} | {:>15.1} | {:>10.2} | {:>16.1} | {:>9.2} | {:>6} | {:>9} |",
+            m.benchmark, m.variant, m.instructions_per_op, m.windows_per_op, m.siginfo_bytes_per_op, m.ratio_to_default, target, linux
+        );
+    }
+    s
+}
+
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// results.json: an array with one object per measurement.
+pub fn json(rows: &[Measurement]) -> String {
+    let mut s = String::from("[\n");
+    for (i, m) in rows.iter().enumerate() {
+        let _ = write!(
+            s,
+            "  {{\"benchmark\": {}, \"variant\": {}, \"default\": {}, \"boot_options\": {}, \"program\": {}, \
+             \"iterations\": {}, \"instructions_per_op\": {:.1}, \"windows_per_op\": {:.3}, \
+             \"window_bytes_per_op\": {:.1}, \"siginfo_bytes_per_op\": {:.1}, \"ratio_to_default\": {:.3}, \
+             \"target_instructions_per_op\": {}, \"linux_instructions_per_op\": {}}}{}\n",
+            json_str(m.benchmark),
+            json_str(m.variant),
+            m.default,
+            json_str(&m.boot_options),
+            json_str(m.program),
+            m.iterations,
+            m.instructions_per_op,
+            m.windows_per_op,
+            m.window_bytes_per_op,
+            m.siginfo_bytes_per_op,
+            m.ratio_to_default,
+            m.target,
+            m.linux,
+            if i + 1 < rows.len() { "," } else { "" }
+        );
+    }
+    s.push_str("]\n");
+    s
+}
+
+/// A horizontal bar chart of instructions per op, log scale (the old ways
+/// cost up to 30 times the default: a linear axis would flatten the default
+/// bars). One group per benchmark: its variants, then Linux 6.1 for scale;
+/// a red tick marks the target.
+pub fn svg(rows: &[Measurement]) -> String {
+    const LEFT: f64 = 250.0;
+    const PLOT: f64 = 600.0;
+    const BAR: f64 = 16.0;
+    const DECADES: (i32, i32) = (1, 5); // 10 .. 100000 instructions
+    let x = |v: f64| LEFT + PLOT * ((v.max(10.0).log10() - DECADES.0 as f64) / (DECADES.1 - DECADES.0) as f64).min(1.0);
+    let mut body = String::new();
+    let mut y = 40.0;
+    let mut benches: Vec<&str> = rows.iter().map(|m| m.benchmark).collect();
+    benches.dedup();
+    for bench in benches {
+        let group: Vec<&Measurement> = rows.iter().filter(|m| m.benchmark == bench).collect();
+        let _ = writeln!(body, r#"<text x="10" y="{:.0}" font-weight="bold">{bench}</text>"#, y + 12.0);
+        y += 18.0;
+        let top = y;
+        let mut bar = |label: &str, value: f64, fill: &str, body: &mut String| {
+            let _ = writeln!(body, r#"<text x="{:.0}" y="{:.0}" text-anchor="end">{label}</text>"#, LEFT - 6.0, y + 12.0);
+            let _ = writeln!(
+                body,
+                r#"<rect x="{LEFT}" y="{y:.0}" width="{:.1}" height="{BAR}" fill="{fill}"/><text x="{:.1}" y="{:.0}">{value:.0}</text>"#,
+                x(value) - LEFT,
+                x(value) + 4.0,
+                y + 12.0
+            );
+            y += BAR + 4.0;
+        };
+        for m in &group {
+            bar(m.variant, m.instructions_per_op, if m.default { "#1f4e9c" } else { "#8fb0e0" }, &mut body);
+        }
+        bar("Linux 6.1", group[0].linux as f64, "#b0b0b0", &mut body);
+        let t = x(group[0].target as f64);
+        let _ = writeln!(
+            body,
+            r#"<line x1="{t:.1}" y1="{:.0}" x2="{t:.1}" y2="{:.0}" stroke="red" stroke-width="2"/>"#,
+            top - 2.0,
+            y - 2.0
+        );
+        y += 10.0;
+    }
+    let mut grid = String::new();
+    for d in DECADES.0..=DECADES.1 {
+        let v = 10f64.powi(d);
+        let gx = x(v);
+        let _ = writeln!(
+            grid,
+            r##"<line x1="{gx:.1}" y1="30" x2="{gx:.1}" y2="{:.0}" stroke="#dddddd"/><text x="{gx:.1}" y="24" text-anchor="middle">{v:.0}</text>"##,
+            y
+        );
+    }
+    format!(
+        concat!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" font-family="sans-serif" font-size="12">"#,
+            "\n",
+            r#"<rect width="100%" height="100%" fill="white"/>"#,
+            "\n",
+            r#"<text x="10" y="14" font-weight="bold">Sigil make bench: guest instructions per operation (log scale; red: target)</text>"#,
+            "\n{grid}{body}</svg>\n"
+        ),
+        w = LEFT + PLOT + 60.0,
+        h = y + 10.0,
+        grid = grid,
+        body = body
+    )
+}
+
+/// Where `make bench` writes: target/bench under the repository.
+pub fn out_dir() -> PathBuf {
+    crate::repo_root().join("target/bench")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_line_is_read() {
+        let console = "boot\nsigil: init exited (0) at 51017710 ns; windows 6, window bytes 365, siginfo bytes copied 32, free frames 1, heap 2 bytes, sigqueue nodes 0\n";
+        let s = parse_exit_stats(console).unwrap();
+        assert_eq!(s, ExitStats { ns: 51017710, windows: 6, window_bytes: 365, siginfo_bytes: 32 });
+        assert!(parse_exit_stats("no such line").is_err());
+        assert!(parse_exit_stats("sigil: init exited (0); windows 6").is_err());
+    }
+
+    fn row(bench: &'static str, variant: &'static str, default: bool, ipo: f64) -> Measurement {
+        Measurement {
+            benchmark: bench,
+            variant,
+            default,
+            boot_options: String::new(),
+            program: "p",
+            iterations: 10,
+            instructions_per_op: ipo,
+            windows_per_op: 1.0,
+            window_bytes_per_op: 8.0,
+            siginfo_bytes_per_op: 0.0,
+            ratio_to_default: 1.0,
+            target: 100,
+            linux: 245,
+        }
+    }
+
+    #[test]
+    fn ratios_table_json_svg() {
+        let mut rows = vec![row("a", "default", true, 200.0), row("a", "old \"way\"", false, 500.0), row("b", "default", true, 50.0)];
+        set_ratios(&mut rows);
+        assert_eq!(rows[1].ratio_to_default, 2.5);
+        assert_eq!(rows[2].ratio_to_default, 1.0);
+        assert_eq!(table(&rows).lines().count(), 5);
+        let j = json(&rows);
+        assert!(j.starts_with("[\n  {\"benchmark\": \"a\", \"variant\": \"default\", \"default\": true,"), "{j}");
+        assert!(j.contains(r#""variant": "old \"way\"""#));
+        assert_eq!(j.matches("\"instructions_per_op\": ").count(), 3);
+        assert!(j.ends_with("}\n]\n"), "{j}");
+        let s = svg(&rows);
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+        assert_eq!(s.matches("<rect x=").count(), 3 + 2, "one bar per row, one Linux bar per benchmark");
+    }
+}

@@ -1,0 +1,164 @@
+//! sigil-bench: `make bench`. Measures every benchmark x variant of
+//! `sigil_qemu::bench` in guest instructions, prints the table and writes
+//! results.json, table.md and instructions.svg.
+//!
+//! ```text
+//! sigil-bench --board <name> --kernel <elf> --user-dir <dir> [--out <dir>]
+//!             [--scale D] [--only name,name] [--jobs J] [--no-repeat]
+//! ```
+//! `--scale D` divides every iteration count by D (a quick look; the figures
+//! stay per operation). After the main pass the default variants are measured
+//! again and the largest difference is printed: under icount the two runs
+//! should agree to the instruction.
+
+use std::path::PathBuf;
+use std::process::exit;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use sigil_qemu::bench::{self, Benchmark, Measurement, Variant, BENCHMARKS};
+use sigil_qemu::RunConfig;
+
+const USAGE: &str = "usage: sigil-bench --board <name> --kernel <elf> --user-dir <dir> [--out <dir>]
+                   [--scale D] [--only name,name] [--jobs J] [--no-repeat]";
+
+struct Cli {
+    base: RunConfig,
+    user_dir: PathBuf,
+    out: PathBuf,
+    scale: u32,
+    only: Option<Vec<String>>,
+    jobs: usize,
+    repeat: bool,
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
+    let (mut board, mut kernel, mut user_dir) = (None, None, None);
+    let mut cli = Cli {
+        base: RunConfig::new("", PathBuf::new()),
+        user_dir: PathBuf::new(),
+        out: bench::out_dir(),
+        scale: 1,
+        only: None,
+        jobs: 2,
+        repeat: true,
+    };
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "--board" => board = Some(value("--board")?),
+            "--kernel" => kernel = Some(PathBuf::from(value("--kernel")?)),
+            "--user-dir" => user_dir = Some(PathBuf::from(value("--user-dir")?)),
+            "--out" => cli.out = PathBuf::from(value("--out")?),
+            "--scale" => cli.scale = value("--scale")?.parse().ok().filter(|&d| d > 0).ok_or("--scale wants a positive integer")?,
+            "--jobs" => cli.jobs = value("--jobs")?.parse().ok().filter(|&j| j > 0).ok_or("--jobs wants a positive integer")?,
+            "--only" => cli.only = Some(value("--only")?.split(',').map(str::to_owned).collect()),
+            "--no-repeat" => cli.repeat = false,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                exit(0);
+            }
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    cli.base.board = board.ok_or("--board is required")?;
+    cli.base.kernel = kernel.ok_or("--kernel is required")?;
+    cli.user_dir = user_dir.ok_or("--user-dir is required")?;
+    cli.base.timeout = Duration::from_secs(300);
+    if let Some(only) = &cli.only {
+        if let Some(bad) = only.iter().find(|n| !BENCHMARKS.iter().any(|b| b.name == n.as_str())) {
+            return Err(format!("--only: no benchmark {bad:?}"));
+        }
+    }
+    Ok(cli)
+}
+
+/// The old-way variants run a tenth of the operations: their user-access
+/// windows rewrite segment registers, which makes QEMU flush its TLB, so they
+/// cost the host several times more per guest instruction. The per-op figure
+/// does not depend on N (two runs differenced, icount is exact), and 10000
+/// operations still put any start-up noise far below 0.1 instruction per op.
+const OLD_WAY_DIVISOR: u32 = 10;
+
+fn iterations(b: &Benchmark, v: &Variant, scale: u32) -> u32 {
+    let n = if v.default { b.iterations } else { b.iterations / OLD_WAY_DIVISOR };
+    (n / scale).max(1)
+}
+
+/// Measures `work` on `jobs` threads; results in the order of `work`.
+fn measure_all(cli: &Cli, work: &[(&'static Benchmark, &'static Variant)]) -> Result<Vec<Measurement>, String> {
+    let next = Mutex::new(0usize);
+    let results: Mutex<Vec<Option<Result<Measurement, String>>>> = Mutex::new((0..work.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..cli.jobs.min(work.len()) {
+            s.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    *n - 1
+                };
+                let Some(&(b, v)) = work.get(i) else { break };
+                let n = iterations(b, v, cli.scale);
+                let r = bench::measure(&cli.base, &cli.user_dir, b, v, n);
+                if let Ok(m) = &r {
+                    eprintln!("  {:<14} {:<13} {:>9.1} instructions/op", m.benchmark, m.variant, m.instructions_per_op);
+                }
+                results.lock().unwrap()[i] = Some(r);
+            });
+        }
+    });
+    results.into_inner().unwrap().into_iter().map(|r| r.expect("every item measured")).collect()
+}
+
+fn main() {
+    let cli = match parse(std::env::args().skip(1)) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("sigil-bench: {e}\n{USAGE}");
+            exit(2);
+        }
+    };
+    let work: Vec<(&'static Benchmark, &'static Variant)> = BENCHMARKS
+        .iter()
+        .filter(|b| cli.only.as_ref().is_none_or(|o| o.iter().any(|n| n == b.name)))
+        .flat_map(|b| b.variants.iter().map(move |v| (b, v)))
+        .collect();
+    let start = Instant::now();
+    eprintln!("sigil-bench: {} configurations, each booted with N and 2N operations, {} at a time", work.len(), cli.jobs);
+    let mut rows = measure_all(&cli, &work).unwrap_or_else(|e| {
+        eprintln!("sigil-bench: {e}");
+        exit(1);
+    });
+    bench::set_ratios(&mut rows);
+    let table = bench::table(&rows);
+    println!("\n{table}");
+    for b in BENCHMARKS.iter().filter(|b| rows.iter().any(|m| m.benchmark == b.name)) {
+        println!("  {:<14} one op = {}", b.name, b.op);
+    }
+    if cli.repeat {
+        let defaults: Vec<_> = work.iter().copied().filter(|(_, v)| v.default).collect();
+        let again = measure_all(&cli, &defaults).unwrap_or_else(|e| {
+            eprintln!("sigil-bench: repeat: {e}");
+            exit(1);
+        });
+        let worst = again
+            .iter()
+            .filter_map(|a| rows.iter().find(|m| m.benchmark == a.benchmark && m.variant == a.variant).map(|m| (a, m)))
+            .map(|(a, m)| (a.instructions_per_op - m.instructions_per_op).abs())
+            .fold(0.0, f64::max);
+        println!("\nrepeatability: the default variants measured twice differ by at most {worst:.2} instructions/op");
+    }
+    if let Err(e) = std::fs::create_dir_all(&cli.out)
+        .and_then(|()| std::fs::write(cli.out.join("results.json"), bench::json(&rows)))
+        .and_then(|()| std::fs::write(cli.out.join("table.md"), &table))
+        .and_then(|()| std::fs::write(cli.out.join("instructions.svg"), bench::svg(&rows)))
+    {
+        eprintln!("sigil-bench: cannot write to {}: {e}", cli.out.display());
+        exit(1);
+    }
+    println!(
+        "wrote {0}/results.json, {0}/table.md, {0}/instructions.svg ({1:.0} s)",
+        cli.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+}
