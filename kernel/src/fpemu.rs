@@ -10,7 +10,8 @@
 //!
 //! Who calls it: `trap::user_trap` for an FP-unavailable event, when
 //! `active()`: always on a core without an FPU (the 8xx maps its 0x1000
-//! vector to that event), and on any core with the boot option
+//! vector to that event; the e300c2 raises FP-unavailable, since MSR[FP]
+//! is never set for user code here), and on any core with the boot option
 //! `fpu=emulate`, which keeps MSR[FP] clear for user code so that every FP
 //! instruction traps (0x800) - how QEMU, which has no 8xx, tests this path.
 //!
@@ -38,7 +39,7 @@ pub static EMULATED: AtomicU32 = AtomicU32::new(0);
 
 /// Is every user FP instruction emulated rather than run by an FPU?
 pub fn active() -> bool {
-    arch::HWCAP & PPC_FEATURE_HAS_FPU == 0 || FORCED.load(Ordering::Relaxed)
+    arch::hwcap() & PPC_FEATURE_HAS_FPU == 0 || FORCED.load(Ordering::Relaxed)
 }
 
 /// User memory for the emulator: each access is one uaccess window.

@@ -48,8 +48,18 @@ pub fn is_603() -> bool {
 pub fn platform() -> &'static str {
     if is_603() { "ppc603" } else { "ppc750" }
 }
-/// PPC_FEATURE_32 | HAS_FPU | HAS_MMU (QEMU's e300c2 has an FPU too).
-pub const HWCAP: u32 = 0x8c00_0000;
+/// The e300c2 (the MPC832x core of the mailing-list measurements) is an
+/// e300c1 without its FPU. QEMU's model of it does execute FP instructions,
+/// but Sigil follows the hardware: on an e300c2 user FP is emulated, as
+/// Linux does for CPU_FTR_FPU_UNAVAILABLE cores.
+const PVR_E300C2: u32 = 0x0084;
+
+/// AT_HWCAP: PPC_FEATURE_32 | HAS_MMU, and HAS_FPU unless the core has none.
+pub fn hwcap() -> u32 {
+    const PPC_FEATURE_32_MMU: u32 = 0x8400_0000;
+    const PPC_FEATURE_HAS_FPU: u32 = 0x0800_0000;
+    if pvr() >> 16 == PVR_E300C2 { PPC_FEATURE_32_MMU } else { PPC_FEATURE_32_MMU | PPC_FEATURE_HAS_FPU }
+}
 /// Cache block size: glibc's memset uses dcbz with it (AT_DCACHEBSIZE).
 pub const CACHE_BLOCK: u32 = 32;
 

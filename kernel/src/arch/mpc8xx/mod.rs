@@ -45,7 +45,9 @@ pub fn platform() -> &'static str {
     "ppc823"
 }
 /// PPC_FEATURE_32 | HAS_MMU: no FPU (Linux cpu_specs_8xx.h).
-pub const HWCAP: u32 = 0x8400_0000;
+pub fn hwcap() -> u32 {
+    0x8400_0000
+}
 /// Cache block size (AT_DCACHEBSIZE): 16 bytes on the 8xx.
 pub const CACHE_BLOCK: u32 = 16;
 
