@@ -22,9 +22,15 @@ ARGS       ?=
 QUIET      ?=
 QEMU_FLAGS ?=
 CROSS_ENV  := RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
+
+# QUIET=1: stdout carries exactly what the program wrote, so make echoes no
+# commands and the build's own notes go to stderr.
+ifneq ($(QUIET),)
+MAKEFLAGS += --silent
+endif
 BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
 
-.PHONY: help deps kernel runner user run test test-host test-boards test-qemu bench debug trace image clean
+.PHONY: help deps kernel runner user run run-cmd test test-host test-boards test-qemu bench debug trace image clean
 .DEFAULT_GOAL := help
 
 help: ## Show this help
@@ -43,7 +49,7 @@ kernel: deps ## Build the kernel for BOARD
 	  $(CARGO) build -q -p sigil-kernel --release --target kernel/ppc32-sigil.json $(BUILD_STD) \
 	  --target-dir target/kernel-build/$(BOARD)
 	cp target/kernel-build/$(BOARD)/ppc32-sigil/release/sigil $(KERNEL)
-	@echo "kernel: $(KERNEL) ($$(stat -c %s $(KERNEL)) bytes ELF, $$(powerpc-linux-gnu-size $(KERNEL) | awk 'NR==2{print $$4}') bytes loaded)"
+	@echo "kernel: $(KERNEL) ($$(stat -c %s $(KERNEL)) bytes ELF, $$(powerpc-linux-gnu-size $(KERNEL) | awk 'NR==2{print $$4}') bytes loaded)" >&2
 
 runner: deps ## Build the host-side QEMU runner
 	$(CARGO) build -q --release -p sigil-qemu
@@ -52,10 +58,19 @@ include user/build.mk
 
 user: deps user-c user-rust ## Build the user programs (C and Rust)
 
-run: kernel runner user ## Boot BOARD in QEMU; with INIT=, run that program as PID 1
-	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user \
+# The runner exits with PID 1's status (128 + signal if it was killed). make
+# itself can only exit 0 or 2, so a failing program ends `make run` with
+# "Error N" (N = the status); `run-cmd` gives scripts the status itself:
+#   sh -c "$$(make -s run-cmd INIT=... ARGS=...)"; echo $$?
+RUN_CMD = $(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user \
 	  $(if $(INIT),--init $(INIT)) $(if $(QUIET),--quiet) \
 	  $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") -- $(ARGS)
+
+run: kernel runner user ## Boot BOARD in QEMU; with INIT=, run that program as PID 1
+	@$(RUN_CMD)
+
+run-cmd: kernel runner user ## Build, then print the command `make run` would run (its exit status is PID 1's)
+	$(info $(RUN_CMD))@:
 
 test: test-host test-boards test-qemu ## Run every test: host unit tests, hardware-only board builds, QEMU integration tests
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Sigil needs, only those missing, saying which.
 # Used by `make` (every target that builds or runs something depends on it).
+# Everything it prints goes to stderr: `make run QUIET=1` keeps stdout for
+# exactly what the program wrote.
 set -euo pipefail
+exec 1>&2
 
 # package : a file that proves it is installed
 needs=(
