@@ -8,7 +8,7 @@
 //! one read window + one write window): they differ only in how the 3 input
 //! and 9 output words cross the user boundary.
 
-use super::stream::{State, Stream, NS_PER_SEC};
+use super::stream::{State, Stream};
 use super::uapi::{self, get_u32, info, put_u32, sw_params as sw, StatusLayout, SyncPtrLayout};
 use super::uapi::{PROTO_TSTAMP_TYPE, SYNC_PTR_APPL, SYNC_PTR_AVAIL_MIN, SYNC_PTR_HWSYNC};
 use super::uapi::{TSTAMP_ENABLE, TSTAMP_TYPE_LAST};
@@ -17,7 +17,8 @@ use super::PcmError;
 
 /// Splits a nanosecond count into (seconds, nanoseconds).
 fn split_ns(ns: u64) -> (i64, u32) {
-    ((ns / NS_PER_SEC) as i64, (ns % NS_PER_SEC) as u32)
+    let (sec, nsec) = crate::time::split_ns(ns);
+    (sec as i64, nsec)
 }
 
 /// `struct snd_pcm_sw_params` (104 bytes), decoded.
