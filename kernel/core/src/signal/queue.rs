@@ -232,7 +232,13 @@ impl SigPending {
     /// clears the pending bit unless another node of `sig` is still queued.
     fn collect(&mut self, sig: Signal) -> Option<Box<SigQueueNode>> {
         let pos = self.queue.iter().position(|n| n.signal() == sig);
-        let node = pos.and_then(|i| self.queue.remove(i));
+        // Usually the node is the oldest one: `pop_front` is a few
+        // instructions where the general `remove` shifts the ring's halves.
+        let node = match pos {
+            Some(0) => self.queue.pop_front(),
+            Some(i) => self.queue.remove(i),
+            None => None,
+        };
         let more = pos.is_some_and(|i| self.queue.iter().skip(i).any(|n| n.signal() == sig));
         if !more {
             self.pending.remove(sig);
