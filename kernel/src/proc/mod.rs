@@ -316,12 +316,9 @@ pub fn schedule() {
     loop {
         let t = TABLE.get();
         while let Some(pid) = t.runq.pop_front() {
-            let runnable = t.procs.get(&pid).is_some_and(|p| p.state == State::Runnable);
-            if !runnable {
-                continue;
-            }
+            let Some(next) = get(pid).filter(|p| p.state == State::Runnable) else { continue };
             if pid != current().pid {
-                switch_to(pid);
+                switch_to(next);
             }
             return;
         }
@@ -332,11 +329,10 @@ pub fn schedule() {
     }
 }
 
-fn switch_to(next: u32) {
+fn switch_to(next: &'static mut Process) {
     check_kernel_stack(arch::stack_pointer() as usize);
     let t = TABLE.get();
     let prev = current();
-    let next = get(next).expect("next");
     if prev.fp_live {
         arch::fp_save(&mut prev.fp);
         prev.frame().msr &= !arch::MSR_FP;
