@@ -16,9 +16,16 @@ use crate::mm::TASK_SIZE;
 use crate::{proc, signal, syscall, uaccess};
 
 pub fn handle(tf: &mut TrapFrame, event: Event) {
-    proc::check_kernel_stack(arch::stack_pointer() as usize);
+    let from_user = tf.from_user();
+    // The stack check: whole in kernel mode, where a nested trap finds a deep
+    // stack; from user mode the stack is empty and only the guard can be hit.
+    if from_user {
+        proc::check_kernel_stack_guard();
+    } else {
+        proc::check_kernel_stack(arch::stack_pointer() as usize);
+    }
     let kuap = arch::kuap::save_and_lock();
-    if tf.from_user() {
+    if from_user {
         user_trap(tf, event);
         return_to_user(tf);
     } else {

@@ -26,12 +26,12 @@ pub fn kill(pid: i32, sig: u32) -> SysResult {
     let sig = signal_or_zero(sig)?;
     let me = proc::current().pid;
     if pid > 0 {
-        // One target, the common case (ping-pong): no list to allocate.
-        proc::get(pid as u32).ok_or(Errno::ESRCH)?;
-        if let Some(sig) = sig {
-            signal::send(pid as u32, SigInfo::kill(sig, me, 0), false)?;
-        }
-        return Ok(0);
+        // One target, the common case (ping-pong): no list to allocate, and
+        // one lookup (`send` answers ESRCH itself).
+        return match sig {
+            Some(sig) => signal::send(pid as u32, SigInfo::kill(sig, me, 0), false).map(|_| 0),
+            None => proc::get(pid as u32).map(|_| 0).ok_or(Errno::ESRCH),
+        };
     }
     let targets: alloc::vec::Vec<u32> = match pid {
         -1 => proc::all().map(|p| p.pid).filter(|&p| p != 1 && p != me).collect(),
@@ -55,13 +55,13 @@ pub fn tgkill(tgid: u32, tid: u32, sig: u32) -> SysResult {
         return Err(Errno::EINVAL);
     }
     let sig = signal_or_zero(sig)?;
-    if tgid != 0 && tgid != tid || proc::get(tid).is_none() {
+    if tgid != 0 && tgid != tid {
         return Err(Errno::ESRCH);
     }
-    if let Some(sig) = sig {
-        signal::send(tid, SigInfo::tkill(sig, proc::current().pid, 0), false)?;
+    match sig {
+        Some(sig) => signal::send(tid, SigInfo::tkill(sig, proc::current().pid, 0), false).map(|_| 0),
+        None => proc::get(tid).map(|_| 0).ok_or(Errno::ESRCH),
     }
-    Ok(0)
 }
 
 /// rt_sigaction(sig, act, oldact, sigsetsize): the 20-byte ppc `struct sigaction`.

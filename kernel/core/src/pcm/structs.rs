@@ -8,7 +8,7 @@
 //! one read window + one write window): they differ only in how the 3 input
 //! and 9 output words cross the user boundary.
 
-use super::stream::{State, Stream, NS_PER_SEC};
+use super::stream::{State, Stream};
 use super::uapi::{self, get_u32, info, put_u32, sw_params as sw, StatusLayout, SyncPtrLayout};
 use super::uapi::{PROTO_TSTAMP_TYPE, SYNC_PTR_APPL, SYNC_PTR_AVAIL_MIN, SYNC_PTR_HWSYNC};
 use super::uapi::{TSTAMP_ENABLE, TSTAMP_TYPE_LAST};
@@ -17,7 +17,8 @@ use super::PcmError;
 
 /// Splits a nanosecond count into (seconds, nanoseconds).
 fn split_ns(ns: u64) -> (i64, u32) {
-    ((ns / NS_PER_SEC) as i64, (ns % NS_PER_SEC) as u32)
+    let (sec, nsec) = crate::time::split_ns(ns);
+    (sec as i64, nsec)
 }
 
 /// `struct snd_pcm_sw_params` (104 bytes), decoded.
@@ -156,8 +157,9 @@ pub struct SyncPtrOut {
 }
 
 impl SyncPtrOut {
-    /// The word stores that answer a SYNC_PTR in layout `l`, as (offset,
-    /// word), in `snd_pcm_ioctl_sync_ptr_compat`'s put_user order.
+    /// The word stores that answer a SYNC_PTR in layout `l`: `store(offset,
+    /// word)` for each, in `snd_pcm_ioctl_sync_ptr_compat`'s put_user order,
+    /// stopping at the first error.
     ///
     /// time32: the 9 values. time64: every value fills its 8-byte slot, so
     /// the other half is stored too (zero pads and high halves, the high
@@ -166,41 +168,46 @@ impl SyncPtrOut {
     /// bytes are not touched, so the three SYNC_PTR ways (a put_user per
     /// store, one window of stores, stores into a copy of the whole struct)
     /// leave identical bytes behind.
-    pub fn stores(&self, l: &SyncPtrLayout) -> impl Iterator<Item = (usize, u32)> {
+    ///
+    /// A visitor, not an iterator over a built list: this runs on every
+    /// SYNC_PTR, and a list of 16 pairs returned by value costs a memset and
+    /// a memcpy of 128 bytes per call (~500 instructions) for 9 stores.
+    pub fn try_stores<E>(&self, l: &SyncPtrLayout, mut store: impl FnMut(usize, u32) -> Result<(), E>) -> Result<(), E> {
         let time64 = l.size == uapi::SYNC_PTR64.size;
-        let mut words = [(0usize, 0u32); 16];
-        let mut n = 0;
-        let mut store = |off: usize, v: u32| {
-            words[n] = (off, v);
-            n += 1;
-        };
         // A timespec: time64 seconds are an s64 at `sec` (high word first),
         // time64 nanoseconds the low word of an s64 whose high word is 0.
-        let timespec = |store: &mut dyn FnMut(usize, u32), sec_off: usize, sec: i64, nsec_off: usize, nsec: u32| {
+        let timespec = |store: &mut dyn FnMut(usize, u32) -> Result<(), E>, sec_off: usize, sec: i64, nsec_off: usize, nsec: u32| {
             if time64 {
-                store(sec_off, (sec >> 32) as u32);
-                store(sec_off + 4, sec as u32);
-                store(nsec_off - 4, 0);
+                store(sec_off, (sec >> 32) as u32)?;
+                store(sec_off + 4, sec as u32)?;
+                store(nsec_off - 4, 0)?;
             } else {
-                store(sec_off, sec as u32);
+                store(sec_off, sec as u32)?;
             }
-            store(nsec_off, nsec);
+            store(nsec_off, nsec)
         };
-        store(l.state, self.state);
+        store(l.state, self.state)?;
         if time64 {
-            store(l.state + 4, 0); // pad1
-            store(l.hw_ptr - 4, 0); // __pad_before_uframe
+            store(l.state + 4, 0)?; // pad1
+            store(l.hw_ptr - 4, 0)?; // __pad_before_uframe
         }
-        store(l.hw_ptr, self.hw_ptr);
-        timespec(&mut store, l.tstamp_sec, self.tstamp_sec, l.tstamp_nsec, self.tstamp_nsec);
-        store(l.suspended_state, self.suspended_state);
+        store(l.hw_ptr, self.hw_ptr)?;
+        timespec(&mut store, l.tstamp_sec, self.tstamp_sec, l.tstamp_nsec, self.tstamp_nsec)?;
+        store(l.suspended_state, self.suspended_state)?;
         if time64 {
-            store(l.suspended_state + 4, 0); // pad3
+            store(l.suspended_state + 4, 0)?; // pad3
         }
-        timespec(&mut store, l.audio_tstamp_sec, self.audio_tstamp_sec, l.audio_tstamp_nsec, self.audio_tstamp_nsec);
-        store(l.appl_ptr, self.appl_ptr);
-        store(l.avail_min, self.avail_min);
-        words.into_iter().take(n)
+        timespec(&mut store, l.audio_tstamp_sec, self.audio_tstamp_sec, l.audio_tstamp_nsec, self.audio_tstamp_nsec)?;
+        store(l.appl_ptr, self.appl_ptr)?;
+        store(l.avail_min, self.avail_min)
+    }
+
+    /// `try_stores` for a store that cannot fail.
+    pub fn stores(&self, l: &SyncPtrLayout, mut store: impl FnMut(usize, u32)) {
+        let _ = self.try_stores::<()>(l, |off, v| {
+            store(off, v);
+            Ok(())
+        });
     }
 }
 

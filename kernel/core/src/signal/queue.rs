@@ -231,10 +231,17 @@ impl SigPending {
     /// Linux `collect_signal`: unlinks the oldest node of `sig` (if any) and
     /// clears the pending bit unless another node of `sig` is still queued.
     fn collect(&mut self, sig: Signal) -> Option<Box<SigQueueNode>> {
-        let pos = self.queue.iter().position(|n| n.signal() == sig);
-        let node = pos.and_then(|i| self.queue.remove(i));
-        let more = pos.is_some_and(|i| self.queue.iter().skip(i).any(|n| n.signal() == sig));
-        if !more {
+        // Usually the oldest node is the one: `pop_front` costs a few
+        // instructions, where a search and the general `remove` (which shifts
+        // the ring's halves) cost over a hundred on every delivery.
+        let node = if self.queue.front().is_some_and(|n| n.signal() == sig) {
+            self.queue.pop_front()
+        } else {
+            let pos = self.queue.iter().position(|n| n.signal() == sig);
+            pos.and_then(|i| self.queue.remove(i))
+        };
+        // The node taken was the oldest of `sig`: any other is after it.
+        if !self.queue.iter().any(|n| n.signal() == sig) {
             self.pending.remove(sig);
         }
         node

@@ -29,6 +29,28 @@ pub const NSEC_PER_USEC: u64 = 1_000;
 /// Linux `KTIME_MAX`: "never". Larger requests saturate to it.
 pub const KTIME_MAX: u64 = i64::MAX as u64;
 
+/// `ns` as whole seconds and the nanoseconds left over: `ns / 1e9` and
+/// `ns % 1e9`, exactly, without a 64-bit division.
+///
+/// A 32-bit core has no 64-bit divide, so `/` and `%` on a `u64` are two
+/// calls into compiler_builtins' long division (~70 instructions, on every
+/// SYNC_PTR timestamp). Dividing by a constant is a multiply instead, as
+/// compilers do on 64-bit cores: 1e9 = 2^9 * 1953125, and for n < 2^55,
+/// n / 1953125 = (n * M) >> 75 with M = ceil(2^75 / 1953125), because
+/// M * 1953125 - 2^75 = 399807 is below 2^75 / 2^55 = 2^20 (the error
+/// stays under one quotient step; Granlund and Montgomery, PLDI 1994).
+/// The high half of the 64x64 product is four 32x32 ones.
+pub fn split_ns(ns: u64) -> (u64, u32) {
+    const M: u64 = 0x44_b82f_a09b_5a53;
+    let n = ns >> 9;
+    let (nh, nl, mh, ml) = (n >> 32, n & 0xffff_ffff, M >> 32, M & 0xffff_ffff);
+    // The 128-bit product n * M, high 64 bits, from its 32-bit partials.
+    let mid = (nl * ml >> 32) + (nh * ml & 0xffff_ffff) + (nl * mh & 0xffff_ffff);
+    let high = nh * mh + (nh * ml >> 32) + (nl * mh >> 32) + (mid >> 32);
+    let sec = high >> 11;
+    (sec, (ns - sec * NSEC_PER_SEC) as u32)
+}
+
 /// Which `struct timespec` a system call uses (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
@@ -84,7 +106,7 @@ pub fn decode_timespec(b: &[u8], layout: Layout) -> Result<u64, Errno> {
 /// i32::MAX (Linux `put_old_timespec32` truncates; 68 years of uptime is
 /// not a case Sigil meets).
 pub fn encode_timespec(ns: u64, layout: Layout, out: &mut [u8]) {
-    let (sec, nsec) = (ns / NSEC_PER_SEC, (ns % NSEC_PER_SEC) as u32);
+    let (sec, nsec) = split_ns(ns);
     match layout {
         Layout::Old32 => {
             out[..4].copy_from_slice(&(sec.min(i32::MAX as u64) as u32).to_be_bytes());

@@ -191,3 +191,21 @@ fn a_timer_signal_carries_its_tag_until_delivery() {
     user[6] = 6;
     assert_eq!(SigInfo::from_user(rt, &user).unwrap().timer_seq(), 0);
 }
+
+#[test]
+fn split_ns_is_exact() {
+    let mut n: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut cases = alloc::vec![0, 1, NSEC_PER_SEC - 1, NSEC_PER_SEC, NSEC_PER_SEC + 1, u64::MAX, u64::MAX - NSEC_PER_SEC, KTIME_MAX];
+    for k in 0..64 {
+        cases.extend([(1u64 << k) - 1, 1u64 << k, (1u64 << k) + 1]);
+    }
+    for _ in 0..200_000 {
+        n ^= n << 13;
+        n ^= n >> 7;
+        n ^= n << 17;
+        cases.extend([n, n >> (n % 64), (n % 100_000) * NSEC_PER_SEC + (n >> 40) % NSEC_PER_SEC]);
+    }
+    for ns in cases {
+        assert_eq!(split_ns(ns), (ns / NSEC_PER_SEC, (ns % NSEC_PER_SEC) as u32), "{ns}");
+    }
+}
