@@ -18,6 +18,7 @@ pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, 
 pub use cuda::power_off;
 pub use escc::{getc as console_getc, putc as console_putc};
 pub use super::ppc32::BootInfo;
+pub use trap::classify;
 
 /// Brings up what the console needs and reads the boot information.
 pub fn early_init() -> Option<BootInfo> {

@@ -20,6 +20,7 @@ pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, set_decrementer, skip
 pub use super::ppc32::context::{boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState};
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER};
 pub use super::ppc32::BootInfo;
+pub use trap::classify;
 pub use smc::{getc as console_getc, putc as console_putc};
 
 /// The machine, for the boot banner.

@@ -1,6 +1,5 @@
-//! The first Rust code every exception runs on the 8xx: the vector number and
-//! its status registers become a machine-neutral `Event` for the generic
-//! kernel (`crate::trap`).
+//! The 8xx vectors that differ from other 32-bit PowerPCs (the rest:
+//! `ppc32::trap::classify_common`).
 //!
 //! Differences from book3s32: page faults arrive as TLB *errors* (0x1300
 //! instruction, 0x1400 data) after the miss handler loaded an invalid or
@@ -14,13 +13,11 @@
 use sigil_core::mmu8xx::{dcbx_ea, pte::RPN_PATTERN};
 
 use crate::arch::ppc32::frame::{Event, TrapFrame};
+use crate::arch::ppc32::trap::classify_common;
 
 const DSISR_NOTFOUND: u32 = 0x4000_0000;
 const DSISR_STORE: u32 = 0x0200_0000;
 const SRR1_NOTFOUND: u32 = 0x4000_0000;
-const SRR1_PROGRAM_ILLEGAL: u32 = 0x0008_0000;
-const SRR1_PROGRAM_PRIV: u32 = 0x0004_0000;
-const SRR1_PROGRAM_TRAP: u32 = 0x0002_0000;
 
 /// The data address of a DTLB error, and whether it really was a store.
 fn data_fault(tf: &TrapFrame) -> (u32, bool) {
@@ -41,6 +38,7 @@ fn data_fault(tf: &TrapFrame) -> (u32, bool) {
 }
 
 /// Decodes the vector and its status registers.
+#[inline(never)]
 pub fn classify(tf: &TrapFrame) -> Event {
     match tf.trap {
         0x1400 => {
@@ -48,23 +46,7 @@ pub fn classify(tf: &TrapFrame) -> Event {
             Event::PageFault { ea, write, missing: tf.dsisr & DSISR_NOTFOUND != 0 }
         }
         0x1300 => Event::PageFault { ea: tf.nip, write: false, missing: tf.msr & SRR1_NOTFOUND != 0 },
-        0x500 => Event::External,
-        0x600 => Event::Alignment { ea: tf.dar },
-        0x700 if tf.msr & SRR1_PROGRAM_ILLEGAL != 0 => Event::IllegalInstruction,
-        0x700 if tf.msr & SRR1_PROGRAM_PRIV != 0 => Event::PrivilegedInstruction,
-        0x700 if tf.msr & SRR1_PROGRAM_TRAP != 0 => Event::TrapInstruction,
-        0x900 => Event::Timer,
-        0xc00 => Event::Syscall,
-        0xd00 => Event::Trace,
         0x1000 => Event::FpUnavailable,
-        _ => Event::Unexpected,
+        _ => classify_common(tf),
     }
-}
-
-#[no_mangle]
-extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
-    let event = classify(tf);
-    // SRR1's upper half holds the exception's reason bits, not MSR state.
-    tf.msr &= 0xffff;
-    crate::trap::handle(tf, event);
 }

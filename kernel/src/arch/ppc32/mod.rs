@@ -1,11 +1,13 @@
 //! What every 32-bit PowerPC family shares: the trap frame and the words for
 //! exceptions (frame.rs), kernel stacks and the context switch (context.rs),
 //! their assembly half (entry.S, vector.h), and the common CPU instructions
-//! (cpu.rs: PVR, timebase, decrementer, idle).
+//! (cpu.rs: PVR, timebase, decrementer, idle), and the Rust side of every
+//! exception (trap.rs: `trap_dispatch` and the vectors all families share).
 
 pub mod context;
 pub mod cpu;
 pub mod frame;
+pub mod trap;
 
 /// What a family's boot code hands the generic kernel (from QEMU's fw_cfg on
 /// g3beige, from U-Boot's registers and the board file on the 8xx).

@@ -1,0 +1,40 @@
+//! The first Rust code every exception runs: entry.S calls `trap_dispatch`
+//! with the saved `TrapFrame`. The vector number and its status registers
+//! become a machine-neutral `Event` for the generic kernel (`crate::trap`).
+//! The vectors every 32-bit PowerPC shares are decoded here; those a family
+//! does its own way (page faults, FP unavailable) by its `classify`, which
+//! hands the rest to `classify_common`.
+
+use super::frame::{Event, TrapFrame};
+
+const SRR1_PROGRAM_FP: u32 = 0x0010_0000;
+const SRR1_PROGRAM_ILLEGAL: u32 = 0x0008_0000;
+const SRR1_PROGRAM_PRIV: u32 = 0x0004_0000;
+const SRR1_PROGRAM_TRAP: u32 = 0x0002_0000;
+
+/// Decodes the vectors every family has, at the same offsets.
+pub fn classify_common(tf: &TrapFrame) -> Event {
+    match tf.trap {
+        0x500 => Event::External,
+        0x600 => Event::Alignment { ea: tf.dar },
+        0x700 if tf.msr & SRR1_PROGRAM_FP != 0 => Event::FpException,
+        0x700 if tf.msr & SRR1_PROGRAM_ILLEGAL != 0 => Event::IllegalInstruction,
+        0x700 if tf.msr & SRR1_PROGRAM_PRIV != 0 => Event::PrivilegedInstruction,
+        0x700 if tf.msr & SRR1_PROGRAM_TRAP != 0 => Event::TrapInstruction,
+        0x900 => Event::Timer,
+        0xc00 => Event::Syscall,
+        0xd00 => Event::Trace,
+        _ => Event::Unexpected,
+    }
+}
+
+#[no_mangle]
+extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
+    // The common case first, and `classify` out of line: inlined, its match
+    // becomes a compare tree that reaches 0xc00 only after several branches.
+    let event = if tf.trap == 0xc00 { Event::Syscall } else { crate::arch::classify(tf) };
+    // SRR1's upper half holds the exception's reason bits, not MSR state;
+    // QEMU's rfi would copy them into the MSR, so drop them now.
+    tf.msr &= 0xffff;
+    crate::trap::handle(tf, event);
+}
