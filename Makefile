@@ -62,8 +62,8 @@ user: deps user-c user-rust ## Build the user programs (C and Rust)
 # itself can only exit 0 or 2, so a failing program ends `make run` with
 # "Error N" (N = the status); `run-cmd` gives scripts the status itself:
 #   sh -c "$$(make -s run-cmd INIT=... ARGS=...)"; echo $$?
-RUN_CMD = $(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user \
-	  $(if $(INIT),--init $(INIT)) $(if $(QUIET),--quiet) \
+RUN_CMD = $(RUNNER) --board $(BOARD) --kernel $(KERNEL) \
+	  $(if $(INIT),--bin-dir target/user --init $(INIT)) $(if $(QUIET),--quiet) \
 	  $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") -- $(ARGS)
 
 run: kernel runner user ## Boot BOARD in QEMU; with INIT=, run that program as PID 1
@@ -98,8 +98,8 @@ endif
 # `-s -S` makes QEMU wait for gdb on :1234 before the first instruction.
 debug: kernel runner user ## Start QEMU halted, waiting for gdb on :1234 (then: gdb-multiarch -x qemu/gdbinit)
 	@echo "In another terminal: gdb-multiarch -x qemu/gdbinit   (docs/debugging.md)"
-	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user \
-	  $(if $(INIT),--init $(INIT)) --timeout 86400 --qemu-flags "-s -S $(QEMU_FLAGS)" -- $(ARGS)
+	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) \
+	  $(if $(INIT),--bin-dir target/user --init $(INIT)) --timeout 86400 --qemu-flags "-s -S $(QEMU_FLAGS)" -- $(ARGS)
 
 TRACE_NAME = $(notdir $(INIT))
 trace: kernel runner user ## Boot INIT with trace=signal; print the trace and draw target/trace/<name>.svg
