@@ -8,7 +8,7 @@
 //! process's `FpState` (the same registers the lazy FP code of an FPU core
 //! saves) is the register file, and user memory is reached through uaccess.
 //!
-//! Who calls it: `trap::user_trap` for an FP-unavailable event, when
+//! Who calls it: `trap::user_exception` for an FP-unavailable event, when
 //! `active()`: always on a core without an FPU (the 8xx maps its 0x1000
 //! vector to that event; the e300c2 raises FP-unavailable, since MSR[FP]
 //! is never set for user code here), and on any core with the boot option

@@ -1,7 +1,9 @@
 //! Sigil: a small kernel for 32-bit PowerPC that shows how Linux delivers signals.
 //!
-//! Boot order: head.S (real mode, BATs, MMU on) -> kmain() here: console and
-//! boot information, memory, MMU, initramfs, timer -> PID 1 (`/init`).
+//! Boot order: the family's head.S (real mode: BATs or TLB set-up, then
+//! translation on) -> start_virt (arch/ppc32/entry.S: .bss, boot stack) ->
+//! kmain() here: console and boot information, memory, MMU, timer, initramfs
+//! -> PID 1 (`/init`) -> leak check and power-off (`shutdown`).
 //! Read docs/signals.md to follow one signal from kill() to the handler and back.
 #![no_std]
 #![no_main]

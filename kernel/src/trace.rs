@@ -11,9 +11,9 @@
 //! | `queue`     | signal::send                  | what the sigqueue did, the node's address     |
 //! | `dequeue`   | deliver::dequeue              | the node handed to delivery (by pointer)      |
 //! | `frame`     | deliver::handle_signal        | frame address and size, the window opened     |
-//! | `handler`   | signal::do_signal             | the user registers the handler starts with    |
+//! | `handler`   | signal::deliver_pending       | the user registers the handler starts with    |
 //! | `sigreturn` | deliver::restore_frame        | the frame read back, where user mode resumes  |
-//! | `default`   | signal::do_signal             | a default (or SIG_IGN) action instead of a handler |
+//! | `default`   | signal::deliver_pending       | a default (or SIG_IGN) action instead of a handler |
 //!
 //! # Cost when off
 //! Call sites write `sigtrace!(event(args))`, which expands to

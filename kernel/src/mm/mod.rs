@@ -1,6 +1,7 @@
 //! Memory: physical frames, the kernel heap, and user address spaces.
 //!
-//! All RAM (up to 256 MiB) is mapped by one BAT at KERNELBASE, so the kernel
+//! All RAM (up to 256 MiB) is mapped linearly at KERNELBASE (book3s32: one
+//! BAT; 8xx: 8 MiB TLB entries the miss handler computes), so the kernel
 //! reaches any physical frame at `phys + KERNELBASE`; `to_virt` says so.
 
 pub mod frames;

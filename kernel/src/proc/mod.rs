@@ -3,7 +3,8 @@
 //!
 //! Each process has one thread: a kernel stack whose top holds its user
 //! `TrapFrame`, and an address space. Scheduling is round-robin: the
-//! decrementer preempts user code every tick; kernel code runs until it blocks
+//! decrementer preempts user code at the end of its 10 ms time slice
+//! (`dev::timer`); kernel code runs until it blocks
 //! (`sleep`) or returns to user mode. See `kcell.rs` for why the table needs no
 //! lock.
 

@@ -4,8 +4,9 @@
 //! The rules live in sigil-core (`sigil_core::signal`): sets, actions, the
 //! sigqueue, frame layouts. This module applies them to processes:
 //! `send` generates a signal (kill, tgkill, a fault, a child's exit),
-//! `do_signal` runs on every return to user mode and either performs the
-//! default action or builds a handler frame (deliver.rs).
+//! `do_signal` runs on every return to user mode; when something is
+//! deliverable, `deliver_pending` performs each signal's default action or
+//! builds its handler frame (deliver.rs).
 
 pub mod deliver;
 

@@ -1,5 +1,7 @@
-//! Signal system calls: sending (kill, tkill, tgkill), actions and masks
-//! (rt_sigaction, rt_sigprocmask), and the way back from a handler
+//! Signal system calls: sending (kill, tkill, tgkill, rt_sigqueueinfo,
+//! rt_tgsigqueueinfo), actions and masks (rt_sigaction, rt_sigprocmask,
+//! rt_sigpending), waiting (rt_sigsuspend, pause, rt_sigtimedwait), the
+//! alternate stack (sigaltstack), and the way back from a handler
 //! (sigreturn, rt_sigreturn).
 
 use sigil_core::abi::{self, Errno};

@@ -3,8 +3,9 @@
 //! handler runs with and whether a signal is worth queueing at all.
 //!
 //! Who calls it: the rt_sigaction/sigaction syscalls (decode, validate, store),
-//! signal generation (`is_ignored` before queueing) and delivery
-//! (`handler_mask`, `take_for_delivery`).
+//! signal generation (`disposition` and `default_action`: ignored signals
+//! are not queued), setting SIG_IGN (`is_ignored`: rt_sigaction discards what
+//! is pending) and delivery (`handler_mask`, `take_for_delivery`).
 
 use super::sigset::{SigSet, Signal};
 use crate::abi::{self, Errno};

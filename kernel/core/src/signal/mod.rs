@@ -5,7 +5,8 @@
 //!
 //! Follow one signal (design.md, "the path to teach"):
 //! 1. [`info`]: the sender builds a `SigInfo` (kill, tkill, sigqueue, fault).
-//! 2. [`action`]: `is_ignored` may drop it at once.
+//! 2. [`action`]: the target's disposition and `default_action` say whether
+//!    it is ignored; the kernel's `send` then drops it at once.
 //! 3. [`queue`]: `SigPending::enqueue` links a node; standard signals coalesce.
 //! 4. [`queue`]: on the way to user mode `dequeue` hands back the node itself.
 //! 5. [`frame`]: `place_frame` says where the frame goes and how the handler

@@ -4,8 +4,8 @@
  * MSR = IP (vectors at 0xfff00000). We:
  *   1. set up the BATs: kernel RAM at KERNELBASE (0xc0000000) -> physical 0,
  *      and the MMIO windows (mac-io, PCI config, fw_cfg) cache-inhibited;
- *   2. rfi to the kernel's virtual address with IR/DR on and IP off;
- *   3. clear .bss, set the boot stack and call kmain().
+ *   2. rfi to start_virt (../ppc32/entry.S) with IR/DR on and IP off, which
+ *      clears .bss, sets the boot stack and calls kmain().
  *
  * The vectors are VECTOR (../ppc32/vector.h): save a few registers, rfi to
  * trap_entry in ../ppc32/entry.S.

@@ -7,8 +7,8 @@
 //!
 //! * 750: on a DSI/ISI "no PTE" fault, `reload` copies the software PTE into
 //!   the 64 KiB hashed page table (HTAB), evicting an entry if both PTEGs are full.
-//! * e300: the TLB-miss vectors (tlbmiss603.S) walk the software table in real
-//!   mode and load the TLB directly; there is no HTAB at all.
+//! * e300: the TLB-miss vectors (head.S, 0x1000-0x1200) walk the software
+//!   table in real mode and load the TLB directly; there is no HTAB at all.
 //!
 //! A software PTE is already in the hardware's "PTE word 1" format (RPN, R, C,
 //! WIMG, PP) plus software bits in the reserved positions, so both reload paths

@@ -7,7 +7,8 @@
  *   1. keep r3-r7 in boot_regs (boot.rs reads them);
  *   2. empty both TLBs, set the access-protection groups (MI_AP, MD_AP: KUAP
  *      locked), point M_TWB at an empty level-1 table, enable the caches;
- *   3. rfi to the kernel's virtual address with IR/DR on; clear .bss, call kmain.
+ *   3. rfi to start_virt (../ppc32/entry.S) with IR/DR on, which clears .bss
+ *      and calls kmain.
  *
  * The 8xx has no BATs: every kernel access goes through the TLB too. The miss
  * handlers map the kernel with 8 MiB pages computed from the address alone

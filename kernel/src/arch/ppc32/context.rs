@@ -2,12 +2,13 @@
 //! lazy floating-point state.
 //!
 //! A process's kernel stack holds, at its top, the `TrapFrame` of the user
-//! state it entered the kernel with. `switch_context` (head.S) saves the
+//! state it entered the kernel with. `switch_context` (entry.S) saves the
 //! callee-saved registers of the running thread and resumes another. A brand
 //! new thread is given a stack on which `switch_context` "returns" straight
 //! into `trap_return`, which restores its TrapFrame and enters user mode.
 //!
-//! FP: user code gets MSR[FP] only after its first FP instruction traps (0x800).
+//! FP (on a core with an FPU): user code gets MSR[FP] only after its first FP
+//! instruction traps (0x800).
 //! The FP registers then belong to that process until another one needs them
 //! or it is switched out, when they are saved (`fp_save`).
 

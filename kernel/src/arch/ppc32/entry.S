@@ -6,7 +6,7 @@
  * mode, then rfi to trap_entry with translation on and r12 = vector number.
  * trap_entry builds a TrapFrame (../ppc32/frame.rs) on the kernel stack (SPRG0
  * holds the current thread's kernel stack top when coming from user mode) and
- * calls the family's trap_dispatch() in Rust.
+ * calls trap_dispatch() in Rust (trap.rs, which asks the family's classify).
  */
 #define FRAME      192          /* 16-byte ABI header + struct TrapFrame */
 #define MSR_PR     0x4000

@@ -2,8 +2,9 @@
 //! generic kernel uses for exceptions.
 //!
 //! The entry code (entry.S) saves all user-visible state into a `TrapFrame`
-//! on the kernel stack; each family's trap.rs decodes its vectors into an
-//! `Event` and hands both to the generic kernel (`crate::trap`).
+//! on the kernel stack; `trap_dispatch` (trap.rs, with the family's
+//! `classify` for the vectors that differ) decodes the vector into an `Event`
+//! and hands both to the generic kernel (`crate::trap`).
 
 /// Everything an exception saves; `#[repr(C)]` because head.S writes it at
 /// fixed offsets (r1 + 16 + offset).
