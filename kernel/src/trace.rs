@@ -19,7 +19,8 @@
 //! Call sites write `sigtrace!(event(args))`, which expands to
 //! `if trace::on() { trace::event(args) }`: the arguments are evaluated only
 //! inside the branch, so the hot path is one byte load, one compare and one
-//! conditional branch that is never taken (`lis; lbz; cmplwi; bne`). The
+//! conditional branch that is never taken (`lbz; cmplwi; bne`, after a
+//! `lis`/`addi` of the flag's address that is often hoisted). The
 //! printers are `#[cold]`, so the compiler lays them out of line and the
 //! branch falls through. Check with `powerpc-linux-gnu-objdump -d`: the load
 //! of `ENABLED` is the only trace code on the path (docs/signals.md).
