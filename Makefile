@@ -1,6 +1,6 @@
 # Sigil's workflow. `make` alone prints this help.
 #
-#   make run   [BOARD=g3beige] [INIT=path/to/static-elf] [ARGS="a b"] [QUIET=1] [QEMU_FLAGS="..."]
+#   make run   [BOARD=g3beige] [INIT=path/to/static-elf] [ARGS="a b"] [BOOT="opts"] [QUIET=1] [QEMU_FLAGS="..."]
 #   make test  [BOARD=...]     host unit tests + QEMU integration tests
 #   make bench                 the mailing-list experiments, in guest instructions
 #   make debug [INIT=...]      QEMU waiting for gdb, and the gdb script to attach (docs/debugging.md)
@@ -20,6 +20,7 @@ RUNNER     := target/release/sigil-run
 INIT       ?=
 ARGS       ?=
 QUIET      ?=
+BOOT       ?=
 QEMU_FLAGS ?=
 CROSS_ENV  := RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
 
@@ -38,7 +39,7 @@ help: ## Show this help
 	@echo
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-10s %s\n", $$1, $$2}'
 	@echo
-	@echo "  Variables: BOARD=$(BOARD) (boards/*.mk)  INIT=<static ppc32 ELF>  ARGS=\"...\"  QUIET=1  QEMU_FLAGS=\"...\""
+	@echo "  Variables: BOARD=$(BOARD) (boards/*.mk)  INIT=<static ppc32 ELF>  ARGS=\"...\"  BOOT=\"boot options\"  QUIET=1  QEMU_FLAGS=\"...\""
 
 deps: ## Install the Debian packages Sigil needs (only the missing ones)
 	@bash qemu/deps.sh
@@ -64,7 +65,7 @@ user: deps user-c user-rust ## Build the user programs (C and Rust)
 #   sh -c "$$(make -s run-cmd INIT=... ARGS=...)"; echo $$?
 RUN_CMD = $(RUNNER) --board $(BOARD) --kernel $(KERNEL) \
 	  $(if $(INIT),--bin-dir target/user --init $(INIT)) $(if $(QUIET),--quiet) \
-	  $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") -- $(ARGS)
+	  $(if $(BOOT),--append "$(BOOT)") $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") -- $(ARGS)
 
 run: kernel runner user ## Boot BOARD in QEMU; with INIT=, run that program as PID 1
 	@$(RUN_CMD)
