@@ -3,10 +3,10 @@
  *
  * A family's vectors (its head.S) save r11/r12 in SPRG1/SPRG2 and SRR0, SRR1,
  * DAR and DSISR (not for a syscall: vector.h) in trap_scratch (offsets 8, 12,
- * 16, 20) while still in real mode, then rfi to trap_entry with translation on and r12 = vector number.
- * trap_entry builds a TrapFrame (../ppc32/frame.rs) on the kernel stack (SPRG0
- * holds the current thread's kernel stack top when coming from user mode) and
- * calls the family's trap_dispatch() in Rust.
+ * 16, 20) while still in real mode, then rfi to trap_entry with translation
+ * on and r12 = vector number. trap_entry builds a TrapFrame (../ppc32/frame.rs)
+ * on the kernel stack (SPRG0 holds the current thread's kernel stack top when
+ * coming from user mode) and calls the family's trap_dispatch() in Rust.
  */
 #define FRAME      192          /* 16-byte ABI header + struct TrapFrame */
 #define MSR_PR     0x4000
