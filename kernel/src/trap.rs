@@ -16,22 +16,25 @@ use crate::mm::TASK_SIZE;
 use crate::{proc, signal, syscall, uaccess};
 
 pub fn handle(tf: &mut TrapFrame, event: Event) {
-    let from_user = tf.from_user();
     // The stack check: whole in kernel mode, where a nested trap finds a deep
     // stack; from user mode the stack is empty and only the guard can be hit.
-    if from_user {
+    if tf.from_user() {
         proc::check_kernel_stack_guard();
-    } else {
-        proc::check_kernel_stack(arch::stack_pointer() as usize);
-    }
-    let kuap = arch::kuap::save_and_lock();
-    if from_user {
+        // No KUAP save/lock/restore: user mode always runs locked (a
+        // UserWindow lives inside one kernel call and closes before the
+        // return to user mode), so there is nothing to save. Linux's ppc32
+        // `interrupt_enter_prepare` likewise only saves for kernel-mode
+        // interrupts.
         user_trap(tf, event);
         return_to_user(tf);
     } else {
+        proc::check_kernel_stack(arch::stack_pointer() as usize);
+        // A kernel trap can land inside an open window (a fault on the user
+        // page it touches, a timer tick): lock for the handler, reopen after.
+        let kuap = arch::kuap::save_and_lock();
         kernel_trap(tf, event);
+        arch::kuap::restore(kuap);
     }
-    arch::kuap::restore(kuap);
 }
 
 /// System calls first and inline; everything else out of line, so the

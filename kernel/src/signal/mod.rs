@@ -188,7 +188,9 @@ pub fn do_signal(tf: &mut TrapFrame) {
         deliver_pending(tf);
     }
     deliver::restart_syscall(tf, None);
-    if let Some(mask) = p.sig.saved_mask.take() {
+    // Test before clearing: `take()` would store None on every return.
+    if let Some(mask) = p.sig.saved_mask {
+        p.sig.saved_mask = None;
         p.sig.blocked = mask;
     }
 }

@@ -38,8 +38,9 @@ pub fn lock() {
     set(0);
 }
 
-/// The current unlock state; trap entry saves it and locks, trap exit restores
-/// it, so an interrupt never runs with a window it did not open.
+/// The current unlock state; a kernel-mode trap saves it and locks, its exit
+/// restores it, so an interrupt never runs with a window it did not open (user
+/// mode always runs locked: traps from there have nothing to save).
 pub fn save_and_lock() -> u32 {
     let s = UNLOCKED.load(Ordering::Relaxed);
     if s != 0 {

@@ -37,7 +37,7 @@ pub fn lock() {
     set(false);
 }
 
-/// Trap entry saves the state and locks; trap exit restores it.
+/// A kernel-mode trap saves the state and locks; its exit restores it.
 pub fn save_and_lock() -> u32 {
     let open = OPEN.load(Ordering::Relaxed);
     if open {

@@ -2,11 +2,12 @@
  * every 32-bit PowerPC family (book3s32, mpc8xx).
  *
  * A family's vectors (its head.S) save r11/r12 in SPRG1/SPRG2 and SRR0, SRR1,
- * DAR and DSISR in trap_scratch (offsets 8, 12, 16, 20) while still in real
- * mode, then rfi to trap_entry with translation on and r12 = vector number.
- * trap_entry builds a TrapFrame (../ppc32/frame.rs) on the kernel stack (SPRG0
- * holds the current thread's kernel stack top when coming from user mode) and
- * calls trap_dispatch() in Rust (trap.rs, which asks the family's classify).
+ * DAR and DSISR (not for a syscall: vector.h) in trap_scratch (offsets 8, 12,
+ * 16, 20) while still in real mode, then rfi to trap_entry with translation
+ * on and r12 = vector number. trap_entry builds a TrapFrame (../ppc32/frame.rs)
+ * on the kernel stack (SPRG0 holds the current thread's kernel stack top when
+ * coming from user mode) and calls trap_dispatch() in Rust (trap.rs, which
+ * asks the family's classify).
  */
 #define FRAME      192          /* 16-byte ABI header + struct TrapFrame */
 #define MSR_PR     0x4000
@@ -56,47 +57,39 @@ trap_entry:
     stw     r0, 16(r1)
     stw     r10, 20(r1)             /* r1 as it was */
     stmw    r2, 24(r1)              /* r2..r31; r10-r12 fixed just below */
-    lwz     r10, 0(r11)
-    stw     r10, 56(r1)
-    mfspr   r10, SPRG1
-    stw     r10, 60(r1)
-    mfspr   r10, SPRG2
-    stw     r10, 64(r1)
-    lwz     r10, 8(r11)
-    stw     r10, 144(r1)            /* nip */
-    lwz     r10, 12(r11)
-    stw     r10, 148(r1)            /* msr */
-    mfctr   r10
-    stw     r10, 152(r1)            /* ctr */
-    mflr    r10
-    stw     r10, 156(r1)            /* lr */
-    mfxer   r10
-    stw     r10, 160(r1)            /* xer */
-    lwz     r10, 4(r11)
-    stw     r10, 164(r1)            /* cr */
-    stw     r12, 168(r1)            /* trap (vector) */
-    lwz     r10, 16(r11)
-    stw     r10, 172(r1)            /* dar */
-    lwz     r10, 20(r11)
-    stw     r10, 176(r1)            /* dsisr */
-    stw     r3, 180(r1)             /* orig_r3, for syscall restart */
+    /* Every register but r1 is saved now, so the rest is gathered into
+     * r22..r31 and stored by stmw: two words (r10-r12 fixed up, then nip ..
+     * orig_r3) in two stores instead of thirteen. Fewer instructions, not
+     * fewer cycles: a 750 or e300 stmw stores about one word a cycle. */
+    lwz     r29, 0(r11)             /* r10 */
+    mfspr   r30, SPRG1              /* r11 */
+    mfspr   r31, SPRG2              /* r12 */
+    stmw    r29, 56(r1)
+    lwz     r22, 8(r11)             /* nip */
+    lwz     r23, 12(r11)            /* msr */
+    mfctr   r24
+    mflr    r25
+    mfxer   r26
+    lwz     r27, 4(r11)             /* cr */
+    mr      r28, r12                /* trap (vector) */
+    lwz     r29, 16(r11)            /* dar */
+    lwz     r30, 20(r11)            /* dsisr */
+    mr      r31, r3                 /* orig_r3, for syscall restart */
+    stmw    r22, 144(r1)            /* TrapFrame.nip .. orig_r3 */
     addi    r3, r1, 16
     bl      trap_dispatch
     .globl trap_return
 trap_return:
-    /* r1 points at a trap frame: restore it all and rfi. */
-    lwz     r10, 152(r1)
-    mtctr   r10
-    lwz     r10, 156(r1)
-    mtlr    r10
-    lwz     r10, 160(r1)
-    mtxer   r10
-    lwz     r10, 164(r1)
-    mtcr    r10
-    lwz     r10, 144(r1)
-    mtsrr0  r10
-    lwz     r10, 148(r1)
-    mtsrr1  r10
+    /* r1 points at a trap frame: restore it all and rfi. lmw brings nip ..
+     * cr into r26..r31 first (one instruction for six loads); those
+     * registers are reloaded with the user's values by the lmw after. */
+    lmw     r26, 144(r1)
+    mtsrr0  r26
+    mtsrr1  r27
+    mtctr   r28
+    mtlr    r29
+    mtxer   r30
+    mtcr    r31
     lwz     r0, 16(r1)
     lmw     r2, 24(r1)
     lwz     r1, 20(r1)

@@ -8,7 +8,10 @@
  * (through its physical address: still real mode), then rfi's straight to
  * trap_entry's virtual address (entry.S) with IR/DR on and r12 = n. DAR and
  * DSISR are saved here because on the 8xx a TLB miss between here and
- * trap_entry would overwrite them.
+ * trap_entry would overwrite them. The system call vector skips those two
+ * (4 instructions of every syscall): its frame's dar/dsisr then repeat those
+ * of the last other exception, which mean nothing for a syscall - Linux does
+ * not save them on syscall entry either, its pt_regs slots keep stale words.
  *
  * Why rfi and not "mtmsr IR|DR, then branch": that would fetch a few
  * instructions at the vector's low address with translation on, which needs
@@ -33,10 +36,12 @@
     stw     r11, SCRATCH_PHYS@l+8(r12)
     mfsrr1  r11
     stw     r11, SCRATCH_PHYS@l+12(r12)
+    .if \num != 0xc00              /* a system call has no fault to describe */
     mfdar   r11
     stw     r11, SCRATCH_PHYS@l+16(r12)
     mfdsisr r11
     stw     r11, SCRATCH_PHYS@l+20(r12)
+    .endif
     lis     r11, trap_entry@h
     ori     r11, r11, trap_entry@l
     mtsrr0  r11
