@@ -151,11 +151,5 @@ _start:
     bdnz    1b
     sync
     isync
-    /* Translation on, IP off: continue at start_virt (../ppc32/entry.S). */
-    lis     r3, start_virt@h
-    ori     r3, r3, start_virt@l
-    mtsrr0  r3
-    li      r4, 0x1032              /* ME | IR | DR | RI */
-    mtsrr1  r4
-    rfi
+    ENTER_KERNEL
 

@@ -196,12 +196,7 @@ _start:
     mtspr   IC_CST, r0
     mtspr   DC_CST, r0
     isync
-    lis     r3, start_virt@h
-    ori     r3, r3, start_virt@l
-    mtsrr0  r3
-    li      r4, 0x1032              /* ME | IR | DR | RI */
-    mtsrr1  r4
-    rfi
+    ENTER_KERNEL
 
     /* In .data, not .bss: written before .bss is cleared. */
     .section .data

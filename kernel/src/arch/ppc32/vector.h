@@ -1,5 +1,5 @@
-/* vector.h: the exception vector every 32-bit PowerPC family uses, and the
- * constants it shares with entry.S. Included by each family's head.S (and by
+/* vector.h: the exception vector every 32-bit PowerPC family uses, the
+ * constants it shares with entry.S, and the end of every family's _start. Included by each family's head.S (and by
  * entry.S); a .h, so build.rs does not assemble it on its own.
  *
  * VECTOR n, placed at offset n of the vector page, runs in real mode (the CPU
@@ -49,5 +49,17 @@
     ori     r11, r11, 0x30          /* IR | DR */
     mtsrr1  r11
     li      r12, \num
+    rfi
+.endm
+
+/* ENTER_KERNEL: the last step of a family's _start, still in real mode:
+ * translation on, exception prefix off, and continue at start_virt
+ * (entry.S) at its virtual address, both at once through rfi. */
+.macro ENTER_KERNEL
+    lis     r3, start_virt@h
+    ori     r3, r3, start_virt@l
+    mtsrr0  r3
+    li      r4, 0x1032              /* ME | IR | DR | RI */
+    mtsrr1  r4
     rfi
 .endm
