@@ -39,10 +39,12 @@ pub const SAMPLE_NS: u64 = timer::SLICE_NS;
 /// there is nobody to charge.
 static LAST: KCell<Option<u64>> = KCell::new(Some(0));
 
-/// The time since the last sample, and now the last sample.
+/// The time since the last sample, and now the last sample; None while
+/// idle (an interrupt in the idle loop must not start charging).
 fn elapsed() -> Option<u64> {
+    let last = LAST.get().as_mut()?;
     let now = timer::now_ns();
-    LAST.get().replace(now).map(|last| now.saturating_sub(last))
+    Some(now.saturating_sub(core::mem::replace(last, now)))
 }
 
 /// The timer interrupt: charges the interrupted process, then sends
@@ -60,25 +62,41 @@ pub fn tick(from_user: bool) {
     }
 }
 
-/// The scheduler leaves `prev`: it pays, as system time, up to now.
+/// The scheduler leaves `prev` for another process: `prev` pays, as system
+/// time, up to now (if it was being charged), and charging starts over.
 pub fn switch_out(prev: &mut Process) {
-    if let Some(ns) = elapsed() {
-        prev.cpu.charge(ns, false);
+    let now = timer::now_ns();
+    if let Some(last) = LAST.get().replace(now) {
+        prev.cpu.charge(now.saturating_sub(last), false);
     }
 }
 
-/// The CPU goes idle: the process that gave it up pays up to now, and
-/// nobody pays for the idle time.
+/// The scheduler's idle loop goes round (it spins, calling this each time):
+/// the process that gave up the CPU pays up to the first round, and nobody
+/// for the idle time.
 pub fn idle_begin() {
-    if let Some(p) = proc::try_current() {
-        switch_out(p);
+    if let (Some(ns), Some(p)) = (elapsed(), proc::try_current()) {
+        p.cpu.charge(ns, false);
     }
     *LAST.get() = None;
 }
 
-/// The CPU leaves the idle loop: charging starts again from now.
+/// A round of the idle loop ends. If an interrupt made the process that
+/// gave up the CPU runnable again, the scheduler returns to it without a
+/// switch: charging starts again from now. (A switch to another process
+/// restarts it in `switch_out`.)
 pub fn idle_end() {
-    *LAST.get() = Some(timer::now_ns());
+    if proc::try_current().is_some_and(|p| p.state == proc::State::Runnable) {
+        *LAST.get() = Some(timer::now_ns());
+    }
+}
+
+/// The CPU time the current process has used up to now, including the
+/// time since the last sample (CLOCK_PROCESS_CPUTIME_ID, which Linux also
+/// reads precisely rather than at the last tick).
+pub fn runtime() -> u64 {
+    let pending = LAST.get().map_or(0, |last| timer::now_ns().saturating_sub(last));
+    proc::current().cpu.prof_clock() + pending
 }
 
 /// ITIMER_VIRTUAL or ITIMER_PROF of the current process, and its clock.

@@ -24,6 +24,8 @@ use crate::uaccess::{copy_from_user, copy_to_user, put_user};
 
 const CLOCK_REALTIME: u32 = 0;
 const CLOCK_MONOTONIC: u32 = 1;
+const CLOCK_PROCESS_CPUTIME_ID: u32 = 2;
+const CLOCK_THREAD_CPUTIME_ID: u32 = 3;
 const CLOCK_BOOTTIME: u32 = 7;
 const TIMER_ABSTIME: u32 = 1;
 const ITIMER_REAL: u32 = 0;
@@ -31,8 +33,9 @@ const ITIMER_VIRTUAL: u32 = 1;
 const ITIMER_PROF: u32 = 2;
 
 /// Clocks clock_gettime/getres know: REALTIME, MONOTONIC, the CPU-time
-/// clocks, RAW, the COARSE ones and BOOTTIME. All read the timebase since
-/// boot (Sigil has no wall clock and no CPU-time accounting).
+/// clocks, RAW, the COARSE ones and BOOTTIME. The CPU-time clocks read the
+/// caller's CPU time (`crate::cputime`), the others the timebase since boot
+/// (Sigil has no wall clock).
 fn readable_clock(clock: u32) -> Result<(), Errno> {
     if clock <= CLOCK_BOOTTIME { Ok(()) } else { Err(Errno::EINVAL) }
 }
@@ -60,7 +63,12 @@ pub fn get_timespec(addr: u32, layout: Layout) -> Result<u64, Errno> {
 
 pub fn clock_gettime(clock: u32, ts: u32, layout: Layout) -> SysResult {
     readable_clock(clock)?;
-    put_timespec(ts, timer::now_ns(), layout)?;
+    let ns = match clock {
+        // A process is its one thread.
+        CLOCK_PROCESS_CPUTIME_ID | CLOCK_THREAD_CPUTIME_ID => crate::cputime::runtime(),
+        _ => timer::now_ns(),
+    };
+    put_timespec(ts, ns, layout)?;
     Ok(0)
 }
 
