@@ -1,6 +1,8 @@
 //! Time: the clock, the one queue of deadlines, and the decrementer that
 //! serves both the queue and the scheduler's time slice.
 //!
+//! Each interrupt is also the CPU-time sample point (`crate::cputime`).
+//!
 //! Every deadline in the kernel (a sleeping process, an armed alarm or POSIX
 //! timer) is one entry in `EVENTS`, a BTreeMap ordered by (deadline,
 //! sequence). The decrementer is a one-shot countdown: after each interrupt
