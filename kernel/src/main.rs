@@ -14,6 +14,7 @@ extern crate alloc;
 mod arch;
 mod cmdline;
 mod console;
+mod cputime;
 mod dev;
 mod fpemu;
 mod fs;

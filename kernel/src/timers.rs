@@ -1,4 +1,4 @@
-//! Process timers: ITIMER_REAL (alarm, setitimer) and POSIX timers
+//! Wall-clock process timers: ITIMER_REAL (alarm, setitimer) and POSIX timers
 //! (timer_create), as signal sources, plus the sleep a restarted
 //! nanosleep resumes.
 //!
@@ -19,9 +19,8 @@
 //! and keeps ITIMER_REAL; exit deletes everything. `LIVE` counts timer
 //! objects; the shutdown line reports it so tests catch leaks.
 //!
-//! ITIMER_VIRTUAL and ITIMER_PROF are refused (EINVAL): Sigil does not
-//! account user and system time per process, and a timer counting wall time
-//! instead would lie.
+//! ITIMER_VIRTUAL and ITIMER_PROF count CPU time, not wall time: they live
+//! with the CPU-time accounting in `crate::cputime`, not in this table.
 
 use alloc::collections::BTreeMap;
 use core::sync::atomic::{AtomicUsize, Ordering};

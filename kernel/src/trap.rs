@@ -51,7 +51,7 @@ fn user_trap(tf: &mut TrapFrame, event: Event) {
 fn user_exception(tf: &mut TrapFrame, event: Event) {
     match event {
         Event::Syscall => unreachable!("handled by user_trap"),
-        Event::Timer => crate::dev::timer::tick(),
+        Event::Timer => crate::dev::timer::tick(true),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } => {
             let space = proc::current().space();
@@ -106,7 +106,7 @@ fn return_to_user(tf: &mut TrapFrame) {
 #[inline(never)]
 fn kernel_trap(tf: &mut TrapFrame, event: Event) {
     match event {
-        Event::Timer => crate::dev::timer::tick(),
+        Event::Timer => crate::dev::timer::tick(false),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } if ea < TASK_SIZE => {
             let space = proc::try_current().and_then(|p| p.space.as_mut());

@@ -4,6 +4,8 @@
 //! execve's timer rules (qemu-ppc cannot execve a ppc32 binary) and 1000
 //! timers in flight (qemu-ppc keeps at most 32), where the kernel's shutdown
 //! line must report no timer objects and no deadlines left behind.
+//! timer_cpu checks the CPU-time side: ITIMER_VIRTUAL/PROF, times,
+//! getrusage and wait4's rusage.
 
 mod common;
 
@@ -41,6 +43,28 @@ fn timer_alarm() {
             "pause until alarm(1): returned -1 (Interrupted system call), alarms 1, si_code 128 (SI_KERNEL), after 1 s: yes",
             "after 300 ms blocked: SIGALRMs delivered 1",
             "child: getitimer 0.000000, alarm(0) 0",
+        ],
+    );
+}
+
+#[test]
+fn timer_cpu() {
+    let out = compare("timer_cpu", &[]);
+    has_lines(
+        &out,
+        &[
+            "ITIMER_VIRTUAL 50 ms periodic: 4 SIGVTALRM, si_code 128 (SI_KERNEL), CPU time used >= 150 ms yes",
+            "ITIMER_VIRTUAL disarmed: old interval 0.050000, value in (0, 60] ms yes",
+            "ITIMER_PROF 50 ms periodic: 4 SIGPROF, si_code 128 (SI_KERNEL), CPU time used >= 150 ms yes",
+            "getitimer right after arming 10 s: in (9.9, 10.06] s yes",
+            "after 300 ms of busy work: moved by [200, 1000] ms yes",
+            "after 300 ms of sleep: moved by < 50 ms yes",
+            "sleeping 300 ms with ITIMER_VIRTUAL 50 ms: SIGVTALRM 0, user time grew < 50 ms yes",
+            "times: clock ticks 100/s, utime grew by >= 15 ticks with 200 ms busy yes, < 5 with sleep yes",
+            "CLOCK_PROCESS_CPUTIME_ID: grew by >= 200 ms with busy work yes, < 50 ms with sleep yes",
+            "child: utime at start < 10 ms yes, ITIMER_PROF inherited no",
+            "children totals: 0 before the child is reaped yes, >= 250 ms after yes",
+            "wait4 rusage: ru_utime >= 250 ms yes; times: cutime >= 25 ticks yes",
         ],
     );
 }

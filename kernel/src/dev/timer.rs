@@ -1,6 +1,8 @@
 //! Time: the clock, the one queue of deadlines, and the decrementer that
 //! serves both the queue and the scheduler's time slice.
 //!
+//! Each interrupt is also the CPU-time sample point (`crate::cputime`).
+//!
 //! Every deadline in the kernel (a sleeping process, an armed alarm or POSIX
 //! timer) is one entry in `EVENTS`, a BTreeMap ordered by (deadline,
 //! sequence). The decrementer is a one-shot countdown: after each interrupt
@@ -21,7 +23,7 @@ use crate::timers::Which;
 
 /// How long a process runs before the scheduler may preempt it (10 ms,
 /// Linux's HZ=100 tick).
-const SLICE_NS: u64 = 10_000_000;
+pub const SLICE_NS: u64 = 10_000_000;
 /// The decrementer is a signed 32-bit count: the furthest it can be set.
 const DEC_MAX: u64 = 0x7fff_ffff;
 
@@ -105,9 +107,11 @@ fn program(slice: bool) {
     arch::set_decrementer(ticks.clamp(1, DEC_MAX as u128) as u32);
 }
 
-/// The decrementer fired: run what is due, then end the slice if it is over.
-pub fn tick() {
+/// The decrementer fired (in user mode if `from_user`): sample the running
+/// process's CPU time, run what is due, then end the slice if it is over.
+pub fn tick(from_user: bool) {
     INTERRUPTS.fetch_add(1, Ordering::Relaxed);
+    crate::cputime::tick(from_user);
     let now = now_ns();
     let events = EVENTS.get();
     while let Some(entry) = events.first_entry() {
@@ -129,8 +133,10 @@ pub fn tick() {
 /// Nothing can run: sleep until the next deadline or another interrupt,
 /// without a slice to end. Called by the scheduler's idle loop.
 pub fn idle() {
+    crate::cputime::idle_begin();
     program(false);
     arch::idle();
+    crate::cputime::idle_end();
     *SLICE_END.get() = now_ns() + SLICE_NS;
     program(true);
 }

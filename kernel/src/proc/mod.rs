@@ -20,6 +20,7 @@ use crate::fs::FdTable;
 use crate::kcell::KCell;
 use crate::mm::space::AddressSpace;
 use crate::signal::SignalState;
+use sigil_core::time::cputime::CpuAccount;
 
 pub const KSTACK_SIZE: usize = 16 * 1024;
 /// The most processes that may exist at once (fork beyond it: EAGAIN).
@@ -120,6 +121,8 @@ pub struct Process {
     pub wait_status: u32,
     /// A stop or continue not yet reported to the parent by wait4.
     pub report: Option<u32>,
+    /// CPU time used and the timers counting it (see `crate::cputime`).
+    pub cpu: CpuAccount,
     kstack: Box<KernelStack>,
     ksp: usize,
 }
@@ -217,6 +220,7 @@ fn create(ppid: u32, name: String, space: AddressSpace, files: FdTable, sig: Sig
         fp_live: false,
         wait_status: 0,
         report: None,
+        cpu: CpuAccount::default(),
         kstack,
         ksp: 0,
     });
@@ -334,6 +338,7 @@ fn switch_to(next: &'static mut Process) {
     check_kernel_stack(arch::stack_pointer() as usize);
     let t = TABLE.get();
     let prev = current();
+    crate::cputime::switch_out(prev);
     if prev.fp_live {
         arch::fp_save(&mut prev.fp);
         prev.frame().msr &= !arch::MSR_FP;

@@ -3,11 +3,13 @@
 //! An exiting process frees its address space and files at once, hands its
 //! children to PID 1, becomes a Zombie holding its Linux wait status, and
 //! sends SIGCHLD to its parent. `wait4` reaps zombies (freeing the kernel
-//! stack last) and reports stops/continues when asked (WUNTRACED/WCONTINUED).
+//! stack last, adding the child's CPU time to the parent's children totals)
+//! and reports stops/continues when asked (WUNTRACED/WCONTINUED).
 //! When PID 1 exits, every other process is killed and reaped, and the boot
 //! thread takes over (`run_init`) to check for leaks and power off.
 
 use sigil_core::abi::{wait_status, Errno};
+use sigil_core::time::cputime::CpuTimes;
 
 use super::{current, schedule, sleep, State, TABLE};
 
@@ -83,9 +85,10 @@ pub fn wait_chan(parent: u32) -> usize {
     0x1000_0000 + parent as usize
 }
 
-/// wait4(pid, options): returns (child pid, status word), or (0, 0) for WNOHANG
+/// wait4(pid, options): returns (child pid, status word, the child's CPU time
+/// with its reaped children's, for the rusage), or (0, 0, 0) for WNOHANG
 /// with nothing to report.
-pub fn wait4(pid: i32, options: u32) -> Result<(u32, u32), Errno> {
+pub fn wait4(pid: i32, options: u32) -> Result<(u32, u32, CpuTimes), Errno> {
     if options & !(WNOHANG | WUNTRACED | WCONTINUED | 0x4000_0000 | 0x8000_0000) != 0 {
         return Err(Errno::EINVAL);
     }
@@ -112,19 +115,20 @@ pub fn wait4(pid: i32, options: u32) -> Result<(u32, u32), Errno> {
                 let wanted = if r == wait_status::CONTINUED { options & WCONTINUED != 0 } else { options & WUNTRACED != 0 };
                 if wanted {
                     c.report = None;
-                    return Ok((c.pid, r));
+                    return Ok((c.pid, r, c.cpu.total()));
                 }
             }
         }
         if let Some(cpid) = reap {
             let child = TABLE.get().procs.remove(&cpid).expect("zombie");
-            return Ok((cpid, child.wait_status));
+            current().cpu.reap(&child.cpu);
+            return Ok((cpid, child.wait_status, child.cpu.total()));
         }
         if !found {
             return Err(Errno::ECHILD);
         }
         if options & WNOHANG != 0 {
-            return Ok((0, 0));
+            return Ok((0, 0, CpuTimes::default()));
         }
         if sleep(wait_chan(me)).is_err() {
             return Err(Errno::ERESTARTSYS);

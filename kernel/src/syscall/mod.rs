@@ -108,6 +108,8 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Alarm => time::alarm(a[0]),
         Setitimer => time::setitimer(a[0], a[1], a[2]),
         Getitimer => time::getitimer(a[0], a[1]),
+        Times => time::times(a[0]),
+        Getrusage => time::getrusage(a[0], a[1]),
         TimerCreate => time::timer_create(a[0], a[1], a[2]),
         TimerSettime | TimerSettime64 => time::timer_settime(a[0], a[1], a[2], a[3], Layout::new(sys == TimerSettime64)),
         TimerGettime | TimerGettime64 => time::timer_gettime(a[0], a[1], Layout::new(sys == TimerGettime64)),

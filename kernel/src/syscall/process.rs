@@ -35,14 +35,17 @@ pub fn execve(path: u32, argv: u32, envp: u32) -> SysResult {
     proc::exec::execve(path, argv, envp)
 }
 
-/// wait4(pid, &status, options, &rusage): rusage is zeroed (no accounting).
+/// wait4(pid, &status, options, &rusage): the rusage holds the child's CPU
+/// time and its reaped children's (Linux `getrusage(RUSAGE_BOTH)`), written
+/// only when a child is reported.
 pub fn wait4(pid: i32, status: u32, options: u32, rusage: u32) -> SysResult {
-    let (cpid, st) = proc::wait::wait4(pid, options)?;
+    let (cpid, st, cpu) = proc::wait::wait4(pid, options)?;
     if cpid != 0 && status != 0 {
         put_user(status, st).map_err(|_| Errno::EFAULT)?;
     }
-    if rusage != 0 {
-        crate::uaccess::copy_to_user(rusage, &[0u8; 72]).map_err(|_| Errno::EFAULT)?;
+    if cpid != 0 && rusage != 0 {
+        let ru = sigil_core::time::cputime::encode_rusage(cpu);
+        crate::uaccess::copy_to_user(rusage, &ru).map_err(|_| Errno::EFAULT)?;
     }
     Ok(cpid)
 }

@@ -1,11 +1,12 @@
 //! Clocks, sleeping and timers: clock_gettime/getres, nanosleep,
-//! clock_nanosleep, restart_syscall, alarm, setitimer/getitimer and the
-//! POSIX timer calls, each in the 32-bit and (where Linux has one) the
-//! time64 layout glibc uses on ppc32.
+//! clock_nanosleep, restart_syscall, alarm, setitimer/getitimer (all three
+//! timers), the POSIX timer calls, each in the 32-bit and (where Linux has
+//! one) the time64 layout glibc uses on ppc32, and the CPU-time reports
+//! times and getrusage.
 //!
 //! The handlers here only move values across the user boundary and check
 //! arguments; layouts and rules come from `sigil_core::time`, timer state
-//! from `crate::timers`.
+//! from `crate::timers` and (CPU time) `crate::cputime`.
 //!
 //! Sleeps interrupted by a signal end as Linux's do: a relative sleep writes
 //! the time left and returns ERESTART_RESTARTBLOCK (EINTR if a handler runs,
@@ -13,6 +14,7 @@
 //! clock_nanosleep returns ERESTARTNOHAND (EINTR, or the same call again).
 
 use sigil_core::abi::Errno;
+use sigil_core::time::cputime::{self, CpuTimes};
 use sigil_core::time::{self, decode_timespec, encode_timespec, ItimerSpec, Layout, SIGEVENT_SIZE};
 
 use super::SysResult;
@@ -22,6 +24,8 @@ use crate::uaccess::{copy_from_user, copy_to_user, put_user};
 
 const CLOCK_REALTIME: u32 = 0;
 const CLOCK_MONOTONIC: u32 = 1;
+const CLOCK_PROCESS_CPUTIME_ID: u32 = 2;
+const CLOCK_THREAD_CPUTIME_ID: u32 = 3;
 const CLOCK_BOOTTIME: u32 = 7;
 const TIMER_ABSTIME: u32 = 1;
 const ITIMER_REAL: u32 = 0;
@@ -29,8 +33,9 @@ const ITIMER_VIRTUAL: u32 = 1;
 const ITIMER_PROF: u32 = 2;
 
 /// Clocks clock_gettime/getres know: REALTIME, MONOTONIC, the CPU-time
-/// clocks, RAW, the COARSE ones and BOOTTIME. All read the timebase since
-/// boot (Sigil has no wall clock and no CPU-time accounting).
+/// clocks, RAW, the COARSE ones and BOOTTIME. The CPU-time clocks read the
+/// caller's CPU time (`crate::cputime`), the others the timebase since boot
+/// (Sigil has no wall clock).
 fn readable_clock(clock: u32) -> Result<(), Errno> {
     if clock <= CLOCK_BOOTTIME { Ok(()) } else { Err(Errno::EINVAL) }
 }
@@ -58,7 +63,12 @@ pub fn get_timespec(addr: u32, layout: Layout) -> Result<u64, Errno> {
 
 pub fn clock_gettime(clock: u32, ts: u32, layout: Layout) -> SysResult {
     readable_clock(clock)?;
-    put_timespec(ts, timer::now_ns(), layout)?;
+    let ns = match clock {
+        // A process is its one thread.
+        CLOCK_PROCESS_CPUTIME_ID | CLOCK_THREAD_CPUTIME_ID => crate::cputime::runtime(),
+        _ => timer::now_ns(),
+    };
+    put_timespec(ts, ns, layout)?;
     Ok(0)
 }
 
@@ -114,18 +124,11 @@ pub fn alarm(seconds: u32) -> SysResult {
     Ok(time::alarm_seconds(old.value))
 }
 
-fn itimer_which(which: u32) -> Result<(), Errno> {
-    match which {
-        ITIMER_REAL => Ok(()),
-        // Not honest without per-process CPU time accounting (see timers.rs).
-        ITIMER_VIRTUAL | ITIMER_PROF => Err(Errno::EINVAL),
-        _ => Err(Errno::EINVAL),
-    }
-}
-
 /// setitimer(which, new, old): a NULL `new` disarms, as Linux does.
 pub fn setitimer(which: u32, new: u32, old: u32) -> SysResult {
-    itimer_which(which)?;
+    if which > ITIMER_PROF {
+        return Err(Errno::EINVAL);
+    }
     let spec = if new != 0 {
         let mut b = [0u8; 16];
         copy_from_user(&mut b, new).map_err(|_| Errno::EFAULT)?;
@@ -133,7 +136,10 @@ pub fn setitimer(which: u32, new: u32, old: u32) -> SysResult {
     } else {
         ItimerSpec::default()
     };
-    let prev = timers::set_real(spec);
+    let prev = match which {
+        ITIMER_REAL => timers::set_real(spec),
+        _ => crate::cputime::set_itimer(which == ITIMER_PROF, spec),
+    };
     if old != 0 {
         copy_to_user(old, &prev.encode_itimerval()).map_err(|_| Errno::EFAULT)?;
     }
@@ -141,8 +147,39 @@ pub fn setitimer(which: u32, new: u32, old: u32) -> SysResult {
 }
 
 pub fn getitimer(which: u32, value: u32) -> SysResult {
-    itimer_which(which)?;
-    copy_to_user(value, &timers::get_real().encode_itimerval()).map_err(|_| Errno::EFAULT)?;
+    let spec = match which {
+        ITIMER_REAL => timers::get_real(),
+        ITIMER_VIRTUAL | ITIMER_PROF => crate::cputime::get_itimer(which == ITIMER_PROF),
+        _ => return Err(Errno::EINVAL),
+    };
+    copy_to_user(value, &spec.encode_itimerval()).map_err(|_| Errno::EFAULT)?;
+    Ok(0)
+}
+
+/// times(buf): the CPU time of the caller and its reaped children in
+/// 1/100 s (`buf` may be NULL); returns the clock ticks since boot (Linux
+/// counts from an arbitrary point too; only differences mean anything).
+pub fn times(buf: u32) -> SysResult {
+    if buf != 0 {
+        copy_to_user(buf, &cputime::encode_tms(&crate::proc::current().cpu)).map_err(|_| Errno::EFAULT)?;
+    }
+    Ok(cputime::clock_ticks(timer::now_ns()))
+}
+
+const RUSAGE_SELF: i32 = 0;
+const RUSAGE_CHILDREN: i32 = -1;
+const RUSAGE_THREAD: i32 = 1;
+
+/// getrusage(who, ru): the old 72-byte layout with 32-bit timevals (glibc
+/// on ppc32 converts it to its time64 struct). A process is its one thread.
+pub fn getrusage(who: u32, ru: u32) -> SysResult {
+    let a = &crate::proc::current().cpu;
+    let t: CpuTimes = match who as i32 {
+        RUSAGE_SELF | RUSAGE_THREAD => a.own,
+        RUSAGE_CHILDREN => a.children,
+        _ => return Err(Errno::EINVAL),
+    };
+    copy_to_user(ru, &cputime::encode_rusage(t)).map_err(|_| Errno::EFAULT)?;
     Ok(0)
 }
 

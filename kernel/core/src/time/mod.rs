@@ -18,8 +18,10 @@
 //! The kernel never fixed a time64 `timeval`: setitimer/getitimer keep the
 //! 8-byte `{i32 tv_sec; i32 tv_usec}`.
 //!
-//! [`timer`] holds the timer state machines built on these values.
+//! [`timer`] holds the timer state machines built on these values,
+//! [`cputime`] the per-process CPU time and the timers that count it.
 
+pub mod cputime;
 pub mod timer;
 
 use crate::abi::Errno;

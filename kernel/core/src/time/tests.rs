@@ -1,5 +1,7 @@
-//! Host tests of the time layouts and the timer state machines.
+//! Host tests of the time layouts, the timer state machines and CPU-time
+//! accounting.
 
+use super::cputime::{self, CpuAccount, CpuTimer, CpuTimes};
 use super::timer::{forward, IdAllocator, PosixTimer, RealTimer};
 use super::*;
 
@@ -208,4 +210,74 @@ fn split_ns_is_exact() {
     for ns in cases {
         assert_eq!(split_ns(ns), (ns / NSEC_PER_SEC, (ns % NSEC_PER_SEC) as u32), "{ns}");
     }
+}
+
+#[test]
+fn cpu_timer_counts_down_with_slack_and_rearms() {
+    let mut t = CpuTimer::default();
+    let slack = 10 * MS;
+    // Armed at clock 100 ms for 50 ms every 50 ms: due at 160 ms (one
+    // sampling interval of slack, as Linux adds a tick).
+    let old = t.set(ItimerSpec { interval: 50 * MS, value: 50 * MS }, 100 * MS, slack);
+    assert_eq!(old, ItimerSpec::default());
+    assert_eq!(t.get(100 * MS, slack), ItimerSpec { interval: 50 * MS, value: 60 * MS });
+    assert!(!t.check(159 * MS));
+    assert_eq!(t.get(159 * MS, slack).value, MS);
+    assert!(t.check(165 * MS));
+    // Moves on by one period from the old expiry, not from now.
+    assert_eq!(t.get(165 * MS, slack).value, 45 * MS);
+    // Far behind: one expiry per sample, each one period on.
+    assert!(t.check(400 * MS));
+    assert!(t.check(400 * MS));
+    assert_eq!(t.get(400 * MS, slack).value, slack, "due but unseen reads one slack, not 0");
+    // Disarming returns what was left.
+    let old = t.set(ItimerSpec::default(), 400 * MS, slack);
+    assert_eq!(old, ItimerSpec { interval: 50 * MS, value: slack });
+    assert!(!t.check(u64::MAX));
+    assert_eq!(t.get(0, slack), ItimerSpec::default());
+}
+
+#[test]
+fn cpu_timer_one_shot_disarms_after_expiry() {
+    let mut t = CpuTimer::default();
+    t.set(ItimerSpec { interval: 0, value: 5 * MS }, 0, MS);
+    assert!(t.check(6 * MS));
+    assert!(!t.check(100 * MS));
+    assert_eq!(t.get(100 * MS, MS), ItimerSpec::default());
+}
+
+#[test]
+fn cpu_account_charges_samples_and_reaps() {
+    let mut a = CpuAccount::default();
+    a.virt.set(ItimerSpec { interval: 0, value: 20 * MS }, 0, 0);
+    a.prof.set(ItimerSpec { interval: 0, value: 20 * MS }, 0, 0);
+    // System time moves only ITIMER_PROF's clock.
+    let e = a.sample(15 * MS, false);
+    assert!(!e.virt && !e.prof);
+    let e = a.sample(10 * MS, true);
+    assert!(!e.virt && e.prof);
+    // A switch-out charge does not check; the next sample does.
+    a.charge(10 * MS, true);
+    assert!(a.sample(0, true).virt);
+    assert_eq!(a.own, CpuTimes { utime: 20 * MS, stime: 15 * MS });
+
+    let mut parent = CpuAccount::default();
+    let mut grandchild = CpuAccount::default();
+    grandchild.charge(3 * MS, true);
+    a.reap(&grandchild);
+    parent.reap(&a);
+    assert_eq!(parent.children, CpuTimes { utime: 23 * MS, stime: 15 * MS });
+    assert_eq!(parent.own, CpuTimes::default());
+}
+
+#[test]
+fn tms_and_rusage_layouts() {
+    let mut a = CpuAccount::default();
+    a.own = CpuTimes { utime: 1_234_567_890, stime: 19_999_999 };
+    a.children = CpuTimes { utime: 30 * MS, stime: 0 };
+    let b = cputime::encode_tms(&a);
+    assert_eq!(b, [0, 0, 0, 123, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 0]);
+    let r = cputime::encode_rusage(a.own);
+    assert_eq!(r[..16], [0, 0, 0, 1, 0, 3, 0x94, 0x47, 0, 0, 0, 0, 0, 0, 0x4e, 0x1f]);
+    assert!(r[16..].iter().all(|&x| x == 0));
 }

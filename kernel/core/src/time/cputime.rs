@@ -1,0 +1,175 @@
+//! CPU time: what one process has used in user and in system mode, what its
+//! reaped children used, the two interval timers that count it down
+//! (ITIMER_VIRTUAL on user time, ITIMER_PROF on user + system time), and
+//! the user layouts that report it (`struct tms`, `struct rusage`).
+//!
+//! The kernel charges time in samples (see `kernel/src/cputime.rs`): each
+//! sample adds the time since the previous one to either `utime` or
+//! `stime`. The timers work as Linux's `cpu_itimer` does: an armed timer
+//! holds the reading of its clock (utime, or utime + stime) at which it
+//! expires, checked at each sample; a periodic one then moves on by one
+//! interval. So a timer fires at the first sample at or past its expiry,
+//! up to one sampling interval late, never early.
+
+use super::{split_ns, ItimerSpec, NSEC_PER_USEC};
+
+/// The unit of `clock_t` in `times()`: Linux's USER_HZ, 100 on every arch.
+pub const USER_HZ: u64 = 100;
+const NSEC_PER_CLOCK_TICK: u64 = super::NSEC_PER_SEC / USER_HZ;
+
+/// Size of the ppc32 `struct rusage`: two `{i32 sec; i32 usec}` timevals,
+/// then 14 longs (maxrss ... nivcsw).
+pub const RUSAGE_SIZE: usize = 72;
+/// Size of `struct tms`: four 32-bit `clock_t`.
+pub const TMS_SIZE: usize = 16;
+
+/// User and system time, in ns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CpuTimes {
+    pub utime: u64,
+    pub stime: u64,
+}
+
+impl CpuTimes {
+    pub fn add(&mut self, o: CpuTimes) {
+        self.utime += o.utime;
+        self.stime += o.stime;
+    }
+}
+
+/// One CPU-time interval timer (Linux `struct cpu_itimer`): `expires` is a
+/// reading of its clock (0: disarmed), `incr` the period (0: one-shot).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CpuTimer {
+    expires: u64,
+    incr: u64,
+}
+
+impl CpuTimer {
+    /// What is left until expiry at clock reading `now`. A timer due but
+    /// not yet seen by a sample reports one `slack`, as Linux reports one
+    /// tick ("about to fire"), never 0, which would read as disarmed.
+    fn left(&self, now: u64, slack: u64) -> u64 {
+        match self.expires {
+            0 => 0,
+            e if e <= now => slack,
+            e => e - now,
+        }
+    }
+
+    /// setitimer: arms for `new` (value 0 disarms) at clock reading `now`,
+    /// returning the old setting. The first expiry is pushed out by one
+    /// sampling interval `slack` (Linux adds TICK_NSEC): the next sample
+    /// charges time spent before this call too, and must not fire early.
+    pub fn set(&mut self, new: ItimerSpec, now: u64, slack: u64) -> ItimerSpec {
+        let old = self.get(now, slack);
+        self.expires = if new.value == 0 { 0 } else { now + new.value + slack };
+        self.incr = new.interval;
+        old
+    }
+
+    /// getitimer at clock reading `now`.
+    pub fn get(&self, now: u64, slack: u64) -> ItimerSpec {
+        ItimerSpec { interval: self.incr, value: self.left(now, slack) }
+    }
+
+    /// A sample moved the clock to `now`: true if the timer expired (the
+    /// caller sends the signal). A periodic timer moves on by one period,
+    /// not to the next one after `now`: like Linux, one signal per sample.
+    pub fn check(&mut self, now: u64) -> bool {
+        if self.expires == 0 || now < self.expires {
+            return false;
+        }
+        self.expires = if self.incr == 0 { 0 } else { self.expires + self.incr };
+        true
+    }
+}
+
+/// Which timers a sample found expired.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Expired {
+    pub virt: bool,
+    pub prof: bool,
+}
+
+/// A process's CPU-time state. A fork child starts from `default()`: no
+/// time used, no timers (Linux: itimers are not inherited).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CpuAccount {
+    /// Used by the process itself.
+    pub own: CpuTimes,
+    /// Used by its reaped children and their reaped children (cutime, cstime).
+    pub children: CpuTimes,
+    pub virt: CpuTimer,
+    pub prof: CpuTimer,
+}
+
+impl CpuAccount {
+    /// ITIMER_VIRTUAL's clock: user time.
+    pub fn virt_clock(&self) -> u64 {
+        self.own.utime
+    }
+
+    /// ITIMER_PROF's clock: user + system time.
+    pub fn prof_clock(&self) -> u64 {
+        self.own.utime + self.own.stime
+    }
+
+    /// Charges `ns` of user (`user`) or system time, without looking at
+    /// the timers (a context switch: they are checked at the next sample).
+    pub fn charge(&mut self, ns: u64, user: bool) {
+        if user {
+            self.own.utime += ns;
+        } else {
+            self.own.stime += ns;
+        }
+    }
+
+    /// A timer-interrupt sample: charges `ns`, then checks both timers.
+    pub fn sample(&mut self, ns: u64, user: bool) -> Expired {
+        self.charge(ns, user);
+        let (v, p) = (self.virt_clock(), self.prof_clock());
+        Expired { virt: self.virt.check(v), prof: self.prof.check(p) }
+    }
+
+    /// What wait4's rusage and the parent's children totals get from a
+    /// reaped child: its own time and everything it reaped.
+    pub fn total(&self) -> CpuTimes {
+        let mut t = self.own;
+        t.add(self.children);
+        t
+    }
+
+    /// The parent reaps `child` (Linux `wait_task_zombie`).
+    pub fn reap(&mut self, child: &CpuAccount) {
+        self.children.add(child.total());
+    }
+}
+
+/// ns as `clock_t` ticks of 1/USER_HZ s, truncated (Linux `nsec_to_clock_t`).
+pub fn clock_ticks(ns: u64) -> u32 {
+    (ns / NSEC_PER_CLOCK_TICK) as u32
+}
+
+/// `struct tms` for times(): utime, stime, cutime, cstime.
+pub fn encode_tms(a: &CpuAccount) -> [u8; TMS_SIZE] {
+    let mut b = [0u8; TMS_SIZE];
+    let v = [a.own.utime, a.own.stime, a.children.utime, a.children.stime];
+    for (i, ns) in v.into_iter().enumerate() {
+        b[4 * i..4 * i + 4].copy_from_slice(&clock_ticks(ns).to_be_bytes());
+    }
+    b
+}
+
+/// `struct rusage` for getrusage/wait4: ru_utime and ru_stime as timevals
+/// (microseconds truncated, Linux `ns_to_kernel_old_timeval`); Sigil keeps
+/// none of the other counters, so they are 0.
+pub fn encode_rusage(t: CpuTimes) -> [u8; RUSAGE_SIZE] {
+    let mut b = [0u8; RUSAGE_SIZE];
+    for (at, ns) in [(0, t.utime), (8, t.stime)] {
+        let (sec, nsec) = split_ns(ns);
+        b[at..at + 4].copy_from_slice(&(sec as u32).to_be_bytes());
+        b[at + 4..at + 8].copy_from_slice(&(nsec / NSEC_PER_USEC as u32).to_be_bytes());
+    }
+    b
+}

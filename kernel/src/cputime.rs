@@ -1,0 +1,124 @@
+//! Per-process CPU time accounting, sampled the way Linux's tick-based
+//! accounting does it, and the two timers that run on it (ITIMER_VIRTUAL,
+//! ITIMER_PROF).
+//!
+//! Nothing is measured on the system call path: a syscall round trip stays
+//! as cheap as it was. Instead time is charged in samples:
+//! - each timer interrupt (`tick`) charges the time since the previous
+//!   sample to the interrupted process, as user time if the interrupt came
+//!   from user mode, else as system time (Linux `account_process_tick`), and
+//!   then checks the process's CPU timers;
+//! - a context switch (`switch_out`) charges the outgoing process, as
+//!   system time (it is in the kernel), so no process pays for another;
+//! - the idle loop (`idle_begin`/`idle_end`) charges nobody.
+//!
+//! So utime + stime is exactly the time a process held the CPU; only the
+//! split between them is statistical, decided by where each interrupt
+//! lands. While a process runs, the decrementer fires at least at the end
+//! of its 10 ms slice (`dev::timer`), so that is the sampling interval and
+//! the granularity of the CPU timers: they expire at the first sample past
+//! their expiry, as Linux's do at the first tick.
+//!
+//! The state (`sigil_core::time::cputime::CpuAccount`) lives in each
+//! `Process`: fork starts it from zero, execve keeps it, wait4 adds a
+//! reaped child's totals to the parent's children totals.
+
+use sigil_core::signal::{SigInfo, Signal};
+use sigil_core::time::cputime::CpuTimer;
+use sigil_core::time::ItimerSpec;
+
+use crate::dev::timer;
+use crate::kcell::KCell;
+use crate::proc::{self, Process};
+
+/// The granularity of sampling while a process runs: its time slice. The
+/// CPU timers add it to a first expiry (see `CpuTimer::set`).
+pub const SAMPLE_NS: u64 = timer::SLICE_NS;
+
+/// When the last sample was taken (ns since boot); None while idle, when
+/// there is nobody to charge.
+static LAST: KCell<Option<u64>> = KCell::new(Some(0));
+
+/// The time since the last sample, and now the last sample; None while
+/// idle (an interrupt in the idle loop must not start charging).
+fn elapsed() -> Option<u64> {
+    let last = LAST.get().as_mut()?;
+    let now = timer::now_ns();
+    Some(now.saturating_sub(core::mem::replace(last, now)))
+}
+
+/// The timer interrupt: charges the interrupted process, then sends
+/// SIGVTALRM / SIGPROF (SI_KERNEL, as Linux) for the timers that expired.
+pub fn tick(from_user: bool) {
+    let Some(ns) = elapsed() else { return };
+    let Some(p) = proc::try_current() else { return };
+    let expired = p.cpu.sample(ns, from_user);
+    let pid = p.pid;
+    if expired.virt {
+        let _ = crate::signal::send(pid, SigInfo::kernel(Signal::SIGVTALRM), false);
+    }
+    if expired.prof {
+        let _ = crate::signal::send(pid, SigInfo::kernel(Signal::SIGPROF), false);
+    }
+}
+
+/// The scheduler leaves `prev` for another process: `prev` pays, as system
+/// time, up to now (if it was being charged), and charging starts over.
+pub fn switch_out(prev: &mut Process) {
+    let now = timer::now_ns();
+    if let Some(last) = LAST.get().replace(now) {
+        prev.cpu.charge(now.saturating_sub(last), false);
+    }
+}
+
+/// The scheduler's idle loop goes round (it spins, calling this each time):
+/// the process that gave up the CPU pays up to the first round, and nobody
+/// for the idle time.
+pub fn idle_begin() {
+    if let (Some(ns), Some(p)) = (elapsed(), proc::try_current()) {
+        p.cpu.charge(ns, false);
+    }
+    *LAST.get() = None;
+}
+
+/// A round of the idle loop ends. If an interrupt made the process that
+/// gave up the CPU runnable again, the scheduler returns to it without a
+/// switch: charging starts again from now. (A switch to another process
+/// restarts it in `switch_out`.)
+pub fn idle_end() {
+    if proc::try_current().is_some_and(|p| p.state == proc::State::Runnable) {
+        *LAST.get() = Some(timer::now_ns());
+    }
+}
+
+/// The CPU time the current process has used up to now, including the
+/// time since the last sample (CLOCK_PROCESS_CPUTIME_ID, which Linux also
+/// reads precisely rather than at the last tick).
+pub fn runtime() -> u64 {
+    let pending = LAST.get().map_or(0, |last| timer::now_ns().saturating_sub(last));
+    proc::current().cpu.prof_clock() + pending
+}
+
+/// ITIMER_VIRTUAL or ITIMER_PROF of the current process, and its clock.
+fn itimer(prof: bool) -> (&'static mut CpuTimer, u64) {
+    let a = &mut proc::current().cpu;
+    if prof {
+        let now = a.prof_clock();
+        (&mut a.prof, now)
+    } else {
+        let now = a.virt_clock();
+        (&mut a.virt, now)
+    }
+}
+
+/// setitimer(ITIMER_VIRTUAL or ITIMER_PROF): returns the old setting.
+pub fn set_itimer(prof: bool, new: ItimerSpec) -> ItimerSpec {
+    let (t, now) = itimer(prof);
+    t.set(new, now, SAMPLE_NS)
+}
+
+/// getitimer(ITIMER_VIRTUAL or ITIMER_PROF).
+pub fn get_itimer(prof: bool) -> ItimerSpec {
+    let (t, now) = itimer(prof);
+    t.get(now, SAMPLE_NS)
+}
