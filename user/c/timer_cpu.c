@@ -156,7 +156,9 @@ int main(void)
 	busy_ms(300);
 	getitimer(ITIMER_VIRTUAL, &b);
 	long moved = a_ms - tv_ms(b.it_value);
-	printf("after 300 ms of busy work: moved by [200, 1000] ms %s\n", yes(moved >= 200 && moved <= 1000));
+	/* A loose lower bound: the reference, qemu-ppc, maps the timer onto the
+	 * host's, whose accounting on a loaded host lags getrusage's. */
+	printf("after 300 ms of busy work: moved by [100, 1000] ms %s\n", yes(moved >= 100 && moved <= 1000));
 	sleep_ms(300);
 	getitimer(ITIMER_VIRTUAL, &a);
 	moved = tv_ms(b.it_value) - tv_ms(a.it_value);
