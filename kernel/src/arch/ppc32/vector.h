@@ -1,6 +1,7 @@
 /* vector.h: the exception vector every 32-bit PowerPC family uses, the
- * constants it shares with entry.S, and the end of every family's _start. Included by each family's head.S (and by
- * entry.S); a .h, so build.rs does not assemble it on its own.
+ * constants it shares with entry.S, and the end of every family's _start.
+ * Included by each family's head.S (and by entry.S); a .h, so build.rs does
+ * not assemble it on its own.
  *
  * VECTOR n, placed at offset n of the vector page, runs in real mode (the CPU
  * turned translation off to take the exception). It saves r11 and r12 in
