@@ -39,18 +39,17 @@ pub const SAMPLE_NS: u64 = timer::SLICE_NS;
 /// there is nobody to charge.
 static LAST: KCell<Option<u64>> = KCell::new(Some(0));
 
-/// The time since the last sample, and now the last sample; None while
-/// idle (an interrupt in the idle loop must not start charging).
-fn elapsed() -> Option<u64> {
+/// The time from the last sample to `now`, and `now` the last sample; None
+/// while idle (an interrupt in the idle loop must not start charging).
+fn elapsed(now: u64) -> Option<u64> {
     let last = LAST.get().as_mut()?;
-    let now = timer::now_ns();
     Some(now.saturating_sub(core::mem::replace(last, now)))
 }
 
-/// The timer interrupt: charges the interrupted process, then sends
+/// The timer interrupt at `now`: charges the interrupted process, then sends
 /// SIGVTALRM / SIGPROF (SI_KERNEL, as Linux) for the timers that expired.
-pub fn tick(from_user: bool) {
-    let Some(ns) = elapsed() else { return };
+pub fn tick(from_user: bool, now: u64) {
+    let Some(ns) = elapsed(now) else { return };
     let Some(p) = proc::try_current() else { return };
     let expired = p.cpu.sample(ns, from_user);
     let pid = p.pid;
@@ -75,7 +74,7 @@ pub fn switch_out(prev: &mut Process) {
 /// the process that gave up the CPU pays up to the first round, and nobody
 /// for the idle time.
 pub fn idle_begin() {
-    if let (Some(ns), Some(p)) = (elapsed(), proc::try_current()) {
+    if let (Some(ns), Some(p)) = (elapsed(timer::now_ns()), proc::try_current()) {
         p.cpu.charge(ns, false);
     }
     *LAST.get() = None;

@@ -26,6 +26,10 @@ use crate::timers::Which;
 pub const SLICE_NS: u64 = 10_000_000;
 /// The decrementer is a signed 32-bit count: the furthest it can be set.
 const DEC_MAX: u64 = 0x7fff_ffff;
+/// A delay past which the decrementer is set to DEC_MAX anyway (2^40 ns is
+/// 18 minutes, more than DEC_MAX ticks at any timebase above 2 MHz), and
+/// below which the ns -> ticks product cannot overflow.
+const DEC_MAX_NS: u64 = 1 << 40;
 
 static TB_FREQ: AtomicU32 = AtomicU32::new(16_600_000);
 /// Set by the tick: the current process has had its slice.
@@ -56,19 +60,23 @@ static EVENTS: KCell<BTreeMap<Key, Event>> = KCell::new(BTreeMap::new());
 /// call of a hundred-odd instructions on ppc32, and clocks are read often.
 /// (ppc32 has no 64-bit atomics; set once at boot.)
 static NS_PER_TICK_32_32: KCell<u64> = KCell::new((1_000_000_000u64 << 32) / 16_600_000);
+/// The other way, for programming the decrementer, rounded up (a deadline
+/// may pass a tick late, never early).
+static TICKS_PER_NS_32_32: KCell<u64> = KCell::new(((16_600_000u64 << 32) + 999_999_999) / 1_000_000_000);
 
 pub fn init(tb_freq: u32) {
     TB_FREQ.store(tb_freq, Ordering::Relaxed);
     *NS_PER_TICK_32_32.get() = (1_000_000_000u64 << 32) / tb_freq as u64;
-    *SLICE_END.get() = now_ns() + SLICE_NS;
-    program(true);
+    *TICKS_PER_NS_32_32.get() = ((tb_freq as u64) << 32).div_ceil(1_000_000_000);
+    let now = now_ns();
+    *SLICE_END.get() = now + SLICE_NS;
+    program(now, true);
 }
 
 /// Nanoseconds since boot. The fixed-point factor is rounded down by less
 /// than 2^-32 ns per tick: after a day of 16.6 MHz timebase, under 0.4 us.
 pub fn now_ns() -> u64 {
-    let f = *NS_PER_TICK_32_32.get() as u128;
-    ((arch::timebase() as u128 * f) >> 32) as u64
+    sigil_core::time::scale_32_32(arch::timebase(), *NS_PER_TICK_32_32.get())
 }
 
 /// The clock's resolution: one timebase tick, rounded up to a nanosecond.
@@ -80,7 +88,7 @@ pub fn resolution_ns() -> u64 {
 pub fn arm(deadline: u64, event: Event) -> Key {
     let key = (deadline, SEQ.fetch_add(1, Ordering::Relaxed));
     EVENTS.get().insert(key, event);
-    program(true);
+    program(now_ns(), true);
     key
 }
 
@@ -94,25 +102,25 @@ pub fn queued() -> usize {
     EVENTS.get().len()
 }
 
-/// Programs the decrementer for the next deadline, or for the end of the
-/// slice if that comes first and `slice` (a process is running) is set.
-fn program(slice: bool) {
-    let now = now_ns();
+/// Programs the decrementer, at `now`, for the next deadline, or for the end
+/// of the slice if that comes first and `slice` (a process is running) is set.
+fn program(now: u64, slice: bool) {
     let mut next = EVENTS.get().keys().next().map_or(u64::MAX, |k| k.0);
     if slice {
         next = next.min(*SLICE_END.get());
     }
-    let f = TB_FREQ.load(Ordering::Relaxed) as u128;
-    let ticks = (next.saturating_sub(now) as u128 * f).div_ceil(1_000_000_000);
-    arch::set_decrementer(ticks.clamp(1, DEC_MAX as u128) as u32);
+    // Far deadlines clamp first: the product must not overflow.
+    let delta = next.saturating_sub(now).min(DEC_MAX_NS);
+    let ticks = sigil_core::time::scale_32_32(delta, *TICKS_PER_NS_32_32.get()) + 1;
+    arch::set_decrementer(ticks.min(DEC_MAX) as u32);
 }
 
 /// The decrementer fired (in user mode if `from_user`): sample the running
 /// process's CPU time, run what is due, then end the slice if it is over.
 pub fn tick(from_user: bool) {
     INTERRUPTS.fetch_add(1, Ordering::Relaxed);
-    crate::cputime::tick(from_user);
     let now = now_ns();
+    crate::cputime::tick(from_user, now);
     let events = EVENTS.get();
     while let Some(entry) = events.first_entry() {
         if entry.key().0 > now {
@@ -127,18 +135,19 @@ pub fn tick(from_user: bool) {
         NEED_RESCHED.store(true, Ordering::Relaxed);
         *SLICE_END.get() = now + SLICE_NS;
     }
-    program(true);
+    program(now, true);
 }
 
 /// Nothing can run: sleep until the next deadline or another interrupt,
 /// without a slice to end. Called by the scheduler's idle loop.
 pub fn idle() {
     crate::cputime::idle_begin();
-    program(false);
+    program(now_ns(), false);
     arch::idle();
     crate::cputime::idle_end();
-    *SLICE_END.get() = now_ns() + SLICE_NS;
-    program(true);
+    let now = now_ns();
+    *SLICE_END.get() = now + SLICE_NS;
+    program(now, true);
 }
 
 /// Sleeps until `deadline` (ns since boot). Err(()) if a signal interrupted it.

@@ -41,16 +41,17 @@ pub const KTIME_MAX: u64 = i64::MAX as u64;
 /// n / 1953125 = (n * M) >> 75 with M = ceil(2^75 / 1953125), because
 /// M * 1953125 - 2^75 = 399807 is below 2^75 / 2^55 = 2^20 (the error
 /// stays under one quotient step; Granlund and Montgomery, PLDI 1994).
-/// The high half of the 64x64 product is four 32x32 ones.
 pub fn split_ns(ns: u64) -> (u64, u32) {
-    const M: u64 = 0x44_b82f_a09b_5a53;
-    let n = ns >> 9;
-    let (nh, nl, mh, ml) = (n >> 32, n & 0xffff_ffff, M >> 32, M & 0xffff_ffff);
-    // The 128-bit product n * M, high 64 bits, from its 32-bit partials.
-    let mid = (nl * ml >> 32) + (nh * ml & 0xffff_ffff) + (nl * mh & 0xffff_ffff);
-    let high = nh * mh + (nh * ml >> 32) + (nl * mh >> 32) + (mid >> 32);
-    let sec = high >> 11;
+    const M: u128 = 0x44_b82f_a09b_5a53;
+    let sec = ((((ns >> 9) as u128) * M) >> 75) as u64;
     (sec, (ns - sec * NSEC_PER_SEC) as u32)
+}
+
+/// `x * factor`, `factor` a 32.32 fixed-point number: timebase ticks to ns
+/// and back without a division. (LLVM multiplies two zero-extended 64-bit
+/// values inline, with four 32x32 multiplies, not a `__multi3` call.)
+pub fn scale_32_32(x: u64, factor: u64) -> u64 {
+    ((x as u128 * factor as u128) >> 32) as u64
 }
 
 /// Which `struct timespec` a system call uses (see the module doc).

@@ -281,3 +281,12 @@ fn tms_and_rusage_layouts() {
     assert_eq!(r[..16], [0, 0, 0, 1, 0, 3, 0x94, 0x47, 0, 0, 0, 0, 0, 0, 0x4e, 0x1f]);
     assert!(r[16..].iter().all(|&x| x == 0));
 }
+
+#[test]
+fn scale_32_32_keeps_the_middle_bits() {
+    let f = (1_000_000_000u64 << 32) / 16_600_000; // ns per 16.6 MHz tick
+    assert_eq!(scale_32_32(16_600_000, f), 999_999_999);
+    assert_eq!(scale_32_32(0, f), 0);
+    let back = (16_600_000u64 << 32).div_ceil(1_000_000_000);
+    assert_eq!(scale_32_32(1_000_000_000, back), 16_600_000);
+}
