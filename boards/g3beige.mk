@@ -10,4 +10,7 @@ USER_CFLAGS  =
 # Firmware-less boot: `-kernel` only makes QEMU publish the image, initrd and
 # command line in fw_cfg; `-device loader` puts the ELF at its physical address
 # and starts the CPU at its entry in real mode (OpenBIOS never runs).
-QEMU_CMD     = qemu-system-ppc -M g3beige -cpu 750 -m 256 -nographic -nic none -no-reboot -monitor none -serial stdio
+# -nodefaults: no default VGA card (its ROM, vgabios-stdvga.bin, comes only with
+# the recommended seabios package) and no default drives; the only file QEMU
+# then reads is openbios-ppc, from qemu-system-data, which qemu-system-ppc needs.
+QEMU_CMD     = qemu-system-ppc -M g3beige -cpu 750 -m 256 -nographic -nodefaults -nic none -no-reboot -monitor none -serial stdio

@@ -7,4 +7,5 @@ BOARD_DESC   = QEMU g3beige with an e300c2 core (book3s/32, software TLB reload)
 KERNEL_ARCH  = book3s32
 KERNEL_LD    = linker/book3s32.ld
 USER_CFLAGS  =
-QEMU_CMD     = qemu-system-ppc -M g3beige -cpu e300c2 -m 256 -nographic -nic none -no-reboot -monitor none -serial stdio
+# -nodefaults as on g3beige (boards/g3beige.mk says why).
+QEMU_CMD     = qemu-system-ppc -M g3beige -cpu e300c2 -m 256 -nographic -nodefaults -nic none -no-reboot -monitor none -serial stdio
