@@ -2,6 +2,7 @@
 #
 #   make run   [BOARD=g3beige] [INIT=path/to/static-elf] [ARGS="a b"] [BOOT="opts"] [QUIET=1] [QEMU_FLAGS="..."]
 #   make test  [BOARD=...]     host unit tests + QEMU integration tests
+#   make lint                  cargo fmt --check and clippy -D warnings on every crate (CI runs it)
 #   make bench                 the mailing-list experiments, in guest instructions
 #   make debug [INIT=...]      QEMU waiting for gdb, and the gdb script to attach (docs/debugging.md)
 #   make trace INIT=... [ARGS=...]  boot with trace=signal; print the trace, draw target/trace/<name>.svg
@@ -31,7 +32,7 @@ MAKEFLAGS += --silent
 endif
 BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
 
-.PHONY: help deps kernel runner user run run-cmd test test-host test-boards test-qemu bench debug trace image clean
+.PHONY: help deps kernel runner user run run-cmd test test-host test-boards test-qemu lint bench debug trace image clean
 .DEFAULT_GOAL := help
 
 help: ## Show this help
@@ -80,6 +81,27 @@ test-host: deps ## Host unit tests of the portable logic (cargo test)
 
 test-qemu: kernel runner user ## QEMU integration tests (boot, programs, signals)
 	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu --lib --bins --tests -- --test-threads=2
+
+# Clippy sees every crate as it is really built: the host crates with their
+# tests, the kernel once per family (each compiles different arch code, with
+# that family's board settings), and ulib for the user target. PATH puts
+# Debian's cargo-clippy before rustup's, which has no ppc32 std.
+CLIPPY      := PATH=/usr/bin:$$PATH $(CARGO) clippy -q
+CLIPPY_DENY := -- -D warnings
+lint: deps ## cargo fmt --check, and clippy -D warnings on the host crates, the kernel (each family) and ulib
+	PATH=/usr/bin:$$PATH $(CARGO) fmt --all --check
+	$(CLIPPY) -p sigil-abi -p sigil-core -p sigil-qemu --all-targets $(CLIPPY_DENY)
+	for b in g3beige mpc885ads; do \
+	  $(MAKE) --no-print-directory -s lint-kernel BOARD=$$b || exit 1; done
+	$(CROSS_ENV) RUSTFLAGS="$(USER_RS_FLAGS)" $(CLIPPY) -p ulib --release --bins \
+	  --target powerpc-unknown-linux-gnu -Zbuild-std=core -Zbuild-std-features=compiler-builtins-mem \
+	  --target-dir target/clippy/user $(CLIPPY_DENY)
+
+.PHONY: lint-kernel
+lint-kernel:
+	$(CROSS_ENV) $(KERNEL_ENV) SIGIL_ARCH=$(KERNEL_ARCH) RUSTFLAGS="-C link-arg=-T$(CURDIR)/$(KERNEL_LD)" \
+	  $(CLIPPY) -p sigil-kernel --release --target kernel/ppc32-sigil.json $(BUILD_STD) \
+	  --target-dir target/clippy/$(KERNEL_ARCH) $(CLIPPY_DENY)
 
 test-boards: deps ## Check that the hardware-only boards build (make image BOARD=mpc885ads)
 	@$(MAKE) --no-print-directory image BOARD=mpc885ads
