@@ -33,7 +33,7 @@ pub struct Benchmark {
     pub name: &'static str,
     /// target/user/<program>; argv[1] is the iteration count.
     pub program: &'static str,
-    /// Operations per run at full size (the mailing-list programs' counts).
+    /// Operations per run at full size (docs/benchmarks.md says where each comes from).
     pub iterations: u32,
     /// What one operation is, for the table's legend.
     pub op: &'static str,
