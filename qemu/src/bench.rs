@@ -14,11 +14,11 @@
 //! twice, with N and with 2N iterations, and divide the difference by N: boot,
 //! exec, program start-up and exit cancel out, and what remains is exactly N
 //! iterations of the loop - user code, kernel, timer ticks, everything the
-//! machine did (the "whole machine" figure the Linux numbers in the seeds are).
+//! machine did (the "whole machine" figure the Linux mailing-list numbers are).
 //! The counters are differenced the same way, so "windows per op" covers the
 //! loop only.
 //!
-//! Variants are boot options (kernel/src/cmdline.rs): the old ways the seeds
+//! Variants are boot options (kernel/src/cmdline.rs): the old ways the threads
 //! replaced (siginfo copied at dequeue, one window per frame field, SYNC_PTR
 //! per field or by copy) next to the shipped default. Nothing is rebuilt.
 
@@ -34,13 +34,13 @@ pub struct Benchmark {
     pub name: &'static str,
     /// target/user/<program>; argv[1] is the iteration count.
     pub program: &'static str,
-    /// Operations per run at full size (the mailing-list programs' counts).
+    /// Operations per run at full size (docs/benchmarks.md says where each comes from).
     pub iterations: u32,
     /// What one operation is, for the table's legend.
     pub op: &'static str,
-    /// The issue's target for the default configuration (instructions per op).
+    /// Sigil's target for the default configuration (instructions per op).
     pub target: u32,
-    /// Linux 6.1 (book3s/32, KUAP on) on the same QEMU machine, from the issue.
+    /// Linux 6.1 (book3s/32, KUAP on) on the same QEMU machine, measured the same way.
     pub linux: u32,
     pub variants: &'static [Variant],
 }
