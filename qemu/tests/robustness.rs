@@ -98,6 +98,21 @@ fn exhaustion() {
     );
 }
 
+/// More address spaces created and destroyed than there are MMU context
+/// numbers: each recycled number starts clean (no stale translation of a dead
+/// space) and a live space's page never changes.
+#[test]
+fn mmu_context_churn() {
+    let out = run("ctxchurn", &["2500"]);
+    has_lines(
+        &out,
+        &[
+            "ctxchurn: 2500 address spaces created and destroyed: failed 0, saw stale data 0",
+            "ctxchurn: long-lived child's page: intact",
+        ],
+    );
+}
+
 /// Children still alive when PID 1 exits are killed and reaped by the
 /// kernel before the leak check, so the check still balances.
 #[test]

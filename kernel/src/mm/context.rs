@@ -11,15 +11,15 @@
 //! hardware entry with its VSIDs is left for the next owner.
 //!
 //! The set is much larger than the address spaces that can be alive at once
-//! (a process has one, plus one an execve builds), so it runs out only on a
-//! kernel bug; `alloc` then returns None and the fork or execve fails with
-//! ENOMEM instead of sharing a number. The 8xx ignores contexts: it empties
+//! (a process has one, plus one an execve builds: proc checks this at compile
+//! time), so it runs out only on a kernel bug; `alloc` then returns None and
+//! the fork or execve fails with ENOMEM instead of sharing a number. The 8xx ignores contexts: it empties
 //! its TLB on every switch (arch/mpc8xx/mmu.rs).
 
 use crate::kcell::KCell;
 
 /// Context numbers 1..NR_CONTEXTS (0 means "none": it is never handed out).
-pub const NR_CONTEXTS: usize = 4096;
+pub const NR_CONTEXTS: usize = 1024;
 
 struct Contexts {
     used: [u32; NR_CONTEXTS / 32],
