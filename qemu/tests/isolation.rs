@@ -21,3 +21,17 @@ fn cow() {
         ],
     );
 }
+
+/// A signal raised by a system call right after a child died of SIGSEGV:
+/// its frame must not carry the child's fault address (DAR) or status.
+#[test]
+fn fault_registers_stay_with_their_process() {
+    let out = compare("sig_faultregs", &[]);
+    has_lines(
+        &out,
+        &[
+            "children killed by SIGSEGV: 20 of 20",
+            "SIGUSR1 frames holding a dead child's fault address: 0",
+        ],
+    );
+}
