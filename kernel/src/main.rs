@@ -145,7 +145,6 @@ impl Usage {
 /// was created) and says so. A leak is printed even under `quiet`, and the
 /// integration tests fail on that line.
 fn leak_check(before: &Usage) {
-    syscall::forget_reported();
     dev::timer::release_empty_events();
     timers::release_empty_table();
     let after = Usage::now();

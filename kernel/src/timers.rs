@@ -41,8 +41,11 @@ pub enum Which {
     Posix(u32),
 }
 
-/// POSIX timers per process (Linux bounds them by RLIMIT_SIGPENDING, since
-/// each owns a preallocated sigqueue entry): beyond it, EAGAIN.
+/// POSIX timers of one user, in all its processes together (Linux bounds
+/// them by RLIMIT_SIGPENDING, since each owns a preallocated sigqueue entry
+/// charged to its user; every Sigil process is uid 0, so this counts
+/// `LIVE`): beyond it, EAGAIN. Linux charges timers and queued signals to one
+/// count; Sigil gives each its own limit of the same size.
 pub const MAX_TIMERS: usize = crate::signal::SIGQUEUE_MAX;
 
 /// POSIX timer objects alive in the whole kernel.
@@ -123,7 +126,7 @@ pub fn get_real() -> ItimerSpec {
 /// (SIGALRM carrying the id). Returns the id.
 pub fn create(notify: Option<Notify>) -> Result<u32, Errno> {
     let (_, t) = mine();
-    if t.posix.len() >= MAX_TIMERS {
+    if LIVE.load(Ordering::Relaxed) >= MAX_TIMERS {
         return Err(Errno::EAGAIN);
     }
     let posix = &t.posix;

@@ -72,8 +72,9 @@ fn stress_rt_100000_signals() {
     );
 }
 
-/// Fork bomb, address space, physical memory, RT queue, pipe buffers: an error (or SIGKILL
-/// for touched memory) each time, and the system usable afterwards.
+/// Fork bomb, address space, physical memory, RT queue, pipe buffers, every
+/// limit in 60 processes at once, unknown syscalls: an error (or SIGKILL for
+/// touched memory) each time, no kernel panic, and the system usable afterwards.
 #[test]
 fn exhaustion() {
     let out = run("exhaust", &[]);
@@ -95,6 +96,25 @@ fn exhaustion() {
             "rt queue: system usable afterwards: yes",
             "pipe buffers: 8 processes filled pipes until pipe() failed (EMFILE or ENFILE): yes",
             "pipe buffers: system usable afterwards: yes",
+            "every limit: 60 or more processes, each stopped by an errno at every limit: yes (first other: none)",
+            "every limit: system usable afterwards: yes",
+            "2 million distinct unknown syscall numbers: all ENOSYS: yes",
+            "unknown syscalls: system usable afterwards: yes",
+        ],
+    );
+}
+
+/// More address spaces created and destroyed than there are MMU context
+/// numbers: each recycled number starts clean (no stale translation of a dead
+/// space) and a live space's page never changes.
+#[test]
+fn mmu_context_churn() {
+    let out = run("ctxchurn", &["2500"]);
+    has_lines(
+        &out,
+        &[
+            "ctxchurn: 2500 address spaces created and destroyed: failed 0, saw stale data 0",
+            "ctxchurn: long-lived child's page: intact",
         ],
     );
 }

@@ -16,6 +16,12 @@
  *    EAGAIN stops at RLIMIT_SIGPENDING; kill() of a blocked RT signal never
  *    fails but queues no more than that limit either (the info is lost).
  * 5. Pipe buffers (kernel heap): 8 processes fill pipes until pipe() fails.
+ * 6. Every limit at once (kernel heap): as many processes as fork allows each
+ *    take POSIX timers, queued RT signals, open files, pipes and mappings
+ *    until each call fails with its errno; the kernel's budgets must say no
+ *    before its heap runs out.
+ * 7. Two million distinct unknown system call numbers: each is ENOSYS, and
+ *    remembering which were reported costs the kernel no memory.
  * After each: fork, exit status, a pipe and a 4 MiB touched mapping work.
  *
  * Runs only as PID 1 (on Sigil): a fork bomb on a host is no test.
@@ -29,7 +35,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *yes(int ok)
@@ -244,6 +252,97 @@ static void pipe_buffers(void)
 	printf("pipe buffers: system usable afterwards: %s\n", yes(usable()));
 }
 
+#define MAXKIDS 64
+
+/* One process at every limit: returns a letter per resource that stopped
+ * with an errno ('.' for "ok"), then waits to be killed. */
+static void __attribute__((noreturn)) hog(int out)
+{
+	char r[6] = "?????\n";
+	int n = 0, err;
+	timer_t t;
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN + 4 };
+	struct itimerspec its = { .it_value = { 1000, 0 }, .it_interval = { 1000, 0 } };
+	while (n < 100000 && timer_create(CLOCK_MONOTONIC, &sev, &t) == 0 && timer_settime(t, 0, &its, NULL) == 0)
+		n++;
+	err = errno;
+	r[0] = err == EAGAIN ? '.' : 'T';
+
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN + 5);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	for (n = 0; n < 100000 && sigqueue(getpid(), SIGRTMIN + 5, (union sigval){ .sival_int = n }) == 0; n++)
+		;
+	r[1] = errno == EAGAIN ? '.' : 'S';
+
+	for (n = 0; n < 100000 && open("/dev/null", O_RDONLY) >= 0; n++)
+		;
+	err = errno;
+	r[2] = err == EMFILE || err == ENFILE ? '.' : 'F';
+	/* Make room for pipes: a quarter of the files go. */
+	for (int fd = 3 + n - n / 4; fd < 3 + n; fd++)
+		close(fd);
+	int p[2];
+	for (n = 0; n < 100000 && pipe(p) == 0; n++)
+		write(p[1], "x", 1);
+	err = errno;
+	r[3] = err == EMFILE || err == ENFILE ? '.' : 'P';
+
+	/* Consecutive hints: a search for a free range each time would make
+	 * this quadratic in the number of areas. */
+	for (n = 0; n < 100000; n++) {
+		int prot = n % 2 ? PROT_READ : PROT_READ | PROT_WRITE;
+		char *hint = (char *)0x20000000 + 4096 * n;
+		if (mmap(hint, 4096, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+			break;
+	}
+	r[4] = errno == ENOMEM ? '.' : 'M';
+	write(out, r, sizeof r);
+	for (;;)
+		pause();
+}
+
+static void every_limit(void)
+{
+	int report[2], status, kids = 0, ok = 0;
+	pid_t pid[MAXKIDS];
+	char first_bad[8] = "none";
+	pipe(report);
+	while (kids < MAXKIDS) {
+		pid[kids] = fork();
+		if (pid[kids] == 0) {
+			close(report[0]);
+			hog(report[1]);
+		}
+		if (pid[kids] < 0)
+			break;
+		/* One at a time: each child gets to its limits before the next starts. */
+		char r[6];
+		if (read(report[0], r, sizeof r) == sizeof r && memcmp(r, ".....", 5) == 0)
+			ok++;
+		else if (strcmp(first_bad, "none") == 0)
+			memcpy(first_bad, r, 5), first_bad[5] = 0;
+		kids++;
+	}
+	for (int k = 0; k < kids; k++) {
+		kill(pid[k], SIGKILL);
+		waitpid(pid[k], &status, 0);
+	}
+	printf("every limit: %s processes, each stopped by an errno at every limit: %s (first other: %s)\n",
+	       kids >= 60 ? "60 or more" : "FEWER THAN 60", yes(ok == kids), first_bad);
+	printf("every limit: system usable afterwards: %s\n", yes(usable()));
+}
+
+static void unknown_syscalls(void)
+{
+	int all = 1;
+	for (long nr = 1000; nr < 2000000; nr++)
+		all &= syscall(nr, 0, 0, 0) == -1 && errno == ENOSYS;
+	printf("2 million distinct unknown syscall numbers: all ENOSYS: %s\n", yes(all));
+	printf("unknown syscalls: system usable afterwards: %s\n", yes(usable()));
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -256,5 +355,7 @@ int main(void)
 	physical_memory();
 	rt_queue();
 	pipe_buffers();
+	every_limit();
+	unknown_syscalls();
 	return 0;
 }

@@ -1,6 +1,6 @@
 //! Physical page frames: a buddy allocator (`buddy_system_allocator`) over the
 //! RAM the kernel image and the initrd leave free, plus a share count per frame
-//! so fork can share read-only pages.
+//! so fork can share read-only pages and MAP_SHARED ones.
 //!
 //! Invariant: a frame handed out by `alloc` has count 1; `share` adds one,
 //! `release` drops one and frees the frame when it reaches 0. The number of
@@ -79,6 +79,11 @@ pub fn share(phys: usize) {
     let mut guard = FRAMES.lock();
     let f = guard.as_mut().expect("frames");
     f.counts[phys / PAGE_SIZE] += 1;
+}
+
+/// Has `phys` more than one owner (so a write through one must not be seen by the others)?
+pub fn is_shared(phys: usize) -> bool {
+    FRAMES.lock().as_ref().expect("frames").counts[phys / PAGE_SIZE] > 1
 }
 
 /// Drops one owner of the `1 << order` frames at `phys`; frees them with the last.

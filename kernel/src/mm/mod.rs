@@ -4,6 +4,7 @@
 //! BAT; 8xx: 8 MiB TLB entries the miss handler computes), so the kernel
 //! reaches any physical frame at `phys + KERNELBASE`; `to_virt` says so.
 
+pub mod context;
 pub mod frames;
 pub mod heap;
 pub mod space;

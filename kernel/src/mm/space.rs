@@ -10,13 +10,21 @@
 //!
 //! Areas (`Area`) say what may be mapped where and how: a page inside an area
 //! but not yet in the table is filled with zeroes on first touch (stack, brk,
-//! anonymous mmap). Fork copies writable pages at once and shares read-only
-//! ones (each frame has a share count in `frames`).
+//! anonymous mmap).
+//!
+//! Fork and sharing. Each frame has a share count (`frames`). Fork copies a
+//! private area's writable pages at once and shares its read-only ones; a
+//! shared area's (MAP_SHARED) pages are shared whatever their protection,
+//! after the parent fills the ones it never touched, so both see one memory.
+//! Invariant: a private page is writable only in a frame with one owner.
+//! `protect` keeps it: making a private page writable first copies a frame
+//! another address space still holds (what a copy-on-write fault would do,
+//! done at mprotect time), so no process can write another's memory through
+//! a page fork shared with it - not even PID 1's text.
 
 use alloc::vec::Vec;
-use core::sync::atomic::{AtomicU32, Ordering};
 
-use super::{frames, to_virt, PAGE_SIZE, TASK_SIZE};
+use super::{context, frames, to_virt, PAGE_SIZE, TASK_SIZE};
 use crate::arch::mmu;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -40,6 +48,8 @@ pub struct Area {
     pub start: u32,
     pub end: u32,
     pub prot: Prot,
+    /// MAP_SHARED: fork shares the frames (writable ones too) instead of copying them.
+    pub shared: bool,
 }
 
 /// Why a user access could not be satisfied.
@@ -51,8 +61,6 @@ pub enum Fault {
     NoMem,
 }
 
-static NEXT_CTX: AtomicU32 = AtomicU32::new(1);
-
 /// The most areas one address space may have (Linux's vm.max_map_count is
 /// 65530; Sigil searches its areas linearly and keeps them on the kernel
 /// heap, so it allows fewer). mmap, munmap and mprotect fail with ENOMEM
@@ -60,7 +68,7 @@ static NEXT_CTX: AtomicU32 = AtomicU32::new(1);
 pub const MAX_AREAS: usize = 1024;
 
 pub struct AddressSpace {
-    /// MMU context number (selects the VSIDs).
+    /// MMU context number (selects the VSIDs), from `context`; ours until drop.
     pub ctx: u32,
     /// Physical address of the L1 table.
     pgdir: usize,
@@ -77,12 +85,13 @@ fn table(phys: usize) -> &'static mut [u32; 1024] {
 }
 
 impl AddressSpace {
+    /// An empty address space; None without a free frame or MMU context.
     pub fn new() -> Option<AddressSpace> {
         let pgdir = frames::alloc()?;
-        let mut ctx = NEXT_CTX.fetch_add(1, Ordering::Relaxed) & 0xfffff;
-        if ctx == 0 {
-            ctx = NEXT_CTX.fetch_add(1, Ordering::Relaxed) & 0xfffff;
-        }
+        let Some(ctx) = context::alloc() else {
+            frames::release(pgdir);
+            return None;
+        };
         Some(AddressSpace { ctx, pgdir, areas: Vec::new(), brk_start: 0, brk: 0 })
     }
 
@@ -113,12 +122,13 @@ impl AddressSpace {
     }
 
     /// Declares [start, end) as an area (it must not overlap another). An
-    /// area that ends at `start` with the same protection just grows (brk).
-    /// Callers acting for user space check `room_for(1)` first.
-    pub fn add_area(&mut self, start: u32, end: u32, prot: Prot) {
-        match self.areas.iter_mut().find(|a| a.end == start && a.prot == prot) {
+    /// area that ends at `start` with the same protection and sharing just
+    /// grows (brk). Callers acting for user space check `room_for(1)` first.
+    pub fn add_area(&mut self, start: u32, end: u32, prot: Prot, shared: bool) {
+        match self.areas.iter_mut().find(|a| a.end == start && a.prot == prot && a.shared == shared)
+        {
             Some(a) => a.end = end,
-            None => self.areas.push(Area { start, end, prot }),
+            None => self.areas.push(Area { start, end, prot, shared }),
         }
     }
 
@@ -233,7 +243,7 @@ impl AddressSpace {
             if a.start < s {
                 pieces.push(Area { end: s, ..a });
             }
-            pieces.push(Area { start: s, end: e, prot });
+            pieces.push(Area { start: s, end: e, prot, ..a });
             if a.end > e {
                 pieces.push(Area { start: e, ..a });
             }
@@ -242,8 +252,13 @@ impl AddressSpace {
         let mut ea = start;
         while ea < end {
             if let Some(pte) = self.lookup(ea) {
+                let shared = self.area(ea).is_some_and(|a| a.shared);
+                let phys = match mmu::pte_phys(pte) {
+                    p if prot.write && !shared && frames::is_shared(p) => private_copy(p)?,
+                    p => p,
+                };
                 let slot = self.pte_slot(ea, false).expect("present");
-                *slot = mmu::make_pte(mmu::pte_phys(pte), prot.write, prot.exec);
+                *slot = mmu::make_pte(phys, prot.write, prot.exec);
                 mmu::flush_page(self.ctx, ea);
             }
             ea += PAGE_SIZE as u32;
@@ -255,8 +270,24 @@ impl AddressSpace {
         }
     }
 
-    /// A copy for fork: same areas; writable pages copied, read-only ones shared.
+    /// Gives every page of the shared areas a frame, so fork can share them all.
+    fn fill_shared(&mut self) -> Result<(), Fault> {
+        let shared: Vec<Area> = self.areas.iter().filter(|a| a.shared).copied().collect();
+        for a in shared {
+            for ea in (a.start..a.end).step_by(PAGE_SIZE) {
+                if self.lookup(ea).is_none() {
+                    let phys = frames::alloc().ok_or(Fault::NoMem)?;
+                    self.map(ea, phys, a.prot)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A copy for fork: same areas; shared areas' pages and private read-only
+    /// pages shared, private writable pages copied.
     pub fn fork(&mut self) -> Result<AddressSpace, Fault> {
+        self.fill_shared()?;
         let mut child = AddressSpace::new().ok_or(Fault::NoMem)?;
         child.areas = self.areas.clone();
         child.brk_start = self.brk_start;
@@ -272,8 +303,9 @@ impl AddressSpace {
                     continue;
                 }
                 let ea = ((i << 22) | (j << 12)) as u32;
+                let shared = self.area(ea).is_some_and(|a| a.shared);
                 let slot = child.pte_slot(ea, true).ok_or(Fault::NoMem)?;
-                if mmu::pte_writable(p) {
+                if mmu::pte_writable(p) && !shared {
                     let phys = frames::alloc().ok_or(Fault::NoMem)?;
                     copy_frame(phys, mmu::pte_phys(p));
                     *slot = (p & 0xfff) | phys as u32;
@@ -310,6 +342,14 @@ impl AddressSpace {
     }
 }
 
+/// A new frame with the contents of `phys`, replacing this owner's share of it.
+fn private_copy(phys: usize) -> Result<usize, Fault> {
+    let copy = frames::alloc().ok_or(Fault::NoMem)?;
+    copy_frame(copy, phys);
+    frames::release(phys);
+    Ok(copy)
+}
+
 fn copy_frame(dst: usize, src: usize) {
     // SAFETY: both are whole frames in BAT-mapped RAM; dst was just allocated.
     unsafe {
@@ -329,5 +369,7 @@ impl Drop for AddressSpace {
             frames::release(core::mem::take(e) as usize);
         }
         frames::release(self.pgdir);
+        // Every page was flushed above: no hardware entry carries `ctx` now.
+        context::free(self.ctx);
     }
 }

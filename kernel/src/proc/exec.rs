@@ -75,7 +75,7 @@ pub fn load(
         if !space.is_free(start, end) {
             return Err(Errno::ENOEXEC);
         }
-        space.add_area(start, end, prot);
+        space.add_area(start, end, prot, false);
         let data = &file.data[seg.file_offset as usize..(seg.file_offset + seg.filesz) as usize];
         write_phys(&mut space, seg.vaddr, data)?;
     }
@@ -83,7 +83,12 @@ pub fn load(
     space.brk = space.brk_start;
     // The stack: demand-zero, and executable (book3s/32 has no per-page
     // no-execute, and Linux's signal trampoline lives on the stack anyway).
-    space.add_area(STACK_TOP - STACK_SIZE, STACK_TOP, Prot { read: true, write: true, exec: true });
+    space.add_area(
+        STACK_TOP - STACK_SIZE,
+        STACK_TOP,
+        Prot { read: true, write: true, exec: true },
+        false,
+    );
 
     let random = crate::dev::random::bytes16();
     let spec = StackSpec {

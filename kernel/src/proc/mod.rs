@@ -25,6 +25,9 @@ use sigil_core::time::cputime::CpuAccount;
 pub const KSTACK_SIZE: usize = 16 * 1024;
 /// The most processes that may exist at once (fork beyond it: EAGAIN).
 pub const MAX_PROCS: usize = 64;
+// Each process has an address space, and one more while execve builds the
+// next: MMU context numbers can never run out.
+const _: () = assert!(2 * MAX_PROCS < crate::mm::context::NR_CONTEXTS);
 
 /// A kernel stack. Its lowest word holds STACK_GUARD: a stack that grew
 /// past its bottom overwrites it before it overwrites the heap object below,

@@ -16,10 +16,18 @@ use sigil_core::signal::{
     Signal,
 };
 
+use core::sync::atomic::Ordering;
+
+use sigil_core::signal::queue::LIVE_NODES;
+
 use crate::arch::TrapFrame;
 use crate::proc::{self, Process, State};
 
-/// Queued RT signals per process (Linux: RLIMIT_SIGPENDING).
+/// RLIMIT_SIGPENDING: the signals one user may have queued at once, in all
+/// its processes together. Linux charges each queued signal to the sending
+/// user's count and compares it with this limit; every Sigil process runs
+/// as uid 0, so the count is the kernel's (`queue::LIVE_NODES`). Per process
+/// it would let 64 processes each queue the limit and fill the kernel heap.
 pub const SIGQUEUE_MAX: usize = 1024;
 
 pub struct SignalState {
@@ -110,8 +118,18 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     }
     // RT signals always count against the limit, even from kill() (Linux
     // overrides it only for standard signals, which coalesce anyway): an
-    // unbounded queue would let one process fill the kernel heap.
-    let limit = if rt_limit || sig.is_rt() { SIGQUEUE_MAX } else { usize::MAX };
+    // unbounded queue would let one process fill the kernel heap. A POSIX
+    // timer's signal is never refused: the timer was charged when it was
+    // made (timers::create) and queues at most one signal at a time, as a
+    // Linux timer owns a preallocated sigqueue entry.
+    let limit = if info.code() == abi::SI_TIMER {
+        usize::MAX
+    } else if rt_limit || sig.is_rt() {
+        let room = SIGQUEUE_MAX.saturating_sub(LIVE_NODES.load(Ordering::Relaxed));
+        p.sig.pending.count_queued() + room
+    } else {
+        usize::MAX
+    };
     let queued = p.sig.pending.enqueue(info, limit);
     crate::sigtrace!(queue(pid, sig, queued, &p.sig.pending));
     queued?;

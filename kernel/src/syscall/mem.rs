@@ -1,4 +1,4 @@
-//! Memory system calls: brk, mmap (anonymous, private), munmap, mprotect.
+//! Memory system calls: brk, mmap (anonymous, private or shared), munmap, mprotect.
 
 use sigil_core::abi::Errno;
 
@@ -25,7 +25,7 @@ pub fn brk(addr: u32) -> SysResult {
         if !space.is_free(old_end, new_end) || !space.room_for(1) {
             return Ok(cur);
         }
-        space.add_area(old_end, new_end, Prot::RW);
+        space.add_area(old_end, new_end, Prot::RW, false);
     } else if new_end < old_end && space.unmap(new_end, old_end).is_err() {
         return Ok(cur);
     }
@@ -38,7 +38,8 @@ const MAP_PRIVATE: u32 = 0x02;
 const MAP_FIXED: u32 = 0x10;
 const MAP_ANONYMOUS: u32 = 0x20;
 
-/// mmap2(addr, len, prot, flags, fd, pgoff): anonymous private memory only.
+/// mmap2(addr, len, prot, flags, fd, pgoff): anonymous memory only, private
+/// or shared (MAP_SHARED stays shared with the children forked later).
 pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, _fd: i32, _pgoff: u32) -> SysResult {
     if len == 0 || flags & (MAP_SHARED | MAP_PRIVATE) == 0 {
         return Err(Errno::EINVAL);
@@ -66,7 +67,7 @@ pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, _fd: i32, _pgoff: u32) -
     } else {
         space.find_free(len, MMAP_TOP).ok_or(Errno::ENOMEM)?
     };
-    space.add_area(start, start + len, Prot::from_linux(prot));
+    space.add_area(start, start + len, Prot::from_linux(prot), flags & MAP_SHARED != 0);
     Ok(start)
 }
 

@@ -12,8 +12,6 @@ mod process;
 mod sig;
 mod time;
 
-use alloc::collections::BTreeSet;
-
 use sigil_core::abi::{Errno, Sysno};
 use sigil_core::time::Layout;
 
@@ -22,8 +20,20 @@ use crate::kcell::KCell;
 
 pub type SysResult = Result<u32, Errno>;
 
-/// Numbers already reported as unknown (one console line each).
-static REPORTED: KCell<BTreeSet<u32>> = KCell::new(BTreeSet::new());
+/// Numbers below this get one console line each when first seen unknown
+/// (Linux ppc32 numbers stop near 460); the rest share one line.
+const REPORT_BELOW: u32 = 1024;
+
+/// Which unknown numbers were reported: a fixed bitmap, not a heap set, so
+/// calling every number there is cannot use kernel memory.
+struct Reported {
+    seen: [u32; REPORT_BELOW as usize / 32],
+    /// Calls with a number of REPORT_BELOW or more (reported once, then counted).
+    high: u32,
+}
+
+static REPORTED: KCell<Reported> =
+    KCell::new(Reported { seen: [0; REPORT_BELOW as usize / 32], high: 0 });
 
 /// Entry from the trap handler.
 pub fn entry(tf: &mut TrapFrame) {
@@ -144,17 +154,22 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
     }
 }
 
-/// Empties the set of reported numbers: at power-off, so the leak check
-/// does not count it.
-pub fn forget_reported() {
-    *REPORTED.get() = BTreeSet::new();
-}
-
 /// ENOSYS, and one console line naming the number the first time it is seen.
 fn unknown(nr: u32) -> SysResult {
-    if REPORTED.get().insert(nr) {
+    let r = REPORTED.get();
+    let first = if nr < REPORT_BELOW {
+        let (word, bit) = ((nr / 32) as usize, 1 << (nr % 32));
+        let first = r.seen[word] & bit == 0;
+        r.seen[word] |= bit;
+        first
+    } else {
+        r.high = r.high.saturating_add(1);
+        r.high == 1
+    };
+    if first {
         let name = Sysno::from_raw(nr).map_or("?", |s| s.name());
-        crate::kprintln!("sigil: syscall {} ({}) not implemented: ENOSYS", nr, name);
+        let more = if nr < REPORT_BELOW { "" } else { " (numbers this high are reported once)" };
+        crate::kprintln!("sigil: syscall {} ({}) not implemented: ENOSYS{}", nr, name, more);
     }
     Err(Errno::ENOSYS)
 }

@@ -36,13 +36,19 @@ start_virt:
     bl      kmain
 4:  b       4b
 
-/* trap_entry: r11/r12 are in SPRG1/2, r12 = vector, translation is on.
- * trap_scratch holds r10 and CR (saved here: no other free register) and the
- * vector's SRR0/SRR1/DAR/DSISR, saved in real mode by the vector: on the 8xx a
- * TLB miss taken here (kernel stack) would overwrite all four. Interrupts are
- * off, so nothing can reuse the scratch meanwhile. */
-    .globl trap_entry
-trap_entry:
+/* trap_entry / syscall_entry: r11/r12 are in SPRG1/2, r12 = vector,
+ * translation is on. trap_scratch holds r10 and CR (saved here: no other free
+ * register) and the vector's SRR0/SRR1/DAR/DSISR, saved in real mode by the
+ * vector: on the 8xx a TLB miss taken here (kernel stack) would overwrite all
+ * four. Interrupts are off, so nothing can reuse the scratch meanwhile.
+ *
+ * The system call vector saves no DAR/DSISR (vector.h), so the scratch still
+ * holds those of the last other exception - possibly another process's fault
+ * address, which a signal frame would hand to this process's mcontext. So a
+ * system call enters at syscall_entry, the same code built with `li 0`
+ * where trap_entry loads the two words: a syscall's frame has DAR = DSISR =
+ * 0, at no cost (an li instead of a lwz). */
+.macro SAVE_FRAME fault
     lis     r11, trap_scratch@ha
     addi    r11, r11, trap_scratch@l
     stw     r10, 0(r11)
@@ -72,11 +78,25 @@ trap_entry:
     mfxer   r26
     lwz     r27, 4(r11)             /* cr */
     mr      r28, r12                /* trap (vector) */
+    .if \fault
     lwz     r29, 16(r11)            /* dar */
     lwz     r30, 20(r11)            /* dsisr */
+    .else
+    li      r29, 0                  /* a system call has no fault address */
+    li      r30, 0
+    .endif
     mr      r31, r3                 /* orig_r3, for syscall restart */
     stmw    r22, 144(r1)            /* TrapFrame.nip .. orig_r3 */
-    addi    r3, r1, 16
+.endm
+
+    .globl trap_entry
+trap_entry:
+    SAVE_FRAME 1
+    b       2f
+    .globl syscall_entry
+syscall_entry:
+    SAVE_FRAME 0
+2:  addi    r3, r1, 16
     bl      trap_dispatch
     .globl trap_return
 trap_return:

@@ -10,9 +10,9 @@
  * trap_entry's virtual address (entry.S) with IR/DR on and r12 = n. DAR and
  * DSISR are saved here because on the 8xx a TLB miss between here and
  * trap_entry would overwrite them. The system call vector skips those two
- * (4 instructions of every syscall): its frame's dar/dsisr then repeat those
- * of the last other exception, which mean nothing for a syscall - Linux does
- * not save them on syscall entry either, its pt_regs slots keep stale words.
+ * (4 instructions of every syscall) and enters at syscall_entry instead,
+ * which puts zeroes in its frame's dar/dsisr: the scratch words are those of
+ * the last other exception, maybe another process's (entry.S).
  *
  * Why rfi and not "mtmsr IR|DR, then branch": that would fetch a few
  * instructions at the vector's low address with translation on, which needs
@@ -43,8 +43,13 @@
     mfdsisr r11
     stw     r11, SCRATCH_PHYS@l+20(r12)
     .endif
+    .if \num == 0xc00
+    lis     r11, syscall_entry@h
+    ori     r11, r11, syscall_entry@l
+    .else
     lis     r11, trap_entry@h
     ori     r11, r11, trap_entry@l
+    .endif
     mtsrr0  r11
     mfmsr   r11
     ori     r11, r11, 0x30          /* IR | DR */

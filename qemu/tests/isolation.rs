@@ -1,0 +1,37 @@
+//! Isolation between processes: what one process does to its own address
+//! space never reaches another's memory (docs/threat-model.md). Each program
+//! runs as PID 1 on Sigil and under qemu-ppc; output and status must match.
+
+mod common;
+
+use common::{compare, has_lines};
+
+/// Fork shares read-only pages; mprotect + write on either side stays private,
+/// and MAP_SHARED anonymous memory stays shared.
+#[test]
+fn cow() {
+    let out = compare("cow", &[]);
+    has_lines(
+        &out,
+        &[
+            "child mprotect RW + write of a shared read-only page: child status 0, parent sees \"parent's page\"",
+            "parent mprotect RW + write after fork: child sees \"parent's page\"",
+            "child rewrites the program's text: child status 0, parent's function returns 7",
+            "MAP_SHARED anonymous, written by a child: touched page 1234, untouched page 1234",
+        ],
+    );
+}
+
+/// A signal raised by a system call right after a child died of SIGSEGV:
+/// its frame must not carry the child's fault address (DAR) or status.
+#[test]
+fn fault_registers_stay_with_their_process() {
+    let out = compare("sig_faultregs", &[]);
+    has_lines(
+        &out,
+        &[
+            "children killed by SIGSEGV: 20 of 20",
+            "SIGUSR1 frames holding a dead child's fault address: 0",
+        ],
+    );
+}
