@@ -12,6 +12,8 @@
 //!                         traps and is emulated (`fpemu`), as on an FPU-less
 //!                         8xx; for testing the emulator in QEMU
 //!   selftest=<name>       run a built-in kernel test instead of /init
+//!   console=pipe          the console's input is a host pipe, framed with
+//!                         its end of file (`dev::tty`); the runner adds it
 
 use alloc::vec::Vec;
 use core::sync::atomic::Ordering;
@@ -28,13 +30,21 @@ pub fn parse(line: &'static [u8]) -> Options {
         match w {
             b"--" => break,
             b"quiet" => crate::console::QUIET.store(true, Ordering::Relaxed),
-            b"signal.dequeue=copy" => crate::signal::deliver::DEQUEUE_COPY.store(true, Ordering::Relaxed),
-            b"signal.frame=field" => crate::signal::deliver::FRAME_PER_FIELD.store(true, Ordering::Relaxed),
+            b"signal.dequeue=copy" => {
+                crate::signal::deliver::DEQUEUE_COPY.store(true, Ordering::Relaxed)
+            }
+            b"signal.frame=field" => {
+                crate::signal::deliver::FRAME_PER_FIELD.store(true, Ordering::Relaxed)
+            }
             _ if w.starts_with(b"pcm.sync_ptr=") => crate::dev::pcm::set_sync_ptr_way(&w[13..]),
             b"fpu=emulate" => crate::fpemu::FORCED.store(true, Ordering::Relaxed),
+            b"console=pipe" => crate::dev::tty::PIPE_INPUT.store(true, Ordering::Relaxed),
             b"trace=signal" => crate::trace::ENABLED.store(true, Ordering::Relaxed),
             _ if w.starts_with(b"selftest=") => opts.selftest = Some(&w[9..]),
-            _ => crate::kprintln!("sigil: unknown boot option {}", core::str::from_utf8(w).unwrap_or("?")),
+            _ => crate::kprintln!(
+                "sigil: unknown boot option {}",
+                core::str::from_utf8(w).unwrap_or("?")
+            ),
         }
     }
     opts.init_args.extend(words);

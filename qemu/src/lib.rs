@@ -11,7 +11,9 @@
 //!   powers off; QEMU's own exit status means nothing.
 //!
 //! [`run`] is the library entry the integration tests use; `sigil-run` (main.rs) is
-//! the command-line face of the same call. [`reference::run`] runs a program under
+//! the command-line face of the same call. [`run_fed`] also gives the guest's
+//! console an [`Input`] (QEMU's stdin, which is the serial line); [`session`]
+//! drives a console from a test the way `expect` does. [`reference::run`] runs a program under
 //! qemu-ppc, Linux's behaviour, for comparison. [`trace`] reads the signal trace
 //! a console holds (`sigil-trace`, src/bin/, draws it).
 
@@ -21,10 +23,12 @@ pub mod console;
 pub mod initramfs;
 pub mod process;
 pub mod reference;
+pub mod session;
 pub mod trace;
 
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{ChildStdin, Command};
 use std::time::Duration;
 
 pub use initramfs::ExtraFile;
@@ -129,14 +133,33 @@ pub fn cmdline(cfg: &RunConfig) -> Result<String, String> {
         words.push("--");
         words.extend(cfg.init_args.iter().map(String::as_str));
     }
-    if let Some(bad) = words.iter().find(|w| w.contains('"') || w.contains(|c: char| c.is_whitespace() && c != ' ')) {
+    if let Some(bad) = words
+        .iter()
+        .find(|w| w.contains('"') || w.contains(|c: char| c.is_whitespace() && c != ' '))
+    {
         return Err(format!("kernel command line word {bad:?} has a double quote or a tab/newline, which the command line cannot carry"));
     }
     // The kernel splits at spaces; a word that has one, or is empty, goes in
     // double quotes (Linux's rule, parsed by sigil_core::cmdline).
-    let quoted: Vec<String> =
-        words.iter().map(|w| if w.is_empty() || w.contains(' ') { format!("\"{w}\"") } else { w.to_string() }).collect();
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| if w.is_empty() || w.contains(' ') { format!("\"{w}\"") } else { w.to_string() })
+        .collect();
     Ok(quoted.join(" "))
+}
+
+/// What the guest's console receives: QEMU's stdin is its serial line.
+pub enum Input {
+    /// Nothing: programs that read the console wait.
+    Nothing,
+    /// Keys, as a terminal sends them: passed on unchanged, with no end (a
+    /// terminal's user types ^D). The runner's own terminal, or a test's
+    /// [`session::Session`].
+    Keys(Box<dyn Read + Send>),
+    /// A stream that ends (a pipe or a file): framed by
+    /// `sigil_core::tty::link`, the kernel booted with `console=pipe`, so
+    /// the guest reads every byte and then end of file, never earlier.
+    Stream(Box<dyn Read + Send>),
 }
 
 /// Boot and wait, without showing anything.
@@ -146,18 +169,42 @@ pub fn run(cfg: &RunConfig) -> RunResult {
 
 /// Boot and wait, handing `show` the console bytes as they arrive: all of
 /// them, or with `quiet` only those before the exit marker.
-pub fn run_with(cfg: &RunConfig, mut show: impl FnMut(&[u8])) -> RunResult {
-    let failed = |msg: String| RunResult { console: String::new(), status: None, timed_out: false, stderr: format!("sigil-run: {msg}\n") };
+pub fn run_with(cfg: &RunConfig, show: impl FnMut(&[u8])) -> RunResult {
+    run_fed(cfg, Input::Nothing, |_| {}, show)
+}
+
+/// `run_with`, the console reading `input`. `started` gets QEMU's pid (the
+/// id of the process group it leads), for a runner that must stop it.
+pub fn run_fed(
+    cfg: &RunConfig,
+    input: Input,
+    started: impl FnOnce(u32) + Send + 'static,
+    mut show: impl FnMut(&[u8]),
+) -> RunResult {
+    let failed = |msg: String| RunResult {
+        console: String::new(),
+        status: None,
+        timed_out: false,
+        stderr: format!("sigil-run: {msg}\n"),
+    };
     let scratch = match initramfs::ScratchDir::new("sigil-run") {
         Ok(d) => d,
         Err(e) => return failed(e),
     };
-    let cmd = match qemu_command(cfg, &scratch) {
+    let mut cfg = cfg.clone();
+    if matches!(input, Input::Stream(_)) {
+        cfg.boot_opts.push("console=pipe".into());
+    }
+    let cmd = match qemu_command(&cfg, &scratch) {
         Ok(c) => c,
         Err(e) => return failed(e),
     };
+    let feed: process::Feed = Box::new(move |stdin, pid| {
+        started(pid);
+        feed_console(input, stdin)
+    });
     let mut console = console::Console::new();
-    let finished = process::run(cmd, cfg.timeout, |chunk| {
+    let finished = process::run(cmd, cfg.timeout, Some(feed), |chunk| {
         let before_marker = console.push(chunk);
         show(if cfg.quiet { &before_marker } else { chunk });
         match console.status() {
@@ -168,8 +215,52 @@ pub fn run_with(cfg: &RunConfig, mut show: impl FnMut(&[u8])) -> RunResult {
     let status = console.status();
     let console = console.finish();
     match finished {
-        Ok(f) => RunResult { console, status, timed_out: f.timed_out && status.is_none(), stderr: f.stderr },
+        Ok(f) => RunResult {
+            console,
+            status,
+            timed_out: f.timed_out && status.is_none(),
+            stderr: f.stderr,
+        },
         Err(e) => RunResult { console, status, timed_out: false, stderr: e },
+    }
+}
+
+/// Copies `input` to QEMU's stdin, framed if it is a stream. A write blocks
+/// while QEMU does not read, and QEMU reads only while the UART has room,
+/// which the kernel frees only as it has buffer space: so the sender is held
+/// back at every stage and nothing is dropped. Returns when the input ends
+/// or QEMU is gone.
+fn feed_console(input: Input, mut stdin: ChildStdin) {
+    let (mut src, framed): (Box<dyn Read + Send>, bool) = match input {
+        Input::Nothing => return,
+        Input::Keys(r) => (r, false),
+        Input::Stream(r) => (r, true),
+    };
+    let mut buf = [0u8; 4096];
+    let mut wire = Vec::with_capacity(2 * buf.len() + 2);
+    loop {
+        wire.clear();
+        let n = match src.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => 0,
+        };
+        if n == 0 && !framed {
+            // A terminal that went away: leave the line open, as unplugging
+            // a serial cable does.
+            return;
+        }
+        if framed {
+            sigil_core::tty::link::encode(&buf[..n], &mut wire);
+            if n == 0 {
+                wire.extend([sigil_core::tty::link::ESC, sigil_core::tty::link::END]);
+            }
+        } else {
+            wire.extend_from_slice(&buf[..n]);
+        }
+        if stdin.write_all(&wire).and_then(|()| stdin.flush()).is_err() || n == 0 {
+            return;
+        }
     }
 }
 
@@ -182,7 +273,9 @@ pub fn qemu_command(cfg: &RunConfig, scratch: &initramfs::ScratchDir) -> Result<
     }
     let kernel = cfg.kernel.display().to_string();
     if kernel.contains(',') {
-        return Err(format!("kernel path {kernel} contains a comma, which -device loader cannot take"));
+        return Err(format!(
+            "kernel path {kernel} contains a comma, which -device loader cannot take"
+        ));
     }
     let mut cmd = Command::new(&words[0]);
     cmd.args(&words[1..]);
@@ -192,11 +285,15 @@ pub fn qemu_command(cfg: &RunConfig, scratch: &initramfs::ScratchDir) -> Result<
         Some(init) => {
             let cpio = initramfs::build(init, cfg.bin_dir.as_deref(), &cfg.extra_files)?;
             let path = scratch.path().join("initramfs.cpio");
-            std::fs::write(&path, cpio).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            std::fs::write(&path, cpio)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             cmd.arg("-initrd").arg(path);
         }
         None if cfg.bin_dir.is_some() || !cfg.extra_files.is_empty() => {
-            return Err("--bin-dir and extra files need --init: without an init there is no initramfs".into());
+            return Err(
+                "--bin-dir and extra files need --init: without an init there is no initramfs"
+                    .into(),
+            );
         }
         None => {}
     }
@@ -227,7 +324,12 @@ mod tests {
 
     #[test]
     fn exit_codes() {
-        let r = |status, timed_out| RunResult { console: String::new(), status, timed_out, stderr: String::new() };
+        let r = |status, timed_out| RunResult {
+            console: String::new(),
+            status,
+            timed_out,
+            stderr: String::new(),
+        };
         assert_eq!(r(Some(7), false).exit_code(), 7);
         assert_eq!(r(None, true).exit_code(), EXIT_TIMEOUT);
         assert_eq!(r(None, false).exit_code(), EXIT_NO_MARKER);
@@ -245,7 +347,8 @@ mod tests {
         std::fs::write(&fake, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\r\\n' \"$a\"; done\nprintf 'out@@SIGIL-EX'\nprintf 'IT 42@@\\r\\n'\nexec sleep 30\n").unwrap();
         std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
         let board = scratch.path().join("fake.mk");
-        std::fs::write(&board, format!("# fake board\nQEMU_CMD = {} -M test\n", fake.display())).unwrap();
+        std::fs::write(&board, format!("# fake board\nQEMU_CMD = {} -M test\n", fake.display()))
+            .unwrap();
         let init = scratch.path().join("init");
         std::fs::write(&init, b"\x7fELF").unwrap();
 

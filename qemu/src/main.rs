@@ -8,18 +8,28 @@
 //! The console is copied to stdout as it arrives (without the exit marker with
 //! `--quiet`) and, with `--output`, to a file. Exit status: PID 1's (128 + signo
 //! if a signal killed it, 255 after a kernel oops), 124 on timeout, 125 if QEMU
-//! ended without the exit marker, 2 for a usage error.
+//! ended without the exit marker, 130 after the quit key, 2 for a usage error.
+//!
+//! The console's input is stdin: a terminal is put in raw mode and its keys
+//! go to the guest as typed (Ctrl-A x quits, see terminal.rs); a pipe or a
+//! file is read to its end, which the guest then sees as end of file.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::exit;
 use std::time::Duration;
 
-use sigil_qemu::{run_with, RunConfig, EXIT_NO_MARKER, EXIT_TIMEOUT};
+use sigil_qemu::{run_fed, Input, RunConfig, EXIT_NO_MARKER, EXIT_TIMEOUT};
 
-const USAGE: &str = "usage: sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--quiet]
+mod terminal;
+
+const USAGE: &str =
+    "usage: sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--quiet]
                  [--append \"<boot options>\"] [--timeout S] [--qemu-flags \"<flags>\"]
                  [--output <file>] [-- args for init...]";
+
+/// Exit status after the quit key (Ctrl-A x), as for a Ctrl-C'd program.
+const EXIT_QUIT: i32 = 130;
 
 /// The parsed command line.
 struct Cli {
@@ -38,13 +48,19 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
             "--init" => cfg.init = Some(PathBuf::from(value("--init")?)),
             "--bin-dir" => cfg.bin_dir = Some(PathBuf::from(value("--bin-dir")?)),
             "--quiet" => cfg.quiet = true,
-            "--append" => cfg.boot_opts.extend(value("--append")?.split_whitespace().map(str::to_owned)),
-            "--qemu-flags" => cfg.qemu_flags.extend(value("--qemu-flags")?.split_whitespace().map(str::to_owned)),
+            "--append" => {
+                cfg.boot_opts.extend(value("--append")?.split_whitespace().map(str::to_owned))
+            }
+            "--qemu-flags" => {
+                cfg.qemu_flags.extend(value("--qemu-flags")?.split_whitespace().map(str::to_owned))
+            }
             "--output" => output = Some(PathBuf::from(value("--output")?)),
             "--timeout" => {
                 let v = value("--timeout")?;
-                let secs: f64 = v.parse().map_err(|_| format!("--timeout {v}: not a number of seconds"))?;
-                cfg.timeout = Duration::try_from_secs_f64(secs).map_err(|_| format!("--timeout {v}: out of range"))?;
+                let secs: f64 =
+                    v.parse().map_err(|_| format!("--timeout {v}: not a number of seconds"))?;
+                cfg.timeout = Duration::try_from_secs_f64(secs)
+                    .map_err(|_| format!("--timeout {v}: out of range"))?;
             }
             "--" => cfg.init_args.extend(args.by_ref()),
             "-h" | "--help" => {
@@ -72,12 +88,24 @@ fn main() {
     };
     let mut shown = Vec::new();
     let stdout = std::io::stdout();
-    let result = run_with(&cli.cfg, |bytes| {
+    // A terminal's keys go to the guest raw (Ctrl-A x quits); a pipe or a
+    // file is a stream the guest reads to its end.
+    let raw = terminal::stdin_is_terminal().then(terminal::Raw::enter).flatten();
+    let input = match raw {
+        Some(_) => Input::Keys(Box::new(terminal::Keys::new())),
+        None => Input::Stream(Box::new(std::io::stdin())),
+    };
+    let result = run_fed(&cli.cfg, input, terminal::qemu_started, |bytes| {
         let mut out = stdout.lock();
         // A closed stdout (`sigil-run ... | head`) must not stop the run.
         let _ = out.write_all(bytes).and_then(|()| out.flush());
         shown.extend_from_slice(bytes);
     });
+    drop(raw);
+    if terminal::QUIT.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("\r\nsigil-run: quit (Ctrl-A x)");
+        exit(EXIT_QUIT);
+    }
     if let Some(path) = &cli.output {
         if let Err(e) = std::fs::write(path, &shown) {
             eprintln!("sigil-run: cannot write {}: {e}", path.display());

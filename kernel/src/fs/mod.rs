@@ -1,6 +1,6 @@
 //! Files: what a file descriptor can refer to, and the per-process table.
 //!
-//! Sigil has no disk: files are the console, pipes, initramfs entries opened
+//! Sigil has no disk: files are the console terminal, pipes, initramfs entries opened
 //! read-only, and device nodes (`devices.rs`: /dev/null, /dev/snd/pcmC0D0p, /dev/sigil/uaccess).
 //! Each kind implements `FileOps`. An open file is shared (`Arc`) between the
 //! descriptors dup and fork make, with one offset and one set of status flags
@@ -117,36 +117,41 @@ pub trait FileOps {
     }
 }
 
-/// The console (fd 0-2 of PID 1).
+/// The console terminal (`dev::tty`), opened under one of its names:
+/// PID 1's fd 0-2 and /dev/console are 5:1, /dev/tty 5:0, /dev/ttyS0 4:64.
+/// Every open shares the one terminal; each has its own status flags.
 pub struct Console {
     flags: StatusFlags,
+    rdev: (u32, u32),
 }
 
 impl Console {
-    pub fn new() -> Console {
-        Console { flags: StatusFlags::new(flags::O_RDWR) }
+    pub fn new(open_flags: u32, rdev: (u32, u32)) -> Console {
+        Console { flags: StatusFlags::new(open_flags), rdev }
     }
 }
 
 impl FileOps for Console {
     fn read(&self, buf: u32, len: u32) -> Result<u32, Errno> {
-        crate::dev::console::read_user(buf, len)
+        crate::dev::tty::read_user(buf, len, self.flags.nonblocking())
     }
     fn write(&self, buf: u32, len: u32) -> Result<u32, Errno> {
-        crate::dev::console::write_user(buf, len)
+        crate::dev::tty::write_user(buf, len)
     }
-    /// /dev/console (5:1). st_blksize is a page, what a host pipe reports:
-    /// glibc sizes stdout's buffer from it (TCGETS fails, so it is fully
-    /// buffered), and qemu-ppc's stdout in the tests is such a pipe, so
-    /// output flushes at the same points on both.
+    fn ioctl(&self, req: u32, arg: u32) -> Result<u32, Errno> {
+        crate::dev::tty::ioctl(req, arg)
+    }
     fn stat(&self) -> Stat {
-        Stat::chr(5, 1)
+        Stat::chr(self.rdev.0, self.rdev.1)
     }
     fn status_flags(&self) -> u32 {
         self.flags.get()
     }
     fn set_status_flags(&self, f: u32) {
         self.flags.set(f)
+    }
+    fn poll_ready(&self) -> u16 {
+        crate::dev::tty::poll_ready()
     }
 }
 
@@ -170,7 +175,7 @@ pub const MAX_FDS: usize = 256;
 impl FdTable {
     /// stdin, stdout and stderr on the console (PID 1's table).
     pub fn console() -> FdTable {
-        let c: Arc<File> = Arc::new(Console::new());
+        let c: Arc<File> = Arc::new(Console::new(flags::O_RDWR, (5, 1)));
         let fd = || Some(Fd { file: c.clone(), cloexec: false });
         FdTable { fds: alloc::vec![fd(), fd(), fd()] }
     }
@@ -193,7 +198,9 @@ impl FdTable {
 
     /// Installs `file` at the lowest free descriptor >= `min`.
     pub fn install(&mut self, file: Arc<File>, min: usize, cloexec: bool) -> Result<u32, Errno> {
-        let slot = (min..MAX_FDS).find(|&i| self.fds.get(i).map_or(true, |f| f.is_none())).ok_or(Errno::EMFILE)?;
+        let slot = (min..MAX_FDS)
+            .find(|&i| self.fds.get(i).map_or(true, |f| f.is_none()))
+            .ok_or(Errno::EMFILE)?;
         if slot >= self.fds.len() {
             self.fds.resize(slot + 1, None);
         }
@@ -204,7 +211,12 @@ impl FdTable {
     /// Puts `file` at exactly `fd` (dup2) and hands back what was there, for
     /// the caller to drop once it no longer holds the table (closing a pipe
     /// end wakes processes).
-    pub fn install_at(&mut self, fd: u32, file: Arc<File>, cloexec: bool) -> Result<Option<Fd>, Errno> {
+    pub fn install_at(
+        &mut self,
+        fd: u32,
+        file: Arc<File>,
+        cloexec: bool,
+    ) -> Result<Option<Fd>, Errno> {
         let i = fd as usize;
         if i >= MAX_FDS {
             return Err(Errno::EBADF);
