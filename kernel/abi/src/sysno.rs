@@ -219,7 +219,9 @@ mod tests {
         let mut header = HashMap::new();
         for line in text.lines() {
             let mut words = line.split_whitespace();
-            if let (Some("#define"), Some(name), Some(value)) = (words.next(), words.next(), words.next()) {
+            if let (Some("#define"), Some(name), Some(value)) =
+                (words.next(), words.next(), words.next())
+            {
                 if let (Some(name), Ok(nr)) = (name.strip_prefix("__NR_"), value.parse::<u32>()) {
                     header.insert(name.to_string(), nr);
                 }

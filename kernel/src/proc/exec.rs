@@ -58,7 +58,11 @@ fn page_ceil(a: u32) -> u32 {
 
 /// Builds the address space and the first user register state for the
 /// program at `path`. Nothing of the caller changes: exec can still fail.
-pub fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]]) -> Result<(AddressSpace, TrapFrame), Errno> {
+pub fn load(
+    path: &str,
+    argv: &[&[u8]],
+    envp: &[&[u8]],
+) -> Result<(AddressSpace, TrapFrame), Errno> {
     let file = crate::fs::initramfs::lookup(path).ok_or(Errno::ENOENT)?;
     if !file.is_file {
         return Err(Errno::EACCES);
@@ -148,6 +152,7 @@ pub fn execve(path: u32, argv: u32, envp: u32) -> Result<u32, Errno> {
     *p.frame() = tf;
     p.files.close_on_exec();
     p.sig.exec();
+    p.job.execed = true;
     crate::timers::exec(p.pid);
     Ok(0)
 }

@@ -11,8 +11,10 @@
 pub mod deliver;
 
 use sigil_core::abi::{self, wait_status, Errno};
+use sigil_core::job::wait::Event;
 use sigil_core::signal::{
-    default_action, AltStack, DefaultAction, Disposition, SigAction, SigInfo, SigPending, SigSet, Signal,
+    default_action, AltStack, DefaultAction, Disposition, SigAction, SigInfo, SigPending, SigSet,
+    Signal,
 };
 
 use crate::arch::TrapFrame;
@@ -92,9 +94,9 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
         abi::SIGCONT => {
             p.sig.pending.flush_stop();
             if p.state == State::Stopped {
-                p.report = Some(wait_status::CONTINUED);
+                p.report = Some(Event::Continued);
                 proc::make_runnable(pid);
-                notify_parent_stop(p, abi::CLD_CONTINUED, abi::SIGCONT);
+                notify_parent_stop(p);
             }
         }
         abi::SIGSTOP | abi::SIGTSTP | abi::SIGTTIN | abi::SIGTTOU => p.sig.pending.flush_cont(),
@@ -130,7 +132,15 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
 pub fn force_fault(signo: u32, code: i32, addr: u32) {
     let p = proc::current();
     let nip = p.frame().nip;
-    crate::kprintln!("sigil: pid {} ({}): signal {} code {} at {:#x}, nip {:#x}", p.pid, p.name, signo, code, addr, nip);
+    crate::kprintln!(
+        "sigil: pid {} ({}): signal {} code {} at {:#x}, nip {:#x}",
+        p.pid,
+        p.name,
+        signo,
+        code,
+        addr,
+        nip
+    );
     let sig = Signal::new(signo).expect("valid fault signal");
     if p.sig.blocked.contains(sig) || is_ignored(p, sig) {
         p.sig.blocked.remove(sig);
@@ -153,26 +163,16 @@ pub fn interrupt_pending(p: &mut Process) -> bool {
     p.sig.pending.has_deliverable(p.sig.blocked)
 }
 
-/// SIGCHLD to the parent of an exiting child (unless the parent ignores it).
-pub fn notify_parent_exit(pid: u32, ppid: u32, status: u32) {
-    let (code, st) = if status & 0x7f == 0 {
-        (abi::CLD_EXITED, (status >> 8) & 0xff)
-    } else if status & 0x80 != 0 {
-        (abi::CLD_DUMPED, status & 0x7f)
-    } else {
-        (abi::CLD_KILLED, status & 0x7f)
-    };
-    let _ = send(ppid, SigInfo::chld(code, pid, 0, st), false);
-}
-
-fn notify_parent_stop(p: &mut Process, code: i32, st: u32) {
+/// SIGCHLD (CLD_STOPPED or CLD_CONTINUED, unless the parent set
+/// SA_NOCLDSTOP) for the stop or continue `p.report` holds, and a wake-up
+/// of the parent's waits.
+fn notify_parent_stop(p: &mut Process) {
     let ppid = p.ppid;
-    let pid = p.pid;
     let nocldstop = proc::get(ppid)
-        .map(|pp| pp.sig.action(Signal::new(abi::SIGCHLD).expect("SIGCHLD")).flags & abi::SA_NOCLDSTOP != 0)
+        .map(|pp| pp.sig.action(Signal::SIGCHLD).flags & abi::SA_NOCLDSTOP != 0)
         .unwrap_or(true);
-    if !nocldstop {
-        let _ = send(ppid, SigInfo::chld(code, pid, 0, st), false);
+    if let Some(event) = p.report.filter(|_| !nocldstop) {
+        let _ = send(ppid, event.siginfo(p.pid, 0), false);
     }
     proc::wakeup(proc::wait::wait_chan(ppid));
 }
@@ -213,7 +213,9 @@ fn deliver_pending(tf: &mut TrapFrame) {
                     entered = Some(sig);
                 }
             }
-            Disposition::Ignore => crate::sigtrace!(default_action(p.pid, sig.number(), DefaultAction::Ignore)),
+            Disposition::Ignore => {
+                crate::sigtrace!(default_action(p.pid, sig.number(), DefaultAction::Ignore))
+            }
             Disposition::Default => {
                 // Free the node first: a terminating action never returns
                 // here, so a node still owned by this frame would leak.
@@ -223,7 +225,9 @@ fn deliver_pending(tf: &mut TrapFrame) {
                 match action {
                     DefaultAction::Ignore | DefaultAction::Continue => {}
                     DefaultAction::Stop => stop(p, sig),
-                    DefaultAction::Terminate => proc::wait::exit(wait_status::signaled(sig.number(), false)),
+                    DefaultAction::Terminate => {
+                        proc::wait::exit(wait_status::signaled(sig.number(), false))
+                    }
                     DefaultAction::CoreDump => core_dump(sig),
                 }
             }
@@ -242,7 +246,12 @@ fn core_dump(sig: Signal) -> ! {
     let p = proc::current();
     let core = p.sig.core_limit.0 > 0;
     if core {
-        crate::kprintln!("sigil: pid {} ({}) killed by signal {}: core dumped (no image kept)", p.pid, p.name, sig.number());
+        crate::kprintln!(
+            "sigil: pid {} ({}) killed by signal {}: core dumped (no image kept)",
+            p.pid,
+            p.name,
+            sig.number()
+        );
     }
     proc::wait::exit(wait_status::signaled(sig.number(), core))
 }
@@ -250,7 +259,7 @@ fn core_dump(sig: Signal) -> ! {
 /// SIGSTOP & co: stop until SIGCONT (or SIGKILL), telling the parent.
 fn stop(p: &mut Process, sig: Signal) {
     p.state = State::Stopped;
-    p.report = Some(wait_status::stopped(sig.number()));
-    notify_parent_stop(p, abi::CLD_STOPPED, sig.number());
+    p.report = Some(Event::Stopped(sig.number()));
+    notify_parent_stop(p);
     proc::schedule();
 }

@@ -50,6 +50,12 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Execve => process::execve(a[0], a[1], a[2]),
         Wait4 => process::wait4(a[0] as i32, a[1], a[2], a[3]),
         Waitpid => process::wait4(a[0] as i32, a[1], a[2], 0),
+        Waitid => process::waitid(a[0], a[1] as i32, a[2], a[3], a[4]),
+        Setpgid => crate::proc::group::setpgid(a[0] as i32, a[1] as i32),
+        Getpgid => crate::proc::group::getpgid(a[0] as i32),
+        Getpgrp => crate::proc::group::getpgid(0),
+        Setsid => crate::proc::group::setsid(),
+        Getsid => crate::proc::group::getsid(a[0] as i32),
         Getpid | Gettid => Ok(crate::proc::current().pid),
         Getppid => Ok(crate::proc::current().ppid),
         SetTidAddress => Ok(crate::proc::current().pid),
@@ -98,8 +104,12 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Getrandom => misc::getrandom(a[0], a[1], a[2]),
         Readlink => misc::readlink(a[0], a[1], a[2]),
         Readlinkat => misc::readlink(a[1], a[2], a[3]),
-        ClockGettime | ClockGettime64 => time::clock_gettime(a[0], a[1], Layout::new(sys == ClockGettime64)),
-        ClockGetres | ClockGetresTime64 => time::clock_getres(a[0], a[1], Layout::new(sys == ClockGetresTime64)),
+        ClockGettime | ClockGettime64 => {
+            time::clock_gettime(a[0], a[1], Layout::new(sys == ClockGettime64))
+        }
+        ClockGetres | ClockGetresTime64 => {
+            time::clock_getres(a[0], a[1], Layout::new(sys == ClockGetresTime64))
+        }
         Nanosleep => time::nanosleep(a[0], a[1]),
         ClockNanosleep | ClockNanosleepTime64 => {
             time::clock_nanosleep(a[0], a[1], a[2], a[3], Layout::new(sys == ClockNanosleepTime64))
@@ -111,8 +121,12 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Times => time::times(a[0]),
         Getrusage => time::getrusage(a[0], a[1]),
         TimerCreate => time::timer_create(a[0], a[1], a[2]),
-        TimerSettime | TimerSettime64 => time::timer_settime(a[0], a[1], a[2], a[3], Layout::new(sys == TimerSettime64)),
-        TimerGettime | TimerGettime64 => time::timer_gettime(a[0], a[1], Layout::new(sys == TimerGettime64)),
+        TimerSettime | TimerSettime64 => {
+            time::timer_settime(a[0], a[1], a[2], a[3], Layout::new(sys == TimerSettime64))
+        }
+        TimerGettime | TimerGettime64 => {
+            time::timer_gettime(a[0], a[1], Layout::new(sys == TimerGettime64))
+        }
         TimerGetoverrun => time::timer_getoverrun(a[0]),
         TimerDelete => time::timer_delete(a[0]),
         Reboot => misc::reboot(a[0], a[1], a[2]),

@@ -90,7 +90,11 @@ impl SigInfo {
 
     /// The sequence number of a kernel-queued timer signal (0: not one).
     pub const fn timer_seq(&self) -> u32 {
-        if self.code() == abi::SI_TIMER { self.0[6] } else { 0 }
+        if self.code() == abi::SI_TIMER {
+            self.0[6]
+        } else {
+            0
+        }
     }
 
     /// A timer that expired again while its signal waits re-tags it.
@@ -186,12 +190,17 @@ impl SigInfo {
     /// (si_code >= 0 includes SI_USER and SI_KERNEL) or kill()/tgkill(), whose
     /// sender pid/uid the kernel vouches for. To itself anything goes.
     pub const fn check_queue_sender(&self, sender: u32, target: u32) -> Result<(), Errno> {
-        let code = self.code();
-        if (code >= 0 || code == abi::SI_TKILL) && sender != target {
-            Err(Errno::EPERM)
-        } else {
-            Ok(())
-        }
+        check_queue_code(self.code(), sender, target)
+    }
+}
+
+/// `check_queue_sender` on the raw si_code: what rt_sigqueueinfo with
+/// signal 0 (no siginfo is built) checks before its existence test.
+pub const fn check_queue_code(code: i32, sender: u32, target: u32) -> Result<(), Errno> {
+    if (code >= 0 || code == abi::SI_TKILL) && sender != target {
+        Err(Errno::EPERM)
+    } else {
+        Ok(())
     }
 }
 
