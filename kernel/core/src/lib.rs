@@ -18,6 +18,7 @@ pub mod elf;
 pub mod exec;
 pub mod fpemu;
 pub mod insn;
+pub mod job;
 pub mod mmu8xx;
 pub mod pcm;
 pub mod signal;

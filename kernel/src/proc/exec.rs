@@ -152,6 +152,7 @@ pub fn execve(path: u32, argv: u32, envp: u32) -> Result<u32, Errno> {
     *p.frame() = tf;
     p.files.close_on_exec();
     p.sig.exec();
+    p.job.execed = true;
     crate::timers::exec(p.pid);
     Ok(0)
 }
