@@ -8,6 +8,17 @@
 //! read that takes bytes makes room and pulls the UART again. Readers sleep
 //! on the terminal's channel; receive wakes them (and poll).
 //!
+//! Job control, as Linux's tty layer does it: the terminal belongs to at
+//! most one session (the controlling terminal of every process in it) and
+//! has a foreground process group. A session leader gets it by TIOCSCTTY
+//! or by opening /dev/ttyS0 without O_NOCTTY (/dev/console never becomes
+//! one, as on Linux); the session loses it when its leader exits (the
+//! foreground group gets SIGHUP) or calls TIOCNOTTY. Signal characters go
+//! to the foreground group. A background process that reads gets SIGTTIN,
+//! one that writes with TOSTOP or changes the settings gets SIGTTOU (its
+//! group does), or EIO when its group is orphaned (nobody would continue
+//! it) or, for reads, when it ignores or blocks SIGTTIN.
+//!
 //! Input from a host pipe (boot option `console=pipe`) is framed
 //! (`sigil_core::tty::link`): its end becomes the terminal's end of input,
 //! after the last byte. Echo starts off then: the input was not typed.
@@ -24,10 +35,12 @@ use sigil_core::tty::link::{Decoder, Rx};
 use sigil_core::tty::termios::*;
 use sigil_core::tty::{Ldisc, Termios, Winsize};
 
+use sigil_core::job::kill::KillTarget;
+
 use crate::arch;
 use crate::kcell::KCell;
-use crate::proc;
-use crate::uaccess::{copy_from_user, copy_to_user, put_user};
+use crate::proc::{self, Process};
+use crate::uaccess::{copy_from_user, copy_to_user, get_user, put_user};
 
 /// `console=pipe` was given: the input is a framed host stream.
 pub static PIPE_INPUT: AtomicBool = AtomicBool::new(false);
@@ -41,6 +54,10 @@ struct Tty {
     held: bool,
     /// When the last byte arrived (ns), for VTIME's inter-byte timer.
     last_rx: u64,
+    /// The session this is the controlling terminal of (0: none).
+    session: u32,
+    /// Its foreground process group (0: none).
+    pgrp: u32,
 }
 
 static TTY: KCell<Option<Tty>> = KCell::new(None);
@@ -52,6 +69,8 @@ fn tty() -> &'static mut Tty {
         winsize: Winsize { ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0 },
         held: false,
         last_rx: 0,
+        session: 0,
+        pgrp: 0,
     })
 }
 
@@ -114,15 +133,151 @@ fn pull(t: &mut Tty) {
     }
 }
 
-/// Sends a signal character's signal to the terminal's foreground group.
+/// Sends `sig` (from the kernel) to the terminal's foreground group.
 fn signal_foreground(sig: Signal) {
-    let _ = SigInfo::kernel(sig);
+    let pgrp = tty().pgrp;
+    if pgrp != 0 {
+        let _ = proc::group::send(KillTarget::Group(pgrp), Some(SigInfo::kernel(sig)));
+    }
+}
+
+/// Is this the controlling terminal of `p`?
+fn controls(t: &Tty, p: &Process) -> bool {
+    t.session != 0 && p.job.sid == t.session
+}
+
+/// Is group `pgid` orphaned (no member has a parent in another group of
+/// the same session, who could continue it)?
+fn orphaned(pgid: u32) -> bool {
+    let procs: alloc::vec::Vec<_> = proc::all().map(|p| p.member()).collect();
+    sigil_core::job::orphan::orphaned_without(&procs, pgid, 0)
+}
+
+/// Linux `tty_check_change` and n_tty's read check: may the current process
+/// use the terminal now? A process in the foreground group, or one this is
+/// not the controlling terminal of, may. Otherwise: Ok if `sig` is ignored
+/// or blocked and `quiet_ok` (writes and settings go ahead then), EIO if it
+/// is so and not `quiet_ok`, or the group is orphaned; else `sig` to the
+/// caller's group and ERESTARTSYS (the call runs again once continued).
+fn job_check(sig: Signal, quiet_ok: bool) -> Result<(), Errno> {
+    let t = tty();
+    let p = proc::current();
+    if !controls(t, p) || t.pgrp == 0 || p.job.pgid == t.pgrp {
+        return Ok(());
+    }
+    if crate::signal::ignored_or_blocked(p, sig) {
+        return if quiet_ok { Ok(()) } else { Err(Errno::EIO) };
+    }
+    let pgid = p.job.pgid;
+    if orphaned(pgid) {
+        return Err(Errno::EIO);
+    }
+    let _ = proc::group::send(KillTarget::Group(pgid), Some(SigInfo::kernel(sig)));
+    Err(Errno::ERESTARTSYS)
+}
+
+/// An open of the terminal under a name with job-control meaning: /dev/tty
+/// is the caller's controlling terminal (ENXIO without one); /dev/ttyS0
+/// becomes the controlling terminal of a session leader that has none,
+/// unless O_NOCTTY. (`rdev` says which name; /dev/console is neither.)
+pub fn opened(rdev: (u32, u32), noctty: bool) -> Result<(), Errno> {
+    let t = tty();
+    let p = proc::current();
+    match rdev {
+        (5, 0) if !controls(t, p) => Err(Errno::ENXIO),
+        (4, 64) if !noctty && t.session == 0 && p.pid == p.job.sid => {
+            t.session = p.job.sid;
+            t.pgrp = p.job.pgid;
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Process `p` is exiting: if it leads the session this terminal controls,
+/// the foreground group is hung up and the terminal is free again (Linux
+/// `disassociate_ctty(1)`).
+pub fn exiting(p: &Process) {
+    let t = tty();
+    if controls(t, p) && p.pid == p.job.sid {
+        disassociate(false);
+    }
+}
+
+/// The session loses its terminal: SIGHUP to the foreground group (and
+/// SIGCONT too unless the leader is exiting, as Linux does).
+fn disassociate(cont: bool) {
+    signal_foreground(Signal::SIGHUP);
+    if cont {
+        signal_foreground(Signal::SIGCONT);
+    }
+    let t = tty();
+    t.session = 0;
+    t.pgrp = 0;
+}
+
+/// The job-control ioctls (Linux `tiocsctty`, `tiocspgrp`, ...).
+fn job_ioctl(req: u32, arg: u32) -> Result<u32, Errno> {
+    let t = tty();
+    let p = proc::current();
+    match req {
+        TIOCSCTTY => {
+            if controls(t, p) {
+                return Ok(0);
+            }
+            // Only a session leader without a terminal; stealing one from
+            // another session needs arg 1 (and privilege: every Sigil
+            // process is root).
+            if p.pid != p.job.sid || (t.session != 0 && arg != 1) {
+                return Err(Errno::EPERM);
+            }
+            t.session = p.job.sid;
+            t.pgrp = p.job.pgid;
+        }
+        TIOCNOTTY => {
+            if !controls(t, p) {
+                return Err(Errno::ENOTTY);
+            }
+            // Only the leader's TIOCNOTTY ends the session's tie; Sigil has
+            // no per-process terminal pointer for the others to drop.
+            if p.pid == p.job.sid {
+                disassociate(true);
+            }
+        }
+        TIOCGPGRP | TIOCGSID => {
+            if !controls(t, p) {
+                return Err(Errno::ENOTTY);
+            }
+            let v = if req == TIOCGPGRP { t.pgrp } else { t.session };
+            put_user(arg, v).map_err(|_| Errno::EFAULT)?;
+        }
+        TIOCSPGRP => {
+            if !controls(t, p) {
+                return Err(Errno::ENOTTY);
+            }
+            job_check(Signal::SIGTTOU, true)?;
+            let pgrp: i32 = get_user(arg).map_err(|_| Errno::EFAULT)?;
+            if pgrp < 0 {
+                return Err(Errno::EINVAL);
+            }
+            let session = tty().session;
+            let members = proc::all().find(|q| q.job.pgid == pgrp as u32).map(|q| q.job.sid);
+            match members {
+                None => return Err(Errno::ESRCH),
+                Some(sid) if sid != session => return Err(Errno::EPERM),
+                Some(_) => tty().pgrp = pgrp as u32,
+            }
+        }
+        _ => return Err(Errno::ENOTTY),
+    }
+    Ok(0)
 }
 
 /// read(2): what the discipline allows now, else sleep until input comes
 /// (or, in raw mode with VTIME, its timer runs out). ERESTARTSYS when a
 /// signal interrupts the wait before anything was read.
 pub fn read_user(buf: u32, len: u32, nonblock: bool) -> Result<u32, Errno> {
+    job_check(Signal::SIGTTIN, false)?;
     if len == 0 {
         return Ok(0);
     }
@@ -169,6 +324,9 @@ pub fn read_user(buf: u32, len: u32, nonblock: bool) -> Result<u32, Errno> {
 /// write(2): user bytes through output processing (ONLCR...), in chunks read
 /// through one window each; waits while output is stopped (^S, TCOOFF).
 pub fn write_user(addr: u32, len: u32) -> Result<u32, Errno> {
+    if tty().ld.termios.lflag(TOSTOP) {
+        job_check(Signal::SIGTTOU, true)?;
+    }
     let mut buf = [0u8; 256];
     let mut out = [0u8; 512];
     let mut done = 0;
@@ -196,8 +354,12 @@ pub fn write_user(addr: u32, len: u32) -> Result<u32, Errno> {
     Ok(len)
 }
 
-/// The terminal ioctls.
+/// The terminal ioctls. Those that change the terminal are background
+/// writes: SIGTTOU (`job_check`).
 pub fn ioctl(req: u32, arg: u32) -> Result<u32, Errno> {
+    if matches!(req, TCSETS | TCSETSW | TCSETSF | TCFLSH | TCXONC | TIOCSWINSZ) {
+        job_check(Signal::SIGTTOU, true)?;
+    }
     let t = tty();
     match req {
         TCGETS => copy_to_user(arg, &t.ld.termios.to_bytes()).map_err(|_| Errno::EFAULT)?,
@@ -244,7 +406,7 @@ pub fn ioctl(req: u32, arg: u32) -> Result<u32, Errno> {
         },
         // Output is synchronous, so there is nothing to drain; no break.
         TCSBRK => {}
-        _ => return Err(Errno::ENOTTY),
+        _ => return job_ioctl(req, arg),
     }
     Ok(0)
 }

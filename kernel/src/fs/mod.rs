@@ -30,6 +30,7 @@ pub mod flags {
     pub const O_RDWR: u32 = 2;
     pub const O_CREAT: u32 = 0o100;
     pub const O_EXCL: u32 = 0o200;
+    pub const O_NOCTTY: u32 = 0o400;
     pub const O_TRUNC: u32 = 0o1000;
     pub const O_APPEND: u32 = 0o2000;
     pub const O_NONBLOCK: u32 = 0o4000;
@@ -111,6 +112,11 @@ pub trait FileOps {
     fn poll_ready(&self) -> u16 {
         POLLIN | POLLOUT
     }
+    /// openat opened this file with `open_flags`: a terminal's chance to
+    /// refuse (/dev/tty without one) or become a controlling terminal.
+    fn opened(&self, _open_flags: u32) -> Result<(), Errno> {
+        Ok(())
+    }
     /// For openat relative to a directory descriptor: the directory's path.
     fn dir_path(&self) -> Option<&str> {
         None
@@ -152,6 +158,9 @@ impl FileOps for Console {
     }
     fn poll_ready(&self) -> u16 {
         crate::dev::tty::poll_ready()
+    }
+    fn opened(&self, open_flags: u32) -> Result<(), Errno> {
+        crate::dev::tty::opened(self.rdev, open_flags & flags::O_NOCTTY != 0)
     }
 }
 

@@ -33,6 +33,7 @@ pub fn exit(status: u32) -> ! {
     p.wait_status = status;
     p.state = State::Zombie;
     let pid = p.pid;
+    crate::dev::tty::exiting(p);
     super::group::hangup_orphaned(pid);
     let mut zombies = alloc::vec::Vec::new();
     for c in super::all().filter(|c| c.ppid == pid) {

@@ -72,6 +72,12 @@ impl SignalState {
     }
 }
 
+/// Would `sig` be ignored or held back by `p` (the terminal's SIGTTIN/SIGTTOU
+/// choice between stopping a job and failing its call)?
+pub fn ignored_or_blocked(p: &mut Process, sig: Signal) -> bool {
+    is_ignored(p, sig) || p.sig.blocked.contains(sig)
+}
+
 fn is_ignored(p: &mut Process, sig: Signal) -> bool {
     match p.sig.action(sig).disposition() {
         Disposition::Ignore => true,
