@@ -63,7 +63,9 @@ pub fn load(
     argv: &[&[u8]],
     envp: &[&[u8]],
 ) -> Result<(AddressSpace, TrapFrame), Errno> {
-    let file = crate::fs::initramfs::lookup(path).ok_or(Errno::ENOENT)?;
+    let path = crate::fs::path::absolute(crate::fs::path::AT_FDCWD, path)?;
+    let path = crate::fs::initramfs::follow_links(&path)?;
+    let file = crate::fs::initramfs::lookup(&path).ok_or(Errno::ENOENT)?;
     if !file.is_file {
         return Err(Errno::EACCES);
     }
