@@ -12,6 +12,8 @@
 //!                         traps and is emulated (`fpemu`), as on an FPU-less
 //!                         8xx; for testing the emulator in QEMU
 //!   selftest=<name>       run a built-in kernel test instead of /init
+//!   console=pipe          the console's input is a host pipe, framed with
+//!                         its end of file (`dev::tty`); the runner adds it
 
 use alloc::vec::Vec;
 use core::sync::atomic::Ordering;
@@ -36,6 +38,7 @@ pub fn parse(line: &'static [u8]) -> Options {
             }
             _ if w.starts_with(b"pcm.sync_ptr=") => crate::dev::pcm::set_sync_ptr_way(&w[13..]),
             b"fpu=emulate" => crate::fpemu::FORCED.store(true, Ordering::Relaxed),
+            b"console=pipe" => crate::dev::tty::PIPE_INPUT.store(true, Ordering::Relaxed),
             b"trace=signal" => crate::trace::ENABLED.store(true, Ordering::Relaxed),
             _ if w.starts_with(b"selftest=") => opts.selftest = Some(&w[9..]),
             _ => crate::kprintln!(

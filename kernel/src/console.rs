@@ -15,12 +15,25 @@ static COLUMN: AtomicUsize = AtomicUsize::new(0);
 /// `quiet` on the command line: kernel messages are dropped, programs' output is not.
 pub static QUIET: AtomicBool = AtomicBool::new(false);
 
-/// Writes bytes to the console as they are (used for programs' output too).
+/// Writes kernel text to the console, each `\n` as `\r\n`.
 pub fn write_bytes(bytes: &[u8]) {
     for &b in bytes {
         if b == b'\n' {
             arch::console_putc(b'\r');
         }
+        arch::console_putc(b);
+    }
+    if let Some(pos) = bytes.iter().rposition(|&b| b == b'\n') {
+        COLUMN.store(bytes.len() - pos - 1, Ordering::Relaxed);
+    } else {
+        COLUMN.fetch_add(bytes.len(), Ordering::Relaxed);
+    }
+}
+
+/// Writes bytes exactly as given: the terminal's output, already through
+/// its output processing (`dev::tty`).
+pub fn write_raw(bytes: &[u8]) {
+    for &b in bytes {
         arch::console_putc(b);
     }
     if let Some(pos) = bytes.iter().rposition(|&b| b == b'\n') {

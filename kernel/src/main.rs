@@ -83,6 +83,7 @@ extern "C" fn kmain() -> ! {
 
     let tlb_reload = arch::mmu_init();
     dev::timer::init(boot.tb_freq);
+    dev::tty::init();
     kprintln!("sigil: boot options: {}", core::str::from_utf8(cmdline).unwrap_or("?"));
     kprintln!(
         "sigil: {} free frames, heap {} KiB, {} TLB reload",
@@ -146,6 +147,7 @@ impl Usage {
 /// integration tests fail on that line.
 fn leak_check(before: &Usage) {
     dev::timer::release_empty_events();
+    dev::tty::release();
     timers::release_empty_table();
     let after = Usage::now();
     let frames = before.free_frames as isize - after.free_frames as isize;

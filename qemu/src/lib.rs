@@ -11,7 +11,9 @@
 //!   powers off; QEMU's own exit status means nothing.
 //!
 //! [`run`] is the library entry the integration tests use; `sigil-run` (main.rs) is
-//! the command-line face of the same call. [`reference::run`] runs a program under
+//! the command-line face of the same call. [`run_fed`] also gives the guest's
+//! console an [`Input`] (QEMU's stdin, which is the serial line); [`session`]
+//! drives a console from a test the way `expect` does. [`reference::run`] runs a program under
 //! qemu-ppc, Linux's behaviour, for comparison. [`trace`] reads the signal trace
 //! a console holds (`sigil-trace`, src/bin/, draws it).
 
@@ -22,10 +24,12 @@ pub mod docgen;
 pub mod initramfs;
 pub mod process;
 pub mod reference;
+pub mod session;
 pub mod trace;
 
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{ChildStdin, Command};
 use std::time::Duration;
 
 pub use initramfs::ExtraFile;
@@ -145,6 +149,20 @@ pub fn cmdline(cfg: &RunConfig) -> Result<String, String> {
     Ok(quoted.join(" "))
 }
 
+/// What the guest's console receives: QEMU's stdin is its serial line.
+pub enum Input {
+    /// Nothing: programs that read the console wait.
+    Nothing,
+    /// Keys, as a terminal sends them: passed on unchanged, with no end (a
+    /// terminal's user types ^D). The runner's own terminal, or a test's
+    /// [`session::Session`].
+    Keys(Box<dyn Read + Send>),
+    /// A stream that ends (a pipe or a file): framed by
+    /// `sigil_core::tty::link`, the kernel booted with `console=pipe`, so
+    /// the guest reads every byte and then end of file, never earlier.
+    Stream(Box<dyn Read + Send>),
+}
+
 /// Boot and wait, without showing anything.
 pub fn run(cfg: &RunConfig) -> RunResult {
     run_with(cfg, |_| {})
@@ -152,7 +170,18 @@ pub fn run(cfg: &RunConfig) -> RunResult {
 
 /// Boot and wait, handing `show` the console bytes as they arrive: all of
 /// them, or with `quiet` only those before the exit marker.
-pub fn run_with(cfg: &RunConfig, mut show: impl FnMut(&[u8])) -> RunResult {
+pub fn run_with(cfg: &RunConfig, show: impl FnMut(&[u8])) -> RunResult {
+    run_fed(cfg, Input::Nothing, |_| {}, show)
+}
+
+/// `run_with`, the console reading `input`. `started` gets QEMU's pid (the
+/// id of the process group it leads), for a runner that must stop it.
+pub fn run_fed(
+    cfg: &RunConfig,
+    input: Input,
+    started: impl FnOnce(u32) + Send + 'static,
+    mut show: impl FnMut(&[u8]),
+) -> RunResult {
     let failed = |msg: String| RunResult {
         console: String::new(),
         status: None,
@@ -163,12 +192,20 @@ pub fn run_with(cfg: &RunConfig, mut show: impl FnMut(&[u8])) -> RunResult {
         Ok(d) => d,
         Err(e) => return failed(e),
     };
-    let cmd = match qemu_command(cfg, &scratch) {
+    let mut cfg = cfg.clone();
+    if matches!(input, Input::Stream(_)) {
+        cfg.boot_opts.push("console=pipe".into());
+    }
+    let cmd = match qemu_command(&cfg, &scratch) {
         Ok(c) => c,
         Err(e) => return failed(e),
     };
+    let feed: process::Feed = Box::new(move |stdin, pid| {
+        started(pid);
+        feed_console(input, stdin)
+    });
     let mut console = console::Console::new();
-    let finished = process::run(cmd, cfg.timeout, |chunk| {
+    let finished = process::run(cmd, cfg.timeout, Some(feed), |chunk| {
         let before_marker = console.push(chunk);
         show(if cfg.quiet { &before_marker } else { chunk });
         match console.status() {
@@ -186,6 +223,45 @@ pub fn run_with(cfg: &RunConfig, mut show: impl FnMut(&[u8])) -> RunResult {
             stderr: f.stderr,
         },
         Err(e) => RunResult { console, status, timed_out: false, stderr: e },
+    }
+}
+
+/// Copies `input` to QEMU's stdin, framed if it is a stream. A write blocks
+/// while QEMU does not read, and QEMU reads only while the UART has room,
+/// which the kernel frees only as it has buffer space: so the sender is held
+/// back at every stage and nothing is dropped. Returns when the input ends
+/// or QEMU is gone.
+fn feed_console(input: Input, mut stdin: ChildStdin) {
+    let (mut src, framed): (Box<dyn Read + Send>, bool) = match input {
+        Input::Nothing => return,
+        Input::Keys(r) => (r, false),
+        Input::Stream(r) => (r, true),
+    };
+    let mut buf = [0u8; 4096];
+    let mut wire = Vec::with_capacity(2 * buf.len() + 2);
+    loop {
+        wire.clear();
+        let n = match src.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => 0,
+        };
+        if n == 0 && !framed {
+            // A terminal that went away: leave the line open, as unplugging
+            // a serial cable does.
+            return;
+        }
+        if framed {
+            sigil_core::tty::link::encode(&buf[..n], &mut wire);
+            if n == 0 {
+                wire.extend([sigil_core::tty::link::ESC, sigil_core::tty::link::END]);
+            }
+        } else {
+            wire.extend_from_slice(&buf[..n]);
+        }
+        if stdin.write_all(&wire).and_then(|()| stdin.flush()).is_err() || n == 0 {
+            return;
+        }
     }
 }
 

@@ -8,19 +8,28 @@
 //! The console is copied to stdout as it arrives (without the exit marker with
 //! `--quiet`) and, with `--output`, to a file. Exit status: PID 1's (128 + signo
 //! if a signal killed it, 255 after a kernel oops), 124 on timeout, 125 if QEMU
-//! ended without the exit marker, 2 for a usage error.
+//! ended without the exit marker, 130 after the quit key, 2 for a usage error.
+//!
+//! The console's input is stdin: a terminal is put in raw mode and its keys
+//! go to the guest as typed (Ctrl-A x quits, see terminal.rs); a pipe or a
+//! file is read to its end, which the guest then sees as end of file.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::exit;
 use std::time::Duration;
 
-use sigil_qemu::{run_with, RunConfig, EXIT_NO_MARKER, EXIT_TIMEOUT};
+use sigil_qemu::{run_fed, Input, RunConfig, EXIT_NO_MARKER, EXIT_TIMEOUT};
+
+mod terminal;
 
 const USAGE: &str =
     "usage: sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--quiet]
                  [--append \"<boot options>\"] [--timeout S] [--qemu-flags \"<flags>\"]
                  [--output <file>] [-- args for init...]";
+
+/// Exit status after the quit key (Ctrl-A x), as for a Ctrl-C'd program.
+const EXIT_QUIT: i32 = 130;
 
 /// The parsed command line.
 struct Cli {
@@ -79,12 +88,24 @@ fn main() {
     };
     let mut shown = Vec::new();
     let stdout = std::io::stdout();
-    let result = run_with(&cli.cfg, |bytes| {
+    // A terminal's keys go to the guest raw (Ctrl-A x quits); a pipe or a
+    // file is a stream the guest reads to its end.
+    let raw = terminal::stdin_is_terminal().then(terminal::Raw::enter).flatten();
+    let input = match raw {
+        Some(_) => Input::Keys(Box::new(terminal::Keys::new())),
+        None => Input::Stream(Box::new(std::io::stdin())),
+    };
+    let result = run_fed(&cli.cfg, input, terminal::qemu_started, |bytes| {
         let mut out = stdout.lock();
         // A closed stdout (`sigil-run ... | head`) must not stop the run.
         let _ = out.write_all(bytes).and_then(|()| out.flush());
         shown.extend_from_slice(bytes);
     });
+    drop(raw);
+    if terminal::QUIT.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("\r\nsigil-run: quit (Ctrl-A x)");
+        exit(EXIT_QUIT);
+    }
     if let Some(path) = &cli.output {
         if let Err(e) = std::fs::write(path, &shown) {
             eprintln!("sigil-run: cannot write {}: {e}", path.display());

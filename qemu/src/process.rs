@@ -4,12 +4,13 @@
 //! (the Linux reference). The child is started in a process group of its
 //! own, so a timeout can kill it together with anything it forked (qemu-ppc
 //! guests fork real host processes). Two threads drain stdout (chunks
-//! forwarded as they arrive) and stderr (kept whole); the calling thread
-//! waits on the chunk channel with the deadline, so nothing here can hang.
+//! forwarded as they arrive) and stderr (kept whole); a third, if asked,
+//! feeds the child's stdin ([`Feed`]); the calling thread waits on the chunk
+//! channel with the deadline, so nothing here can hang.
 
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -36,19 +37,34 @@ pub enum Next {
     Finish { grace: Duration },
 }
 
-/// Start `cmd` with null stdin and piped output, call `on_stdout` with each
-/// stdout chunk, and return when the child exits or `timeout` runs out.
+/// Writes the child's stdin, on a thread of its own, given the pipe and the
+/// child's pid (which is also its process group's id). Writes block while
+/// the child does not read: that is the flow control. Dropping the pipe is
+/// the child's end of file.
+pub type Feed = Box<dyn FnOnce(ChildStdin, u32) + Send>;
+
+/// Start `cmd` with piped output and stdin from `feed` (null without one),
+/// call `on_stdout` with each stdout chunk, and return when the child exits
+/// or `timeout` runs out.
 pub fn run(
     mut cmd: Command,
     timeout: Duration,
+    feed: Option<Feed>,
     mut on_stdout: impl FnMut(&[u8]) -> Next,
 ) -> Result<Finished, String> {
     let deadline = Instant::now() + timeout;
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    cmd.stdin(if feed.is_some() { Stdio::piped() } else { Stdio::null() });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
     let program = format!("{:?}", cmd.get_program());
     let mut child = cmd.spawn().map_err(|e| format!("cannot start {program}: {e}"))?;
     let chunks = drain(child.stdout.take().expect("stdout is piped"));
     let stderr = drain(child.stderr.take().expect("stderr is piped"));
+    if let Some(feed) = feed {
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let pid = child.id();
+        // Detached: it ends when its source ends or the child's pipe breaks.
+        thread::spawn(move || feed(stdin, pid));
+    }
 
     let mut stop_at = deadline;
     let mut finishing = false;
@@ -120,16 +136,21 @@ extern "C" {
 
 const SIGKILL: i32 = 9;
 
-/// SIGKILL the child's whole process group (it leads one: `process_group(0)`),
-/// then reap the child.
-fn kill_group(child: &mut Child) {
-    let pgid = child.id() as i32;
+/// SIGKILL the process group `pgid` leads (a child started here, whose pid
+/// a [`Feed`] is given): the child and everything it forked.
+pub fn kill_group_of(pgid: u32) {
     // SAFETY: kill(2) takes two integers and touches none of our memory; a
     // negative pid addresses the group the child leads, which holds only the
     // child and its descendants.
     unsafe {
-        kill(-pgid, SIGKILL);
+        kill(-(pgid as i32), SIGKILL);
     }
+}
+
+/// SIGKILL the child's whole process group (it leads one: `process_group(0)`),
+/// then reap the child.
+fn kill_group(child: &mut Child) {
+    kill_group_of(child.id());
     let _ = child.kill();
     let _ = child.wait();
 }
@@ -147,7 +168,7 @@ mod tests {
     #[test]
     fn exit_code_output_and_stderr() {
         let mut out = Vec::new();
-        let f = run(sh("echo out; echo err >&2; exit 3"), Duration::from_secs(10), |c| {
+        let f = run(sh("echo out; echo err >&2; exit 3"), Duration::from_secs(10), None, |c| {
             out.extend_from_slice(c);
             Next::More
         })
@@ -158,7 +179,7 @@ mod tests {
 
     #[test]
     fn killed_by_a_signal_is_128_plus_signo() {
-        let f = run(sh("kill -TERM $$"), Duration::from_secs(10), |_| Next::More).unwrap();
+        let f = run(sh("kill -TERM $$"), Duration::from_secs(10), None, |_| Next::More).unwrap();
         assert_eq!(f.status, Some(128 + 15));
     }
 
@@ -166,15 +187,32 @@ mod tests {
     fn timeout_kills_the_whole_group() {
         let start = Instant::now();
         // The background sleeper keeps stdout open: only a group kill ends it.
-        let f = run(sh("sleep 30 & sleep 30"), Duration::from_millis(300), |_| Next::More).unwrap();
+        let f = run(sh("sleep 30 & sleep 30"), Duration::from_millis(300), None, |_| Next::More)
+            .unwrap();
         assert!(f.timed_out && f.status.is_none());
         assert!(start.elapsed() < Duration::from_secs(5));
     }
 
     #[test]
+    fn feed_reaches_stdin_and_its_end_is_eof() {
+        let mut out = Vec::new();
+        let feed: Feed = Box::new(|mut stdin, _| {
+            use std::io::Write;
+            stdin.write_all(b"fed\n").unwrap();
+        });
+        let f = run(sh("cat; echo end"), Duration::from_secs(10), Some(feed), |c| {
+            out.extend_from_slice(c);
+            Next::More
+        })
+        .unwrap();
+        assert_eq!(f.status, Some(0));
+        assert_eq!(out, b"fed\nend\n");
+    }
+
+    #[test]
     fn finish_stops_a_child_that_lingers() {
         let start = Instant::now();
-        let f = run(sh("echo done; sleep 30"), Duration::from_secs(20), |_| Next::Finish {
+        let f = run(sh("echo done; sleep 30"), Duration::from_secs(20), None, |_| Next::Finish {
             grace: Duration::from_millis(200),
         })
         .unwrap();

@@ -52,7 +52,7 @@ pub fn run(program: &Path, args: &[String], files: &[ExtraFile], timeout: Durati
         .args(args);
     cmd.current_dir(scratch.path()).env_clear().envs(INIT_ENV.iter().copied());
     let mut out = Vec::new();
-    match process::run(cmd, timeout, |chunk| {
+    match process::run(cmd, timeout, None, |chunk| {
         out.extend_from_slice(chunk);
         process::Next::More
     }) {

@@ -1,14 +1,18 @@
-//! Devices: the console, the timer, the random source, the pseudo PCM, and
+//! Devices: the console (a terminal), the timer, the random source, the pseudo PCM, and
 //! the user-access counters the benchmarks read.
 
-pub mod console;
 pub mod counters;
 pub mod pcm;
 pub mod random;
 pub mod timer;
+pub mod tty;
 
-/// An external interrupt. Sigil polls its console and enables no device
-/// interrupt in the PIC, so one arriving is reported and otherwise ignored.
+/// An external interrupt: the console's receive is the only device
+/// interrupt Sigil enables; anything else is reported and ignored.
 pub fn irq() {
-    crate::kprintln!("sigil: spurious external interrupt");
+    if crate::arch::take_console_irq() {
+        tty::rx_interrupt();
+    } else {
+        crate::kprintln!("sigil: spurious external interrupt");
+    }
 }

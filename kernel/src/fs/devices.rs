@@ -23,9 +23,15 @@ impl FileOps for Null {
 pub fn open(path: &str) -> Option<Arc<File>> {
     match path {
         "/dev/null" => Some(Arc::new(Null)),
-        "/dev/console" | "/dev/tty" => Some(Arc::new(super::Console::new())),
+        "/dev/console" => Some(console((5, 1))),
+        "/dev/tty" => Some(console((5, 0))),
+        "/dev/ttyS0" => Some(console((4, 64))),
         "/dev/snd/pcmC0D0p" => Some(crate::dev::pcm::open()),
         "/dev/sigil/uaccess" => Some(crate::dev::counters::open()),
         _ => None,
     }
+}
+
+fn console(rdev: (u32, u32)) -> Arc<File> {
+    Arc::new(super::Console::new(super::flags::O_RDWR, rdev))
 }

@@ -1,6 +1,7 @@
 //! The initramfs: a cpio "newc" archive QEMU loads with `-initrd`, read in
 //! place (zero-copy) with sigil-core's parser. It is the only filesystem,
-//! and it is read-only: `RamFile` is an open entry.
+//! and it is read-only: `RamFile` is an open entry. Symbolic links (BusyBox's
+//! applet links) are followed by `follow_links`, wherever they are in a path.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -30,7 +31,36 @@ pub struct Node {
     pub mode: u32,
     pub is_file: bool,
     pub is_dir: bool,
+    pub is_symlink: bool,
     pub ino: u32,
+}
+
+/// How many links one path may go through (Linux MAXSYMLINKS).
+const MAX_LINKS: usize = 40;
+
+/// `path` (normalised, as `path::absolute` makes it) with each symbolic
+/// link in it, from the left, replaced by its target, until none is left;
+/// ELOOP after MAX_LINKS. Components that do not exist stay as they are,
+/// for the caller's lookup to fail on.
+pub fn follow_links(path: &str) -> Result<String, Errno> {
+    let mut path = String::from(path);
+    for _ in 0..MAX_LINKS {
+        let link = path
+            .match_indices('/')
+            .map(|(i, _)| i)
+            .chain(core::iter::once(path.len()))
+            .find_map(|end| lookup(&path[..end]).filter(|n| n.is_symlink).map(|n| (end, n)));
+        let Some((end, node)) = link else { return Ok(path) };
+        let target = core::str::from_utf8(node.data).map_err(|_| Errno::ENOENT)?;
+        let dir = path[..end].rfind('/').map_or("", |i| &path[..i]);
+        let joined = if target.starts_with('/') {
+            alloc::format!("{target}{}", &path[end..])
+        } else {
+            alloc::format!("/{dir}/{target}{}", &path[end..])
+        };
+        path = super::path::absolute(super::path::AT_FDCWD, &joined)?;
+    }
+    Err(Errno::ELOOP)
 }
 
 /// Finds `path` ("/bin/x", "bin/x", "./bin/x").
@@ -38,13 +68,21 @@ pub fn lookup(path: &str) -> Option<Node> {
     let a = ARCHIVE.get().as_ref()?;
     let path = path.trim_start_matches("./").trim_start_matches('/');
     if path.is_empty() {
-        return Some(Node { data: &[], mode: 0o040755, is_file: false, is_dir: true, ino: 1 });
+        return Some(Node {
+            data: &[],
+            mode: 0o040755,
+            is_file: false,
+            is_dir: true,
+            is_symlink: false,
+            ino: 1,
+        });
     }
     a.entries().enumerate().find(|(_, e)| e.name == path).map(|(i, e)| Node {
         data: e.data,
         mode: e.mode,
         is_file: e.is_file(),
         is_dir: e.is_dir(),
+        is_symlink: e.is_symlink(),
         ino: i as u32 + 2,
     })
 }
@@ -69,6 +107,7 @@ pub fn children(dir: &str) -> Vec<(&'static str, Node)> {
                 mode: e.mode,
                 is_file: e.is_file(),
                 is_dir: e.is_dir(),
+                is_symlink: e.is_symlink(),
                 ino: i as u32 + 2,
             };
             Some((rest, node))

@@ -1,6 +1,6 @@
 //! Files: what a file descriptor can refer to, and the per-process table.
 //!
-//! Sigil has no disk: files are the console, pipes, initramfs entries opened
+//! Sigil has no disk: files are the console terminal, pipes, initramfs entries opened
 //! read-only, and device nodes (`devices.rs`: /dev/null, /dev/snd/pcmC0D0p, /dev/sigil/uaccess).
 //! Each kind implements `FileOps`. An open file is shared (`Arc`) between the
 //! descriptors dup and fork make, with one offset and one set of status flags
@@ -30,6 +30,7 @@ pub mod flags {
     pub const O_RDWR: u32 = 2;
     pub const O_CREAT: u32 = 0o100;
     pub const O_EXCL: u32 = 0o200;
+    pub const O_NOCTTY: u32 = 0o400;
     pub const O_TRUNC: u32 = 0o1000;
     pub const O_APPEND: u32 = 0o2000;
     pub const O_NONBLOCK: u32 = 0o4000;
@@ -111,42 +112,55 @@ pub trait FileOps {
     fn poll_ready(&self) -> u16 {
         POLLIN | POLLOUT
     }
+    /// openat opened this file with `open_flags`: a terminal's chance to
+    /// refuse (/dev/tty without one) or become a controlling terminal.
+    fn opened(&self, _open_flags: u32) -> Result<(), Errno> {
+        Ok(())
+    }
     /// For openat relative to a directory descriptor: the directory's path.
     fn dir_path(&self) -> Option<&str> {
         None
     }
 }
 
-/// The console (fd 0-2 of PID 1).
+/// The console terminal (`dev::tty`), opened under one of its names:
+/// PID 1's fd 0-2 and /dev/console are 5:1, /dev/tty 5:0, /dev/ttyS0 4:64.
+/// Every open shares the one terminal; each has its own status flags.
 pub struct Console {
     flags: StatusFlags,
+    rdev: (u32, u32),
 }
 
 impl Console {
-    pub fn new() -> Console {
-        Console { flags: StatusFlags::new(flags::O_RDWR) }
+    pub fn new(open_flags: u32, rdev: (u32, u32)) -> Console {
+        Console { flags: StatusFlags::new(open_flags), rdev }
     }
 }
 
 impl FileOps for Console {
     fn read(&self, buf: u32, len: u32) -> Result<u32, Errno> {
-        crate::dev::console::read_user(buf, len)
+        crate::dev::tty::read_user(buf, len, self.flags.nonblocking())
     }
     fn write(&self, buf: u32, len: u32) -> Result<u32, Errno> {
-        crate::dev::console::write_user(buf, len)
+        crate::dev::tty::write_user(buf, len)
     }
-    /// /dev/console (5:1). st_blksize is a page, what a host pipe reports:
-    /// glibc sizes stdout's buffer from it (TCGETS fails, so it is fully
-    /// buffered), and qemu-ppc's stdout in the tests is such a pipe, so
-    /// output flushes at the same points on both.
+    fn ioctl(&self, req: u32, arg: u32) -> Result<u32, Errno> {
+        crate::dev::tty::ioctl(req, arg)
+    }
     fn stat(&self) -> Stat {
-        Stat::chr(5, 1)
+        Stat::chr(self.rdev.0, self.rdev.1)
     }
     fn status_flags(&self) -> u32 {
         self.flags.get()
     }
     fn set_status_flags(&self, f: u32) {
         self.flags.set(f)
+    }
+    fn poll_ready(&self) -> u16 {
+        crate::dev::tty::poll_ready()
+    }
+    fn opened(&self, open_flags: u32) -> Result<(), Errno> {
+        crate::dev::tty::opened(self.rdev, open_flags & flags::O_NOCTTY != 0)
     }
 }
 
@@ -170,7 +184,7 @@ pub const MAX_FDS: usize = 256;
 impl FdTable {
     /// stdin, stdout and stderr on the console (PID 1's table).
     pub fn console() -> FdTable {
-        let c: Arc<File> = Arc::new(Console::new());
+        let c: Arc<File> = Arc::new(Console::new(flags::O_RDWR, (5, 1)));
         let fd = || Some(Fd { file: c.clone(), cloexec: false });
         FdTable { fds: alloc::vec![fd(), fd(), fd()] }
     }

@@ -68,7 +68,7 @@ pub fn resolve(dirfd: i32, path: &str) -> Result<Found, Errno> {
     if path.is_empty() {
         return Err(Errno::ENOENT);
     }
-    let abs = absolute(dirfd, path)?;
+    let abs = initramfs::follow_links(&absolute(dirfd, path)?)?;
     if let Some(dev) = devices::open(&alloc::format!("/{abs}")) {
         return Ok(Found::Device(dev));
     }

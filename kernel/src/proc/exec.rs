@@ -63,7 +63,9 @@ pub fn load(
     argv: &[&[u8]],
     envp: &[&[u8]],
 ) -> Result<(AddressSpace, TrapFrame), Errno> {
-    let file = crate::fs::initramfs::lookup(path).ok_or(Errno::ENOENT)?;
+    let path = crate::fs::path::absolute(crate::fs::path::AT_FDCWD, path)?;
+    let path = crate::fs::initramfs::follow_links(&path)?;
+    let file = crate::fs::initramfs::lookup(&path).ok_or(Errno::ENOENT)?;
     if !file.is_file {
         return Err(Errno::EACCES);
     }
@@ -157,6 +159,7 @@ pub fn execve(path: u32, argv: u32, envp: u32) -> Result<u32, Errno> {
     *p.frame() = tf;
     p.files.close_on_exec();
     p.sig.exec();
+    p.job.execed = true;
     crate::timers::exec(p.pid);
     Ok(0)
 }

@@ -9,17 +9,21 @@
 //! lock.
 
 pub mod exec;
+pub mod group;
 pub mod wait;
 
 use alloc::boxed::Box;
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use crate::arch::{self, FpState, TrapFrame};
 use crate::fs::FdTable;
 use crate::kcell::KCell;
 use crate::mm::space::AddressSpace;
 use crate::signal::SignalState;
+use group::JobIds;
+use sigil_core::job::wait::Event;
 use sigil_core::time::cputime::CpuAccount;
 
 pub const KSTACK_SIZE: usize = 16 * 1024;
@@ -126,8 +130,10 @@ pub struct Process {
     pub fp_live: bool,
     /// Linux wait status word, valid once Zombie (or for stop/continue reports).
     pub wait_status: u32,
-    /// A stop or continue not yet reported to the parent by wait4.
-    pub report: Option<u32>,
+    /// A stop or continue not yet reported to the parent by a wait.
+    pub report: Option<Event>,
+    /// Process group, session, exec'd since fork (`group.rs`).
+    pub job: JobIds,
     /// CPU time used and the timers counting it (see `crate::cputime`).
     pub cpu: CpuAccount,
     kstack: Box<KernelStack>,
@@ -160,6 +166,10 @@ struct Table {
     /// is removed from `procs` only when another one reaps it, never while
     /// it runs.
     current: *mut Process,
+    /// Zombies nobody will wait for (their parent ignores SIGCHLD): out of
+    /// `procs`, so no lookup finds them, and freed by the next `schedule`
+    /// that does not run on their kernel stack.
+    detached: Vec<Box<Process>>,
     next_pid: u32,
     /// Where the boot thread's stack pointer goes when PID 1 starts.
     boot_ksp: usize,
@@ -169,6 +179,7 @@ static TABLE: KCell<Table> = KCell::new(Table {
     procs: BTreeMap::new(),
     runq: VecDeque::new(),
     current: core::ptr::null_mut(),
+    detached: Vec::new(),
     next_pid: 1,
     boot_ksp: 0,
 });
@@ -204,6 +215,7 @@ pub fn count() -> usize {
 /// Creates a process around `space` that will enter user mode with `tf`.
 fn create(
     ppid: u32,
+    job: JobIds,
     name: String,
     space: AddressSpace,
     files: FdTable,
@@ -234,6 +246,7 @@ fn create(
         fp_live: false,
         wait_status: 0,
         report: None,
+        job,
         cpu: CpuAccount::default(),
         kstack,
         ksp: 0,
@@ -250,8 +263,11 @@ fn create(
 pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errno> {
     let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
     let (space, tf) = exec::load(path, argv, &envp)?;
-    let pid = create(0, String::from(path), space, FdTable::console(), SignalState::new(), &tf)
-        .map_err(|_| sigil_core::abi::Errno::EAGAIN)?;
+    // Group and session 0, as Linux's init starts; it calls setsid itself.
+    let job = JobIds::default();
+    let pid =
+        create(0, job, String::from(path), space, FdTable::console(), SignalState::new(), &tf)
+            .map_err(|_| sigil_core::abi::Errno::EAGAIN)?;
     let t = TABLE.get();
     t.runq.clear();
     let p = get(pid).expect("just created");
@@ -267,6 +283,7 @@ pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errn
     // Empty containers keep their storage; give it back for the leak check.
     t.procs = BTreeMap::new();
     t.runq = VecDeque::new();
+    t.detached = Vec::new();
     Ok(init.wait_status)
 }
 
@@ -333,9 +350,23 @@ pub fn yield_now() {
     }
 }
 
+/// Takes zombie `pid` out of the table for good (auto-reaping): it can no
+/// longer be found or waited for, and its memory goes once it is not running.
+pub fn detach(pid: u32) {
+    let t = TABLE.get();
+    if let Some(p) = t.procs.remove(&pid) {
+        t.detached.push(p);
+    }
+}
+
 /// Runs the next runnable process. Returns when the current one runs again.
 /// If nothing can run, waits for an interrupt (timer, console) to change that.
 pub fn schedule() {
+    let t = TABLE.get();
+    if !t.detached.is_empty() {
+        let me = t.current as *const Process;
+        t.detached.retain(|p| core::ptr::eq(&**p, me));
+    }
     loop {
         let t = TABLE.get();
         while let Some(pid) = t.runq.pop_front() {
@@ -391,7 +422,8 @@ pub fn fork() -> Result<u32, sigil_core::abi::Errno> {
     let files = parent.files.clone();
     let sig = parent.sig.fork();
     let name = parent.name.clone();
-    let pid = create(parent.pid, name, space, files, sig, &tf).map_err(|_| Errno::EAGAIN)?;
+    let job = parent.job.fork();
+    let pid = create(parent.pid, job, name, space, files, sig, &tf).map_err(|_| Errno::EAGAIN)?;
     get(pid).expect("just created").fp = fp;
     Ok(pid)
 }

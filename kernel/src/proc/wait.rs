@@ -1,21 +1,23 @@
-//! exit and wait4: how a process ends and how its parent learns of it.
+//! exit, wait4 and waitid: how a process ends and how its parent learns of it.
 //!
-//! An exiting process frees its address space and files at once, hands its
+//! An exiting process frees its address space and files at once, hangs up
+//! the process groups its exit orphans (`group::hangup_orphaned`), hands its
 //! children to PID 1, becomes a Zombie holding its Linux wait status, and
-//! sends SIGCHLD to its parent. `wait4` reaps zombies (freeing the kernel
-//! stack last, adding the child's CPU time to the parent's children totals)
-//! and reports stops/continues when asked (WUNTRACED/WCONTINUED).
+//! tells its parent (`notify_parent`). A parent that ignores SIGCHLD or set
+//! SA_NOCLDWAIT gets no zombie: the child is detached from the table at once
+//! and freed by the next `schedule` that runs on another stack. Waits reap
+//! zombies (freeing the kernel stack last, adding the child's CPU time to the
+//! parent's children totals) and report stops/continues when asked; which
+//! children and events a wait selects is sigil-core's `job::wait`.
 //! When PID 1 exits, every other process is killed and reaped, and the boot
 //! thread takes over (`run_init`) to check for leaks and power off.
 
-use sigil_core::abi::{wait_status, Errno};
+use sigil_core::abi::Errno;
+use sigil_core::job::wait::{autoreap, Event, WaitFor};
+use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::cputime::CpuTimes;
 
-use super::{current, schedule, sleep, State, TABLE};
-
-pub const WNOHANG: u32 = 1;
-pub const WUNTRACED: u32 = 2;
-pub const WCONTINUED: u32 = 8;
+use super::{current, get, schedule, sleep, State, TABLE};
 
 /// Ends the current process with Linux wait status `status`. Never returns.
 pub fn exit(status: u32) -> ! {
@@ -30,19 +32,42 @@ pub fn exit(status: u32) -> ! {
     p.fp_live = false;
     p.wait_status = status;
     p.state = State::Zombie;
-    let (pid, ppid) = (p.pid, p.ppid);
-    let mut orphans = false;
+    let pid = p.pid;
+    crate::dev::tty::exiting(p);
+    super::group::hangup_orphaned(pid);
+    let mut zombies = alloc::vec::Vec::new();
     for c in super::all().filter(|c| c.ppid == pid) {
         c.ppid = 1;
-        orphans |= c.state == State::Zombie;
+        if c.state == State::Zombie {
+            zombies.push(c.pid);
+        }
     }
-    if orphans {
-        super::wakeup(wait_chan(1));
+    // PID 1 inherits the zombies: it is told, as their parent was.
+    for z in zombies {
+        notify_parent(z);
     }
-    crate::signal::notify_parent_exit(pid, ppid, status);
-    super::wakeup(wait_chan(ppid));
+    notify_parent(pid);
     schedule();
     unreachable!("a zombie ran again");
+}
+
+/// Zombie `pid` tells its parent it exited: SIGCHLD (unless the parent
+/// ignores it) and a wake-up of its waits; with SIGCHLD ignored or
+/// SA_NOCLDWAIT the zombie is detached instead of kept for a wait.
+fn notify_parent(pid: u32) {
+    let Some(child) = get(pid) else { return };
+    let (ppid, event) = (child.ppid, Event::Exited(child.wait_status));
+    let (reap, signal) = match get(ppid) {
+        Some(parent) => autoreap(parent.sig.action(Signal::SIGCHLD)),
+        None => (true, false),
+    };
+    if signal {
+        let _ = crate::signal::send(ppid, event.siginfo(pid, 0), false);
+    }
+    if reap {
+        super::detach(pid);
+    }
+    super::wakeup(wait_chan(ppid));
 }
 
 /// PID 1 exited, so the machine goes down: every other process is killed
@@ -50,7 +75,6 @@ pub fn exit(status: u32) -> ! {
 /// what is still allocated after `run_init` returns is a leak, not a
 /// survivor. PID 1 stays runnable meanwhile, to get the CPU back.
 fn end_of_init(status: u32) -> ! {
-    use sigil_core::signal::{SigInfo, Signal};
     let me = current();
     me.wait_status = status;
     for _ in 0..MAX_KILL_ROUNDS {
@@ -87,59 +111,57 @@ fn end_of_init(status: u32) -> ! {
 /// Rounds of "SIGKILL everyone, let them run, reap" before giving up.
 const MAX_KILL_ROUNDS: usize = 10_000;
 
-/// The channel a parent sleeps on in wait4.
+/// The channel a parent sleeps on in wait4/waitid.
 pub fn wait_chan(parent: u32) -> usize {
     0x1000_0000 + parent as usize
 }
 
-/// wait4(pid, options): returns (child pid, status word, the child's CPU time
-/// with its reaped children's, for the rusage), or (0, 0, 0) for WNOHANG
-/// with nothing to report.
-pub fn wait4(pid: i32, options: u32) -> Result<(u32, u32, CpuTimes), Errno> {
-    if options & !(WNOHANG | WUNTRACED | WCONTINUED | 0x4000_0000 | 0x8000_0000) != 0 {
-        return Err(Errno::EINVAL);
-    }
+/// What a wait found: the child, its event, and its CPU time with its
+/// reaped children's (for the rusage).
+pub struct Found {
+    pub pid: u32,
+    pub event: Event,
+    pub cpu: CpuTimes,
+}
+
+/// The common core of wait4 and waitid: waits for an event that `options`
+/// (checked waitid flags) wants from a child `sel` selects. Reports it once
+/// (consumes it, reaping a zombie) unless WNOWAIT. `None` for WNOHANG with
+/// nothing to report; ECHILD when no child is selected at all.
+pub fn wait(sel: WaitFor, options: u32) -> Result<Option<Found>, Errno> {
+    use sigil_core::abi::{WNOHANG, WNOWAIT};
     let me = current().pid;
+    let keep = options & WNOWAIT != 0;
     loop {
-        let mut found = false;
-        let mut reap = None;
-        for c in super::all().filter(|c| c.ppid == me) {
-            let matches = match pid {
-                -1 => true,
-                p if p > 0 => c.pid == p as u32,
-                // Process groups are one group in Sigil: 0 and < -1 match all.
-                _ => true,
+        let mut selected = false;
+        let mut found = None;
+        for c in super::all().filter(|c| c.ppid == me && sel.selects(&c.member())) {
+            selected = true;
+            let event = if c.state == State::Zombie {
+                Some(Event::Exited(c.wait_status))
+            } else {
+                c.report
             };
-            if !matches {
-                continue;
-            }
-            found = true;
-            if c.state == State::Zombie {
-                reap = Some(c.pid);
+            if let Some(event) = event.filter(|e| e.wanted(options)) {
+                if !keep && c.state != State::Zombie {
+                    c.report = None;
+                }
+                found = Some(Found { pid: c.pid, event, cpu: c.cpu.total() });
                 break;
             }
-            if let Some(r) = c.report {
-                let wanted = if r == wait_status::CONTINUED {
-                    options & WCONTINUED != 0
-                } else {
-                    options & WUNTRACED != 0
-                };
-                if wanted {
-                    c.report = None;
-                    return Ok((c.pid, r, c.cpu.total()));
-                }
+        }
+        if let Some(f) = found {
+            if !keep && matches!(f.event, Event::Exited(_)) {
+                let child = TABLE.get().procs.remove(&f.pid).expect("zombie");
+                current().cpu.reap(&child.cpu);
             }
+            return Ok(Some(f));
         }
-        if let Some(cpid) = reap {
-            let child = TABLE.get().procs.remove(&cpid).expect("zombie");
-            current().cpu.reap(&child.cpu);
-            return Ok((cpid, child.wait_status, child.cpu.total()));
-        }
-        if !found {
+        if !selected {
             return Err(Errno::ECHILD);
         }
         if options & WNOHANG != 0 {
-            return Ok((0, 0, CpuTimes::default()));
+            return Ok(None);
         }
         if sleep(wait_chan(me)).is_err() {
             return Err(Errno::ERESTARTSYS);

@@ -11,6 +11,7 @@
 pub mod deliver;
 
 use sigil_core::abi::{self, wait_status, Errno};
+use sigil_core::job::wait::Event;
 use sigil_core::signal::{
     default_action, AltStack, DefaultAction, Disposition, SigAction, SigInfo, SigPending, SigSet,
     Signal,
@@ -80,6 +81,12 @@ impl SignalState {
     }
 }
 
+/// Would `sig` be ignored or held back by `p` (the terminal's SIGTTIN/SIGTTOU
+/// choice between stopping a job and failing its call)?
+pub fn ignored_or_blocked(p: &mut Process, sig: Signal) -> bool {
+    is_ignored(p, sig) || p.sig.blocked.contains(sig)
+}
+
 fn is_ignored(p: &mut Process, sig: Signal) -> bool {
     match p.sig.action(sig).disposition() {
         Disposition::Ignore => true,
@@ -102,9 +109,9 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
         abi::SIGCONT => {
             p.sig.pending.flush_stop();
             if p.state == State::Stopped {
-                p.report = Some(wait_status::CONTINUED);
+                p.report = Some(Event::Continued);
                 proc::make_runnable(pid);
-                notify_parent_stop(p, abi::CLD_CONTINUED, abi::SIGCONT);
+                notify_parent_stop(p);
             }
         }
         abi::SIGSTOP | abi::SIGTSTP | abi::SIGTTIN | abi::SIGTTOU => p.sig.pending.flush_cont(),
@@ -177,29 +184,16 @@ pub fn interrupt_pending(p: &mut Process) -> bool {
     p.sig.pending.has_deliverable(p.sig.blocked)
 }
 
-/// SIGCHLD to the parent of an exiting child (unless the parent ignores it).
-pub fn notify_parent_exit(pid: u32, ppid: u32, status: u32) {
-    let (code, st) = if status & 0x7f == 0 {
-        (abi::CLD_EXITED, (status >> 8) & 0xff)
-    } else if status & 0x80 != 0 {
-        (abi::CLD_DUMPED, status & 0x7f)
-    } else {
-        (abi::CLD_KILLED, status & 0x7f)
-    };
-    let _ = send(ppid, SigInfo::chld(code, pid, 0, st), false);
-}
-
-fn notify_parent_stop(p: &mut Process, code: i32, st: u32) {
+/// SIGCHLD (CLD_STOPPED or CLD_CONTINUED, unless the parent set
+/// SA_NOCLDSTOP) for the stop or continue `p.report` holds, and a wake-up
+/// of the parent's waits.
+fn notify_parent_stop(p: &mut Process) {
     let ppid = p.ppid;
-    let pid = p.pid;
     let nocldstop = proc::get(ppid)
-        .map(|pp| {
-            pp.sig.action(Signal::new(abi::SIGCHLD).expect("SIGCHLD")).flags & abi::SA_NOCLDSTOP
-                != 0
-        })
+        .map(|pp| pp.sig.action(Signal::SIGCHLD).flags & abi::SA_NOCLDSTOP != 0)
         .unwrap_or(true);
-    if !nocldstop {
-        let _ = send(ppid, SigInfo::chld(code, pid, 0, st), false);
+    if let Some(event) = p.report.filter(|_| !nocldstop) {
+        let _ = send(ppid, event.siginfo(p.pid, 0), false);
     }
     proc::wakeup(proc::wait::wait_chan(ppid));
 }
@@ -286,7 +280,7 @@ fn core_dump(sig: Signal) -> ! {
 /// SIGSTOP & co: stop until SIGCONT (or SIGKILL), telling the parent.
 fn stop(p: &mut Process, sig: Signal) {
     p.state = State::Stopped;
-    p.report = Some(wait_status::stopped(sig.number()));
-    notify_parent_stop(p, abi::CLD_STOPPED, sig.number());
+    p.report = Some(Event::Stopped(sig.number()));
+    notify_parent_stop(p);
     proc::schedule();
 }

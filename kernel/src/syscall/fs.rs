@@ -112,6 +112,7 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, _mode: u32) -> SysResult {
                 return Err(Errno::ENOTDIR);
             }
             dev.set_status_flags(flags);
+            dev.opened(flags)?;
             dev
         }
         Ok(Found::Node(abs, node)) => {

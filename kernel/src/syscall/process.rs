@@ -1,10 +1,13 @@
-//! Process system calls: exit, fork/clone, execve, wait4.
+//! Process system calls: exit, fork/clone, execve, wait4/waitid, and the
+//! process-group and session calls (setpgid, getpgid, getpgrp, setsid, getsid).
 
 use sigil_core::abi::{wait_status, Errno};
+use sigil_core::job::wait::{self, WaitFor};
+use sigil_core::time::cputime::CpuTimes;
 
 use super::SysResult;
 use crate::proc;
-use crate::uaccess::put_user;
+use crate::uaccess::{put_user, Access, UserWindow};
 
 pub fn exit(code: u32) -> SysResult {
     proc::wait::exit(wait_status::exited(code & 0xff))
@@ -39,13 +42,38 @@ pub fn execve(path: u32, argv: u32, envp: u32) -> SysResult {
 /// time and its reaped children's (Linux `getrusage(RUSAGE_BOTH)`), written
 /// only when a child is reported.
 pub fn wait4(pid: i32, status: u32, options: u32, rusage: u32) -> SysResult {
-    let (cpid, st, cpu) = proc::wait::wait4(pid, options)?;
-    if cpid != 0 && status != 0 {
-        put_user(status, st).map_err(|_| Errno::EFAULT)?;
+    let options = wait::wait4_options(options)?;
+    let sel = WaitFor::from_wait4(pid, proc::current().job.pgid);
+    let Some(found) = proc::wait::wait(sel, options)? else { return Ok(0) };
+    if status != 0 {
+        put_user(status, found.event.status()).map_err(|_| Errno::EFAULT)?;
     }
-    if cpid != 0 && rusage != 0 {
+    put_rusage(rusage, found.cpu)?;
+    Ok(found.pid)
+}
+
+/// waitid(idtype, id, &info, options, &rusage): the event as a SIGCHLD
+/// siginfo (all zero when WNOHANG finds nothing); returns 0.
+pub fn waitid(idtype: u32, id: i32, info: u32, options: u32, rusage: u32) -> SysResult {
+    let sel = WaitFor::from_waitid(idtype, id, proc::current().job.pgid)?;
+    let found = proc::wait::wait(sel, wait::waitid_options(options)?)?;
+    if info != 0 {
+        let words = found.as_ref().map_or([0; 8], |f| *f.event.siginfo(f.pid, 0).words());
+        let mut w = UserWindow::open(info, 4 * wait::WAITID_WORDS as u32, Access::Write)
+            .map_err(|_| Errno::EFAULT)?;
+        w.put_slice(0, &words[..wait::WAITID_WORDS]);
+        w.finish().map_err(|_| Errno::EFAULT)?;
+    }
+    if let Some(f) = found {
+        put_rusage(rusage, f.cpu)?;
+    }
+    Ok(0)
+}
+
+fn put_rusage(rusage: u32, cpu: CpuTimes) -> Result<(), Errno> {
+    if rusage != 0 {
         let ru = sigil_core::time::cputime::encode_rusage(cpu);
         crate::uaccess::copy_to_user(rusage, &ru).map_err(|_| Errno::EFAULT)?;
     }
-    Ok(cpid)
+    Ok(())
 }

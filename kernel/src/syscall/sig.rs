@@ -5,8 +5,10 @@
 //! (sigreturn, rt_sigreturn).
 
 use sigil_core::abi::{self, Errno};
+use sigil_core::job::kill::kill_target;
 use sigil_core::signal::action::check_rt_sigaction;
 use sigil_core::signal::frame::FrameKind;
+use sigil_core::signal::info::check_queue_code;
 use sigil_core::signal::{SigAction, SigInfo, SigSet, Signal, StackT};
 
 use super::SysResult;
@@ -22,32 +24,22 @@ fn signal_or_zero(sig: u32) -> Result<Option<Signal>, Errno> {
     Signal::new(sig).map(Some).ok_or(Errno::EINVAL)
 }
 
-/// kill(pid, sig): pid > 0 one process; 0 or -1 every process but PID 1 and
-/// (for -1) the caller, as Linux; < -1 a process group (Sigil has one group).
+/// kill(pid, sig): one process, the caller's group (0), a group (< -1) or
+/// everyone but PID 1 and the caller (-1); sigil-core's `job::kill` decodes
+/// the target, `proc::group::send` reaches it.
 pub fn kill(pid: i32, sig: u32) -> SysResult {
     let sig = signal_or_zero(sig)?;
-    let me = proc::current().pid;
+    let me = proc::current();
     if pid > 0 {
         // One target, the common case (ping-pong): no list to allocate, and
         // one lookup (`send` answers ESRCH itself).
         return match sig {
-            Some(sig) => signal::send(pid as u32, SigInfo::kill(sig, me, 0), false).map(|_| 0),
+            Some(sig) => signal::send(pid as u32, SigInfo::kill(sig, me.pid, 0), false).map(|_| 0),
             None => proc::get(pid as u32).map(|_| 0).ok_or(Errno::ESRCH),
         };
     }
-    let targets: alloc::vec::Vec<u32> = match pid {
-        -1 => proc::all().map(|p| p.pid).filter(|&p| p != 1 && p != me).collect(),
-        _ => proc::all().map(|p| p.pid).filter(|&p| p != 1 || me == 1).collect(),
-    };
-    if targets.is_empty() {
-        return Err(Errno::ESRCH);
-    }
-    if let Some(sig) = sig {
-        for t in targets {
-            signal::send(t, SigInfo::kill(sig, me, 0), false)?;
-        }
-    }
-    Ok(0)
+    let target = kill_target(pid, me.job.pgid)?;
+    proc::group::send(target, sig.map(|s| SigInfo::kill(s, me.pid, 0))).map(|_| 0)
 }
 
 /// tgkill(tgid, tid, sig) and tkill(tid, sig) (tgid 0): one thread = one
@@ -183,23 +175,30 @@ pub fn pause() -> SysResult {
 }
 
 /// Reads the 128-byte user siginfo for rt_sigqueueinfo.
-fn read_siginfo(sig: Signal, uinfo: u32) -> Result<SigInfo, Errno> {
+fn read_siginfo(uinfo: u32) -> Result<[u32; 32], Errno> {
     let mut words = [0u32; 32];
     let w = UserWindow::open(uinfo, 128, Access::Read).map_err(|_| Errno::EFAULT)?;
     for (i, v) in words.iter_mut().enumerate() {
         *v = w.get(4 * i as u32);
     }
     w.finish().map_err(|_| Errno::EFAULT)?;
-    SigInfo::from_user(sig, &words)
+    Ok(words)
 }
 
 /// rt_sigqueueinfo(pid, sig, uinfo) and rt_tgsigqueueinfo(tgid, tid, sig,
 /// uinfo): a signal with a caller-made siginfo (glibc's sigqueue). RT signals
 /// count against the queue limit (EAGAIN beyond it).
+/// Signal 0 is the existence check, after the same siginfo checks
+/// (Linux `do_rt_sigqueueinfo`).
 pub fn rt_sigqueueinfo(pid: u32, sig: u32, uinfo: u32) -> SysResult {
-    let sig = Signal::new(sig).ok_or(Errno::EINVAL)?;
-    let info = read_siginfo(sig, uinfo)?;
+    let sig = signal_or_zero(sig)?;
+    let words = read_siginfo(uinfo)?;
     let me = proc::current().pid;
+    let Some(sig) = sig else {
+        check_queue_code(words[2] as i32, me, pid)?;
+        return proc::get(pid).map(|_| 0).ok_or(Errno::ESRCH);
+    };
+    let info = SigInfo::from_user(sig, &words)?;
     info.check_queue_sender(me, pid)?;
     proc::get(pid).ok_or(Errno::ESRCH)?;
     signal::send(pid, info, true)?;

@@ -256,6 +256,29 @@ fn constants(t: &mut Table) {
     }
 }
 
+/// The terminal's structures and numbers (`tty::termios`).
+fn termios(t: &mut Table) {
+    use crate::tty::termios::{self as tt, Termios, Winsize};
+    add(t, "sizeof(struct termios)", size_of::<Termios>());
+    add(t, "offsetof(struct termios, c_cc)", offset_of!(Termios, c_cc));
+    add(t, "offsetof(struct termios, c_line)", offset_of!(Termios, c_line));
+    add(t, "offsetof(struct termios, c_ispeed)", offset_of!(Termios, c_ispeed));
+    add(t, "offsetof(struct termios, c_ospeed)", offset_of!(Termios, c_ospeed));
+    add(t, "sizeof(struct winsize)", size_of::<Winsize>());
+    add(t, "NCCS", tt::NCCS);
+    macro_rules! same {
+        ($($name:ident),* $(,)?) => { $(add(t, stringify!($name), tt::$name);)* };
+    }
+    same!(
+        VINTR, VQUIT, VERASE, VKILL, VEOF, VMIN, VEOL, VTIME, VEOL2, VWERASE, VREPRINT, VSUSP,
+        VSTART, VSTOP, VLNEXT, VDISCARD, BRKINT, ISTRIP, INLCR, IGNCR, ICRNL, IXANY, IXON, IUTF8,
+        OPOST, ONLCR, OCRNL, B38400, CS8, CREAD, HUPCL, ECHOKE, ECHOE, ECHOK, ECHO, ECHONL,
+        ECHOCTL, ISIG, ICANON, IEXTEN, TOSTOP, NOFLSH, TCGETS, TCSETS, TCSETSW, TCSETSF, TCSBRK,
+        TCXONC, TCFLSH, TIOCSWINSZ, TIOCGWINSZ, TIOCOUTQ, TIOCSPGRP, TIOCGPGRP, TIOCSCTTY,
+        TIOCNOTTY, TIOCGSID, FIONREAD, TCIFLUSH, TCOFLUSH, TCIOFLUSH, TCOOFF, TCOON, TCIOFF, TCION,
+    );
+}
+
 /// Checks for the glibc side: W* macros on our status words, and what the
 /// (emulated) kernel hands back from rt_sigaction.
 fn glibc_side(t: &mut Table) -> String {
@@ -291,7 +314,7 @@ fn glibc_side(t: &mut Table) -> String {
 
 const UAPI_PRELUDE: &str = "#include <stddef.h>\n#include <asm/ucontext.h>\n#include <asm/sigcontext.h>\n\
 #include <asm/siginfo.h>\n#include <asm/signal.h>\n#include <asm/ptrace.h>\n#include <asm/errno.h>\n\
-#include <linux/signal.h>\n#include <linux/wait.h>\nint printf(const char *, ...);\n\
+#include <linux/signal.h>\n#include <linux/wait.h>\n#include <asm/termios.h>\nint printf(const char *, ...);\n\
 struct sigframe { struct sigcontext sctx; struct mcontext mctx; int abigap[56]; };\n\
 struct rt_sigframe { struct siginfo info; struct ucontext uc; int abigap[56]; };\n";
 
@@ -317,6 +340,7 @@ fn layouts_and_constants_match_the_ppc32_headers() {
     let mut uapi = Table::new();
     struct_layouts(&mut uapi);
     constants(&mut uapi);
+    termios(&mut uapi);
     let mut glibc = Table::new();
     let setup = glibc_side(&mut glibc);
 

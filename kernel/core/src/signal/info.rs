@@ -190,12 +190,17 @@ impl SigInfo {
     /// (si_code >= 0 includes SI_USER and SI_KERNEL) or kill()/tgkill(), whose
     /// sender pid/uid the kernel vouches for. To itself anything goes.
     pub const fn check_queue_sender(&self, sender: u32, target: u32) -> Result<(), Errno> {
-        let code = self.code();
-        if (code >= 0 || code == abi::SI_TKILL) && sender != target {
-            Err(Errno::EPERM)
-        } else {
-            Ok(())
-        }
+        check_queue_code(self.code(), sender, target)
+    }
+}
+
+/// `check_queue_sender` on the raw si_code: what rt_sigqueueinfo with
+/// signal 0 (no siginfo is built) checks before its existence test.
+pub const fn check_queue_code(code: i32, sender: u32, target: u32) -> Result<(), Errno> {
+    if (code >= 0 || code == abi::SI_TKILL) && sender != target {
+        Err(Errno::EPERM)
+    } else {
+        Ok(())
     }
 }
 

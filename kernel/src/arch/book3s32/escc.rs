@@ -3,6 +3,12 @@
 //! QEMU's `-serial stdio` is wired to channel A. Registers are bytes with a
 //! 16-byte stride: control at +0x20, data at +0x30. A control write selects
 //! register n, the next write sets it; a plain control read is RR0.
+//!
+//! Output is polled (QEMU's transmitter is always ready at once). Input
+//! raises the receive interrupt (WR1 "Rx on all characters", WR9 master
+//! enable), routed through the Heathrow PIC (`pic.rs`). QEMU's ESCC holds
+//! one received byte and takes the next from its chardev only after that
+//! one is read, so a byte left unread holds the sender back: no overrun.
 
 use super::io;
 
@@ -23,6 +29,8 @@ pub fn init() {
     write_reg(4, 0x44); // x16 clock, 1 stop bit, no parity
     write_reg(3, 0xc1); // Rx 8 bits, Rx enable
     write_reg(5, 0x68); // Tx 8 bits, Tx enable
+    write_reg(1, 0x10); // interrupt on every received character
+    write_reg(9, 0x08); // master interrupt enable
 }
 
 /// Writes one byte, waiting for the transmit buffer.

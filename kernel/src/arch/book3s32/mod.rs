@@ -10,6 +10,7 @@ mod io;
 pub mod kuap;
 pub mod mmu;
 mod pci;
+mod pic;
 mod trap;
 
 pub use super::ppc32::context::{
@@ -24,6 +25,7 @@ pub use super::ppc32::frame::{
 pub use super::ppc32::BootInfo;
 pub use cuda::power_off;
 pub use escc::{getc as console_getc, putc as console_putc};
+pub use pic::{console_irq, take_console_irq};
 pub use trap::classify;
 
 /// Brings up what the console needs and reads the boot information.
@@ -31,6 +33,7 @@ pub fn early_init() -> Option<BootInfo> {
     if !pci::enable_macio() {
         return None;
     }
+    pic::init();
     escc::init();
     fwcfg::present().then(fwcfg::boot_info)
 }

@@ -26,7 +26,7 @@ pub use super::ppc32::frame::{
     backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER,
 };
 pub use super::ppc32::BootInfo;
-pub use smc::{getc as console_getc, putc as console_putc};
+pub use smc::{console_irq, getc as console_getc, putc as console_putc, take_console_irq};
 pub use trap::classify;
 
 /// The machine, for the boot banner.

@@ -1,0 +1,146 @@
+//! Process groups and sessions: the ids each process carries, the system
+//! calls that change them, and sending a signal to a whole group.
+//!
+//! The rules are sigil-core's (`sigil_core::job`); this module applies them
+//! to the process table. A group or a session is not an object here: it is
+//! the set of processes carrying its id, so it lives exactly as long as it
+//! has a member (Linux keeps a `struct pid` per group for the same answer).
+//!
+//! Where job-control state lives:
+//! - `JobIds`, in each `Process`: the group, the session, and whether the
+//!   process has exec'd since fork. When threads come, pgid and sid move
+//!   to the thread group (Linux `signal_struct`), `execed` stays with the
+//!   group leader; `Process::job` is the only field to move.
+//! - The foreground group of a session's controlling terminal belongs to the
+//!   terminal, as in Linux (`tty->pgrp`, `tty->session`): the console's tty
+//!   keeps (session, foreground pgrp) and signals the foreground group with
+//!   [`send`]`(KillTarget::Group(pgrp), ...)`.
+
+use alloc::vec::Vec;
+
+use sigil_core::abi::Errno;
+use sigil_core::job::group::{check_setpgid, check_setsid, resolve_setpgid, Ids};
+use sigil_core::job::kill::{KillTarget, Outcome};
+use sigil_core::job::{orphan, Member};
+use sigil_core::signal::{SigInfo, Signal};
+
+use super::{all, current, get, Process, State};
+
+/// A process's place in job control (Linux `task_pgrp`, `task_session`,
+/// `PF_FORKNOEXEC`). Fork copies it with `execed` clear; exec sets `execed`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct JobIds {
+    pub pgid: u32,
+    pub sid: u32,
+    pub execed: bool,
+}
+
+impl JobIds {
+    /// A forked child's ids: its parent's group and session.
+    pub fn fork(&self) -> JobIds {
+        JobIds { execed: false, ..*self }
+    }
+}
+
+impl Process {
+    /// This process as the job-control rules see it.
+    pub fn member(&self) -> Member {
+        Member {
+            pid: self.pid,
+            ppid: self.ppid,
+            pgid: self.job.pgid,
+            sid: self.job.sid,
+            stopped: self.state == State::Stopped,
+            zombie: self.state == State::Zombie,
+        }
+    }
+
+    fn ids(&self) -> Ids {
+        Ids {
+            pid: self.pid,
+            ppid: self.ppid,
+            pgid: self.job.pgid,
+            sid: self.job.sid,
+            execed: self.job.execed,
+        }
+    }
+}
+
+/// The session of some member of group `pgid`, if the group exists.
+fn group_session(pgid: u32) -> Option<u32> {
+    all().find(|p| p.job.pgid == pgid).map(|p| p.job.sid)
+}
+
+/// setpgid(pid, pgid).
+pub fn setpgid(pid: i32, pgid: i32) -> Result<u32, Errno> {
+    let me = current();
+    let (pid, pgid) = resolve_setpgid(me.pid, pid, pgid)?;
+    let caller = me.ids();
+    let target = get(pid).ok_or(Errno::ESRCH)?;
+    check_setpgid(&caller, &target.ids(), pgid, group_session(pgid))?;
+    get(pid).ok_or(Errno::ESRCH)?.job.pgid = pgid;
+    Ok(0)
+}
+
+/// The process `pid` names for getpgid/getsid: 0 is the caller.
+fn lookup(pid: i32) -> Result<&'static mut Process, Errno> {
+    match pid {
+        0 => Ok(current()),
+        p if p < 0 => Err(Errno::ESRCH),
+        p => get(p as u32).ok_or(Errno::ESRCH),
+    }
+}
+
+/// getpgid(pid) (getpgrp is getpgid(0)).
+pub fn getpgid(pid: i32) -> Result<u32, Errno> {
+    lookup(pid).map(|p| p.job.pgid)
+}
+
+/// getsid(pid).
+pub fn getsid(pid: i32) -> Result<u32, Errno> {
+    lookup(pid).map(|p| p.job.sid)
+}
+
+/// setsid(): a new session and group, both with the caller's pid, and no
+/// controlling terminal. Returns the new session id.
+pub fn setsid() -> Result<u32, Errno> {
+    let pid = current().pid;
+    check_setsid(all().any(|p| p.job.pgid == pid))?;
+    let me = current();
+    me.job.pgid = pid;
+    me.job.sid = pid;
+    Ok(pid)
+}
+
+/// Sends `info` to every process `target` selects for a kill() from the
+/// current process (Linux `kill_something_info` / `kill_pgrp`); `None` is
+/// signal 0, the existence check. This is the API the terminal uses for
+/// Ctrl-C: `send(KillTarget::Group(fg), Some(SigInfo::kernel(SIGINT)))`.
+pub fn send(target: KillTarget, info: Option<SigInfo>) -> Result<(), Errno> {
+    let caller = super::try_current().map_or(0, |p| p.pid);
+    let pids: Vec<u32> =
+        all().filter(|p| target.selects(&p.member(), caller)).map(|p| p.pid).collect();
+    let mut outcome = Outcome::default();
+    for pid in pids {
+        outcome.add(match info {
+            Some(info) => crate::signal::send(pid, info, false),
+            None => Ok(()),
+        });
+    }
+    outcome.result()
+}
+
+/// Process `gone` is exiting (its children not yet handed to PID 1): each
+/// group this orphans with a stopped member gets SIGHUP, then SIGCONT.
+pub fn hangup_orphaned(gone: u32) {
+    // Almost no exit has a stopped process anywhere: skip the snapshot.
+    if !all().any(|p| p.state == State::Stopped) {
+        return;
+    }
+    let procs: Vec<Member> = all().map(|p| p.member()).collect();
+    for pgid in orphan::hangup_on_exit(&procs, gone) {
+        for sig in [Signal::SIGHUP, Signal::SIGCONT] {
+            let _ = send(KillTarget::Group(pgid), Some(SigInfo::kernel(sig)));
+        }
+    }
+}
