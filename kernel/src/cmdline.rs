@@ -28,13 +28,20 @@ pub fn parse(line: &'static [u8]) -> Options {
         match w {
             b"--" => break,
             b"quiet" => crate::console::QUIET.store(true, Ordering::Relaxed),
-            b"signal.dequeue=copy" => crate::signal::deliver::DEQUEUE_COPY.store(true, Ordering::Relaxed),
-            b"signal.frame=field" => crate::signal::deliver::FRAME_PER_FIELD.store(true, Ordering::Relaxed),
+            b"signal.dequeue=copy" => {
+                crate::signal::deliver::DEQUEUE_COPY.store(true, Ordering::Relaxed)
+            }
+            b"signal.frame=field" => {
+                crate::signal::deliver::FRAME_PER_FIELD.store(true, Ordering::Relaxed)
+            }
             _ if w.starts_with(b"pcm.sync_ptr=") => crate::dev::pcm::set_sync_ptr_way(&w[13..]),
             b"fpu=emulate" => crate::fpemu::FORCED.store(true, Ordering::Relaxed),
             b"trace=signal" => crate::trace::ENABLED.store(true, Ordering::Relaxed),
             _ if w.starts_with(b"selftest=") => opts.selftest = Some(&w[9..]),
-            _ => crate::kprintln!("sigil: unknown boot option {}", core::str::from_utf8(w).unwrap_or("?")),
+            _ => crate::kprintln!(
+                "sigil: unknown boot option {}",
+                core::str::from_utf8(w).unwrap_or("?")
+            ),
         }
     }
     opts.init_args.extend(words);

@@ -44,7 +44,8 @@ const HEAP_FRAMES: usize = 4096;
 extern "C" fn kmain() -> ! {
     let Some(boot) = arch::early_init() else { arch::power_off() };
     // SAFETY: linker symbols; only their addresses are used.
-    let (kstart, kend) = unsafe { (&__kernel_start as *const u8 as usize, &__kernel_end as *const u8 as usize) };
+    let (kstart, kend) =
+        unsafe { (&__kernel_start as *const u8 as usize, &__kernel_end as *const u8 as usize) };
     let (initrd, initrd_len) = (boot.initrd.0 as usize, boot.initrd.1 as usize);
     // Keep the initrd and the command line QEMU put after it out of the allocator.
     let first = (mm::to_phys(kend) + mm::PAGE_SIZE - 1) / mm::PAGE_SIZE;
@@ -52,7 +53,10 @@ extern "C" fn kmain() -> ! {
     let mut keep = (usize::MAX, 0);
     for (start, len) in [(initrd, initrd_len), (boot.cmdline as usize, mm::PAGE_SIZE)] {
         if len > 0 && start > 0 {
-            keep = (keep.0.min(start / mm::PAGE_SIZE), keep.1.max((start + len).div_ceil(mm::PAGE_SIZE) + 1));
+            keep = (
+                keep.0.min(start / mm::PAGE_SIZE),
+                keep.1.max((start + len).div_ceil(mm::PAGE_SIZE) + 1),
+            );
         }
     }
     if keep.0 < keep.1 {
@@ -64,14 +68,23 @@ extern "C" fn kmain() -> ! {
     let opts = cmdline::parse(cmdline);
     kprintln!(
         "Sigil on {}: CPU PVR {:#010x} ({}), RAM {} MiB, kernel {} KiB, timebase {} Hz",
-        arch::MACHINE, arch::pvr(), arch::platform(), boot.ram_size >> 20, (kend - kstart) >> 10, boot.tb_freq
+        arch::MACHINE,
+        arch::pvr(),
+        arch::platform(),
+        boot.ram_size >> 20,
+        (kend - kstart) >> 10,
+        boot.tb_freq
     );
 
     let tlb_reload = arch::mmu_init();
     dev::timer::init(boot.tb_freq);
     kprintln!("sigil: boot options: {}", core::str::from_utf8(cmdline).unwrap_or("?"));
-    kprintln!("sigil: {} free frames, heap {} KiB, {} TLB reload",
-        mm::frames::free_count(), HEAP_FRAMES * 4, tlb_reload);
+    kprintln!(
+        "sigil: {} free frames, heap {} KiB, {} TLB reload",
+        mm::frames::free_count(),
+        HEAP_FRAMES * 4,
+        tlb_reload
+    );
     kprintln!("sigil: boot took {} timebase ticks", arch::timebase());
 
     if let Some(test) = opts.selftest {
@@ -90,7 +103,8 @@ extern "C" fn kmain() -> ! {
             shutdown(1);
         }
     }
-    let argv: alloc::vec::Vec<&[u8]> = core::iter::once(&b"/init"[..]).chain(opts.init_args.iter().copied()).collect();
+    let argv: alloc::vec::Vec<&[u8]> =
+        core::iter::once(&b"/init"[..]).chain(opts.init_args.iter().copied()).collect();
     let baseline = Usage::now();
     match proc::run_init("/init", &argv) {
         Ok(status) => {
@@ -134,10 +148,15 @@ fn leak_check(before: &Usage) {
     let heap = after.heap as isize - before.heap as isize;
     let nodes = after.nodes as isize - before.nodes as isize;
     if frames == 0 && heap == 0 && nodes == 0 {
-        kprintln!("sigil: leak check: ok ({} free frames, heap {} bytes, as before PID 1)", after.free_frames, after.heap);
+        kprintln!(
+            "sigil: leak check: ok ({} free frames, heap {} bytes, as before PID 1)",
+            after.free_frames,
+            after.heap
+        );
     } else {
         console::print_always(format_args!(
-            "sigil: leak check: LEAK frames {:+} heap {:+} bytes sigqueue nodes {:+}\n", frames, heap, nodes
+            "sigil: leak check: LEAK frames {:+} heap {:+} bytes sigqueue nodes {:+}\n",
+            frames, heap, nodes
         ));
     }
 }
@@ -156,7 +175,11 @@ fn command_line(addr: usize) -> &'static [u8] {
 /// PID 1 ended (or reboot was called): report and power off with `status`
 /// (a Linux wait status: exit code, or 128 + signal number when killed).
 pub fn shutdown(wait_status: u32) -> ! {
-    let code = if wait_status & 0x7f == 0 { (wait_status >> 8) & 0xff } else { 128 + (wait_status & 0x7f) };
+    let code = if wait_status & 0x7f == 0 {
+        (wait_status >> 8) & 0xff
+    } else {
+        128 + (wait_status & 0x7f)
+    };
     // The time and the counters are what `make bench` (qemu/src/bench.rs) reads:
     // under `-icount shift=0` guest nanoseconds are guest instructions.
     kprintln!(

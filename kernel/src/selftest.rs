@@ -7,8 +7,8 @@
 //! `kstack-overflow`: unbounded recursion on the boot stack must end in a
 //! "kernel stack overflow" oops from `proc::check_kernel_stack`.
 
-use crate::mm::space::{AddressSpace, Prot};
 use crate::mm::frames;
+use crate::mm::space::{AddressSpace, Prot};
 use crate::uaccess::{Access, UserWindow};
 
 const USER_PAGE: u32 = 0x1000_0000;
@@ -27,21 +27,33 @@ pub fn run(name: &[u8]) -> ! {
             w.put(0, 0x5151_u32);
             w.finish().expect("no fault");
             let back: u32 = crate::uaccess::get_user(USER_PAGE).expect("read");
-            crate::console::print_always(format_args!("selftest kuap-window: wrote and read back {:#x}\n", back));
+            crate::console::print_always(format_args!(
+                "selftest kuap-window: wrote and read back {:#x}\n",
+                back
+            ));
             crate::shutdown(if back == 0x5151 { 0 } else { 1 << 8 })
         }
         b"kuap-violation" => {
-            crate::console::print_always(format_args!("selftest kuap-violation: writing to user memory outside a window\n"));
+            crate::console::print_always(format_args!(
+                "selftest kuap-violation: writing to user memory outside a window\n"
+            ));
             // SAFETY: deliberately wrong: this store must fault (KUAP). The
             // page is mapped and ours, so if it does not fault nothing breaks.
             unsafe { core::ptr::write_volatile(USER_PAGE as *mut u32, 0xbad) };
-            crate::console::print_always(format_args!("selftest kuap-violation: FAILED, the write was not caught\n"));
+            crate::console::print_always(format_args!(
+                "selftest kuap-violation: FAILED, the write was not caught\n"
+            ));
             crate::shutdown(1 << 8)
         }
         b"kstack-overflow" => {
-            crate::console::print_always(format_args!("selftest kstack-overflow: recursing on the boot stack\n"));
+            crate::console::print_always(format_args!(
+                "selftest kstack-overflow: recursing on the boot stack\n"
+            ));
             let depth = recurse(0);
-            crate::console::print_always(format_args!("selftest kstack-overflow: FAILED, {} levels deep and no oops\n", depth));
+            crate::console::print_always(format_args!(
+                "selftest kstack-overflow: FAILED, {} levels deep and no oops\n",
+                depth
+            ));
             crate::shutdown(1 << 8)
         }
         _ => {

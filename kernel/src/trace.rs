@@ -119,7 +119,15 @@ pub fn dequeue(pid: u32, sig: Signal, node: Option<&SigQueueNode>) {
 /// or one per store with `signal.frame=field`), `ok` whether every store
 /// landed (false: the process gets SIGSEGV instead of the handler).
 #[cold]
-pub fn frame(pid: u32, signo: u32, kind: FrameKind, frame: u32, window: (u32, u32), windows: u32, ok: bool) {
+pub fn frame(
+    pid: u32,
+    signo: u32,
+    kind: FrameKind,
+    frame: u32,
+    window: (u32, u32),
+    windows: u32,
+    ok: bool,
+) {
     let size = match kind {
         FrameKind::Classic => SigFrame::SIZE,
         FrameKind::Rt => RtSigFrame::SIZE,
@@ -151,14 +159,27 @@ fn kind_name(kind: FrameKind) -> &'static str {
 #[cold]
 pub fn handler(pid: u32, entered: Option<Signal>, nip: u32, sp: u32, lr: u32) {
     if let Some(sig) = entered {
-        emit(format_args!("handler pid={} signo={} nip={:#x} sp={:#x} lr={:#x}", pid, sig.number(), nip, sp, lr));
+        emit(format_args!(
+            "handler pid={} signo={} nip={:#x} sp={:#x} lr={:#x}",
+            pid,
+            sig.number(),
+            nip,
+            sp,
+            lr
+        ));
     }
 }
 
 /// sigreturn/rt_sigreturn read the frame at `frame` back; user mode resumes at `nip`.
 #[cold]
 pub fn sigreturn(pid: u32, kind: FrameKind, frame: u32, nip: u32) {
-    emit(format_args!("sigreturn pid={} kind={} frame={:#x} nip={:#x}", pid, kind_name(kind), frame, nip));
+    emit(format_args!(
+        "sigreturn pid={} kind={} frame={:#x} nip={:#x}",
+        pid,
+        kind_name(kind),
+        frame,
+        nip
+    ));
 }
 
 /// No handler: the default action is taken (SIG_IGN is traced as `ignore`).

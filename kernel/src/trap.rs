@@ -88,7 +88,11 @@ fn user_exception(tf: &mut TrapFrame, event: Event) {
 /// A user access to `ea` the MMU refused for good: SIGSEGV, with the code
 /// saying whether anything is mapped there.
 pub fn segv(ea: u32) {
-    let code = if proc::current().space().area(ea).is_some() { abi::SEGV_ACCERR } else { abi::SEGV_MAPERR };
+    let code = if proc::current().space().area(ea).is_some() {
+        abi::SEGV_ACCERR
+    } else {
+        abi::SEGV_MAPERR
+    };
     signal::force_fault(abi::SIGSEGV, code, ea);
 }
 

@@ -88,7 +88,10 @@ impl UserWindow {
     }
 
     fn ptr<T>(&self, off: u32) -> *mut T {
-        assert!(off.checked_add(core::mem::size_of::<T>() as u32).is_some_and(|e| e <= self.len), "access outside the window");
+        assert!(
+            off.checked_add(core::mem::size_of::<T>() as u32).is_some_and(|e| e <= self.len),
+            "access outside the window"
+        );
         (self.start + off) as *mut T
     }
 
@@ -112,7 +115,10 @@ impl UserWindow {
     /// The address of `n` values of T from `off`, checked once for all of them.
     fn ptr_n<T>(&self, off: u32, n: usize) -> *mut T {
         let bytes = (n as u32).checked_mul(core::mem::size_of::<T>() as u32);
-        assert!(bytes.and_then(|b| off.checked_add(b)).is_some_and(|e| e <= self.len), "access outside the window");
+        assert!(
+            bytes.and_then(|b| off.checked_add(b)).is_some_and(|e| e <= self.len),
+            "access outside the window"
+        );
         (self.start + off) as *mut T
     }
 

@@ -56,7 +56,11 @@ const SIGNAL_VARIANTS: &[Variant] = &[
     Variant { name: "default", boot_opts: &[], default: true },
     Variant { name: "dequeue=copy", boot_opts: &["signal.dequeue=copy"], default: false },
     Variant { name: "frame=field", boot_opts: &["signal.frame=field"], default: false },
-    Variant { name: "copy+field", boot_opts: &["signal.dequeue=copy", "signal.frame=field"], default: false },
+    Variant {
+        name: "copy+field",
+        boot_opts: &["signal.dequeue=copy", "signal.frame=field"],
+        default: false,
+    },
 ];
 
 /// Everything `make bench` measures, in table order.
@@ -130,7 +134,8 @@ pub fn parse_exit_stats(console: &str) -> Result<ExitStats, String> {
         .ok_or("no `sigil: init exited` line on the console (was the boot quiet?)")?;
     // The number after `word` (`at 123 ns`, `windows 6,`).
     let after = |word: &str| -> Result<u64, String> {
-        let rest = line.split(word).nth(1).ok_or_else(|| format!("no `{}` in {line:?}", word.trim()))?;
+        let rest =
+            line.split(word).nth(1).ok_or_else(|| format!("no `{}` in {line:?}", word.trim()))?;
         let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
         digits.parse().map_err(|_| format!("no number after `{}` in {line:?}", word.trim()))
     };
@@ -164,7 +169,13 @@ pub struct Measurement {
 
 /// Boots `b` under `v` with `n` and `2n` operations and returns the per-op figures.
 /// `base` gives the board, kernel and timeout; its init, options and flags are replaced.
-pub fn measure(base: &RunConfig, user_dir: &std::path::Path, b: &Benchmark, v: &Variant, n: u32) -> Result<Measurement, String> {
+pub fn measure(
+    base: &RunConfig,
+    user_dir: &std::path::Path,
+    b: &Benchmark,
+    v: &Variant,
+    n: u32,
+) -> Result<Measurement, String> {
     let run = |count: u32| -> Result<ExitStats, String> {
         let mut cfg = base.clone();
         cfg.init = Some(user_dir.join(b.program));
@@ -174,7 +185,12 @@ pub fn measure(base: &RunConfig, user_dir: &std::path::Path, b: &Benchmark, v: &
         let r = crate::run(&cfg);
         let what = format!("{} ({}) with {count}", b.program, v.name);
         if r.oopsed() || r.status != Some(0) {
-            return Err(format!("{what}: exit {} (want 0)\n{}{}", r.exit_code(), r.console, r.stderr));
+            return Err(format!(
+                "{what}: exit {} (want 0)\n{}{}",
+                r.exit_code(),
+                r.console,
+                r.stderr
+            ));
         }
         parse_exit_stats(&r.console).map_err(|e| format!("{what}: {e}"))
     };
@@ -217,11 +233,22 @@ pub fn table(rows: &[Measurement]) -> String {
     );
     let _ = writeln!(s, "|---------------|--------------|----------------:|-----------:|-----------------:|----------:|-------:|----------:|");
     for m in rows {
-        let (target, linux) = if m.default { (m.target.to_string(), m.linux.to_string()) } else { (String::new(), String::new()) };
+        let (target, linux) = if m.default {
+            (m.target.to_string(), m.linux.to_string())
+        } else {
+            (String::new(), String::new())
+        };
         let _ = writeln!(
             s,
             "| {:<13} | {:<12} | {:>15.1} | {:>10.2} | {:>16.1} | {:>9.2} | {:>6} | {:>9} |",
-            m.benchmark, m.variant, m.instructions_per_op, m.windows_per_op, m.siginfo_bytes_per_op, m.ratio_to_default, target, linux
+            m.benchmark,
+            m.variant,
+            m.instructions_per_op,
+            m.windows_per_op,
+            m.siginfo_bytes_per_op,
+            m.ratio_to_default,
+            target,
+            linux
         );
     }
     s
@@ -282,18 +309,27 @@ pub fn svg(rows: &[Measurement]) -> String {
     const PLOT: f64 = 600.0;
     const BAR: f64 = 16.0;
     const DECADES: (i32, i32) = (1, 5); // 10 .. 100000 instructions
-    let x = |v: f64| LEFT + PLOT * ((v.max(10.0).log10() - DECADES.0 as f64) / (DECADES.1 - DECADES.0) as f64).min(1.0);
+    let x = |v: f64| {
+        LEFT + PLOT
+            * ((v.max(10.0).log10() - DECADES.0 as f64) / (DECADES.1 - DECADES.0) as f64).min(1.0)
+    };
     let mut body = String::new();
     let mut y = 40.0;
     let mut benches: Vec<&str> = rows.iter().map(|m| m.benchmark).collect();
     benches.dedup();
     for bench in benches {
         let group: Vec<&Measurement> = rows.iter().filter(|m| m.benchmark == bench).collect();
-        let _ = writeln!(body, r#"<text x="10" y="{:.0}" font-weight="bold">{bench}</text>"#, y + 12.0);
+        let _ =
+            writeln!(body, r#"<text x="10" y="{:.0}" font-weight="bold">{bench}</text>"#, y + 12.0);
         y += 18.0;
         let top = y;
         let mut bar = |label: &str, value: f64, fill: &str, body: &mut String| {
-            let _ = writeln!(body, r#"<text x="{:.0}" y="{:.0}" text-anchor="end">{label}</text>"#, LEFT - 6.0, y + 12.0);
+            let _ = writeln!(
+                body,
+                r#"<text x="{:.0}" y="{:.0}" text-anchor="end">{label}</text>"#,
+                LEFT - 6.0,
+                y + 12.0
+            );
             let _ = writeln!(
                 body,
                 r#"<rect x="{LEFT}" y="{y:.0}" width="{:.1}" height="{BAR}" fill="{fill}"/><text x="{:.1}" y="{:.0}">{value:.0}</text>"#,
@@ -304,7 +340,12 @@ pub fn svg(rows: &[Measurement]) -> String {
             y += BAR + 4.0;
         };
         for m in &group {
-            bar(m.variant, m.instructions_per_op, if m.default { "#1f4e9c" } else { "#8fb0e0" }, &mut body);
+            bar(
+                m.variant,
+                m.instructions_per_op,
+                if m.default { "#1f4e9c" } else { "#8fb0e0" },
+                &mut body,
+            );
         }
         bar("Linux 6.1", group[0].linux as f64, "#b0b0b0", &mut body);
         let t = x(group[0].target as f64);
@@ -380,18 +421,31 @@ mod tests {
 
     #[test]
     fn ratios_table_json_svg() {
-        let mut rows = vec![row("a", "default", true, 200.0), row("a", "old \"way\"", false, 500.0), row("b", "default", true, 50.0)];
+        let mut rows = vec![
+            row("a", "default", true, 200.0),
+            row("a", "old \"way\"", false, 500.0),
+            row("b", "default", true, 50.0),
+        ];
         set_ratios(&mut rows);
         assert_eq!(rows[1].ratio_to_default, 2.5);
         assert_eq!(rows[2].ratio_to_default, 1.0);
         assert_eq!(table(&rows).lines().count(), 5);
         let j = json(&rows);
-        assert!(j.starts_with("[\n  {\"benchmark\": \"a\", \"variant\": \"default\", \"default\": true,"), "{j}");
+        assert!(
+            j.starts_with(
+                "[\n  {\"benchmark\": \"a\", \"variant\": \"default\", \"default\": true,"
+            ),
+            "{j}"
+        );
         assert!(j.contains(r#""variant": "old \"way\"""#));
         assert_eq!(j.matches("\"instructions_per_op\": ").count(), 3);
         assert!(j.ends_with("}\n]\n"), "{j}");
         let s = svg(&rows);
         assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
-        assert_eq!(s.matches("<rect x=").count(), 3 + 2, "one bar per row, one Linux bar per benchmark");
+        assert_eq!(
+            s.matches("<rect x=").count(),
+            3 + 2,
+            "one bar per row, one Linux bar per benchmark"
+        );
     }
 }

@@ -29,18 +29,21 @@ impl Board {
         } else {
             repo_root.join("boards").join(format!("{name}.mk"))
         };
-        let text = fs::read_to_string(&path).map_err(|e| format!("cannot read board file {}: {e}", path.display()))?;
+        let text = fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read board file {}: {e}", path.display()))?;
         Ok(Board { vars: parse_vars(&text), path })
     }
 
     /// `QEMU_CMD` split into words: the program and its arguments.
     pub fn qemu_cmd(&self) -> Result<Vec<String>, String> {
-        let cmd = self
-            .vars
-            .get("QEMU_CMD")
-            .ok_or_else(|| format!("{} has no QEMU_CMD: this board cannot run in QEMU", self.path.display()))?;
+        let cmd = self.vars.get("QEMU_CMD").ok_or_else(|| {
+            format!("{} has no QEMU_CMD: this board cannot run in QEMU", self.path.display())
+        })?;
         if cmd.contains('$') {
-            return Err(format!("{}: QEMU_CMD uses a Make reference ($), which the runner does not expand", self.path.display()));
+            return Err(format!(
+                "{}: QEMU_CMD uses a Make reference ($), which the runner does not expand",
+                self.path.display()
+            ));
         }
         let words: Vec<String> = cmd.split_whitespace().map(str::to_owned).collect();
         if words.is_empty() {
@@ -118,7 +121,10 @@ mod tests {
 
     #[test]
     fn qemu_cmd_is_split_into_words() {
-        let board = Board { path: "t.mk".into(), vars: parse_vars("QEMU_CMD = qemu-system-ppc -M g3beige  -m 256\n") };
+        let board = Board {
+            path: "t.mk".into(),
+            vars: parse_vars("QEMU_CMD = qemu-system-ppc -M g3beige  -m 256\n"),
+        };
         assert_eq!(board.qemu_cmd().unwrap(), ["qemu-system-ppc", "-M", "g3beige", "-m", "256"]);
         let missing = Board { path: "t.mk".into(), vars: parse_vars("A = b\n") };
         assert!(missing.qemu_cmd().is_err());

@@ -45,7 +45,8 @@ impl Console {
                 std::mem::take(&mut self.held)
             }
             None => {
-                let keep = longest_suffix_prefix(&self.held, marker).max(usize::from(self.held.last() == Some(&b'\r')));
+                let keep = longest_suffix_prefix(&self.held, marker)
+                    .max(usize::from(self.held.last() == Some(&b'\r')));
                 let rest = self.held.split_off(self.held.len() - keep);
                 std::mem::replace(&mut self.held, rest)
             }

@@ -40,11 +40,16 @@ pub fn build(init: &Path, bin_dir: Option<&Path>, extra: &[ExtraFile]) -> Result
     let read = |p: &Path| fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
     let mut files = vec![ExtraFile::new("init", read(init)?, MODE_EXEC)];
     if let Some(dir) = bin_dir {
-        let listing = fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
-        let mut paths: Vec<PathBuf> = listing.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
+        let listing =
+            fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+        let mut paths: Vec<PathBuf> =
+            listing.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
         paths.sort();
         for p in paths {
-            let name = p.file_name().and_then(|n| n.to_str()).ok_or_else(|| format!("{}: name is not UTF-8", p.display()))?;
+            let name = p
+                .file_name()
+                .and_then(|n| n.to_str())
+                .ok_or_else(|| format!("{}: name is not UTF-8", p.display()))?;
             files.push(ExtraFile::new(&format!("bin/{name}"), read(&p)?, MODE_EXEC));
         }
     }
@@ -80,7 +85,10 @@ pub struct ScratchDir(PathBuf);
 impl ScratchDir {
     pub fn new(tag: &str) -> Result<ScratchDir, String> {
         static NEXT: AtomicU32 = AtomicU32::new(0);
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let path = std::env::temp_dir().join(format!("{tag}-{}-{n}-{nanos}", std::process::id()));
         fs::create_dir(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
@@ -98,9 +106,11 @@ impl ScratchDir {
         for f in files {
             let path = self.0.join(&f.path);
             if let Some(parent) = path.parent() {
-                fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+                fs::create_dir_all(parent)
+                    .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
             }
-            fs::write(&path, &f.data).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            fs::write(&path, &f.data)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             fs::set_permissions(&path, fs::Permissions::from_mode(f.mode & 0o7777))
                 .map_err(|e| format!("cannot chmod {}: {e}", path.display()))?;
         }
@@ -128,7 +138,10 @@ mod tests {
         fs::write(bin.join("a"), b"A").unwrap();
         let init = scratch.path().join("init-prog");
         fs::write(&init, b"INIT").unwrap();
-        let extra = [ExtraFile::new("/bin/bad-elf-text", "not elf", 0o100_644), ExtraFile::new("etc/x/y", "y", 0o100_644)];
+        let extra = [
+            ExtraFile::new("/bin/bad-elf-text", "not elf", 0o100_644),
+            ExtraFile::new("etc/x/y", "y", 0o100_644),
+        ];
         let cpio = build(&init, Some(&bin), &extra).unwrap();
 
         let archive = Archive::new(&cpio).unwrap();

@@ -129,13 +129,18 @@ pub fn cmdline(cfg: &RunConfig) -> Result<String, String> {
         words.push("--");
         words.extend(cfg.init_args.iter().map(String::as_str));
     }
-    if let Some(bad) = words.iter().find(|w| w.contains('"') || w.contains(|c: char| c.is_whitespace() && c != ' ')) {
+    if let Some(bad) = words
+        .iter()
+        .find(|w| w.contains('"') || w.contains(|c: char| c.is_whitespace() && c != ' '))
+    {
         return Err(format!("kernel command line word {bad:?} has a double quote or a tab/newline, which the command line cannot carry"));
     }
     // The kernel splits at spaces; a word that has one, or is empty, goes in
     // double quotes (Linux's rule, parsed by sigil_core::cmdline).
-    let quoted: Vec<String> =
-        words.iter().map(|w| if w.is_empty() || w.contains(' ') { format!("\"{w}\"") } else { w.to_string() }).collect();
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| if w.is_empty() || w.contains(' ') { format!("\"{w}\"") } else { w.to_string() })
+        .collect();
     Ok(quoted.join(" "))
 }
 
@@ -147,7 +152,12 @@ pub fn run(cfg: &RunConfig) -> RunResult {
 /// Boot and wait, handing `show` the console bytes as they arrive: all of
 /// them, or with `quiet` only those before the exit marker.
 pub fn run_with(cfg: &RunConfig, mut show: impl FnMut(&[u8])) -> RunResult {
-    let failed = |msg: String| RunResult { console: String::new(), status: None, timed_out: false, stderr: format!("sigil-run: {msg}\n") };
+    let failed = |msg: String| RunResult {
+        console: String::new(),
+        status: None,
+        timed_out: false,
+        stderr: format!("sigil-run: {msg}\n"),
+    };
     let scratch = match initramfs::ScratchDir::new("sigil-run") {
         Ok(d) => d,
         Err(e) => return failed(e),
@@ -168,7 +178,12 @@ pub fn run_with(cfg: &RunConfig, mut show: impl FnMut(&[u8])) -> RunResult {
     let status = console.status();
     let console = console.finish();
     match finished {
-        Ok(f) => RunResult { console, status, timed_out: f.timed_out && status.is_none(), stderr: f.stderr },
+        Ok(f) => RunResult {
+            console,
+            status,
+            timed_out: f.timed_out && status.is_none(),
+            stderr: f.stderr,
+        },
         Err(e) => RunResult { console, status, timed_out: false, stderr: e },
     }
 }
@@ -182,7 +197,9 @@ pub fn qemu_command(cfg: &RunConfig, scratch: &initramfs::ScratchDir) -> Result<
     }
     let kernel = cfg.kernel.display().to_string();
     if kernel.contains(',') {
-        return Err(format!("kernel path {kernel} contains a comma, which -device loader cannot take"));
+        return Err(format!(
+            "kernel path {kernel} contains a comma, which -device loader cannot take"
+        ));
     }
     let mut cmd = Command::new(&words[0]);
     cmd.args(&words[1..]);
@@ -192,11 +209,15 @@ pub fn qemu_command(cfg: &RunConfig, scratch: &initramfs::ScratchDir) -> Result<
         Some(init) => {
             let cpio = initramfs::build(init, cfg.bin_dir.as_deref(), &cfg.extra_files)?;
             let path = scratch.path().join("initramfs.cpio");
-            std::fs::write(&path, cpio).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            std::fs::write(&path, cpio)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             cmd.arg("-initrd").arg(path);
         }
         None if cfg.bin_dir.is_some() || !cfg.extra_files.is_empty() => {
-            return Err("--bin-dir and extra files need --init: without an init there is no initramfs".into());
+            return Err(
+                "--bin-dir and extra files need --init: without an init there is no initramfs"
+                    .into(),
+            );
         }
         None => {}
     }
@@ -227,7 +248,12 @@ mod tests {
 
     #[test]
     fn exit_codes() {
-        let r = |status, timed_out| RunResult { console: String::new(), status, timed_out, stderr: String::new() };
+        let r = |status, timed_out| RunResult {
+            console: String::new(),
+            status,
+            timed_out,
+            stderr: String::new(),
+        };
         assert_eq!(r(Some(7), false).exit_code(), 7);
         assert_eq!(r(None, true).exit_code(), EXIT_TIMEOUT);
         assert_eq!(r(None, false).exit_code(), EXIT_NO_MARKER);
@@ -245,7 +271,8 @@ mod tests {
         std::fs::write(&fake, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\r\\n' \"$a\"; done\nprintf 'out@@SIGIL-EX'\nprintf 'IT 42@@\\r\\n'\nexec sleep 30\n").unwrap();
         std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
         let board = scratch.path().join("fake.mk");
-        std::fs::write(&board, format!("# fake board\nQEMU_CMD = {} -M test\n", fake.display())).unwrap();
+        std::fs::write(&board, format!("# fake board\nQEMU_CMD = {} -M test\n", fake.display()))
+            .unwrap();
         let init = scratch.path().join("init");
         std::fs::write(&init, b"\x7fELF").unwrap();
 

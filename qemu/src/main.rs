@@ -17,7 +17,8 @@ use std::time::Duration;
 
 use sigil_qemu::{run_with, RunConfig, EXIT_NO_MARKER, EXIT_TIMEOUT};
 
-const USAGE: &str = "usage: sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--quiet]
+const USAGE: &str =
+    "usage: sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--quiet]
                  [--append \"<boot options>\"] [--timeout S] [--qemu-flags \"<flags>\"]
                  [--output <file>] [-- args for init...]";
 
@@ -38,13 +39,19 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
             "--init" => cfg.init = Some(PathBuf::from(value("--init")?)),
             "--bin-dir" => cfg.bin_dir = Some(PathBuf::from(value("--bin-dir")?)),
             "--quiet" => cfg.quiet = true,
-            "--append" => cfg.boot_opts.extend(value("--append")?.split_whitespace().map(str::to_owned)),
-            "--qemu-flags" => cfg.qemu_flags.extend(value("--qemu-flags")?.split_whitespace().map(str::to_owned)),
+            "--append" => {
+                cfg.boot_opts.extend(value("--append")?.split_whitespace().map(str::to_owned))
+            }
+            "--qemu-flags" => {
+                cfg.qemu_flags.extend(value("--qemu-flags")?.split_whitespace().map(str::to_owned))
+            }
             "--output" => output = Some(PathBuf::from(value("--output")?)),
             "--timeout" => {
                 let v = value("--timeout")?;
-                let secs: f64 = v.parse().map_err(|_| format!("--timeout {v}: not a number of seconds"))?;
-                cfg.timeout = Duration::try_from_secs_f64(secs).map_err(|_| format!("--timeout {v}: out of range"))?;
+                let secs: f64 =
+                    v.parse().map_err(|_| format!("--timeout {v}: not a number of seconds"))?;
+                cfg.timeout = Duration::try_from_secs_f64(secs)
+                    .map_err(|_| format!("--timeout {v}: out of range"))?;
             }
             "--" => cfg.init_args.extend(args.by_ref()),
             "-h" | "--help" => {

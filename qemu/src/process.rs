@@ -38,7 +38,11 @@ pub enum Next {
 
 /// Start `cmd` with null stdin and piped output, call `on_stdout` with each
 /// stdout chunk, and return when the child exits or `timeout` runs out.
-pub fn run(mut cmd: Command, timeout: Duration, mut on_stdout: impl FnMut(&[u8]) -> Next) -> Result<Finished, String> {
+pub fn run(
+    mut cmd: Command,
+    timeout: Duration,
+    mut on_stdout: impl FnMut(&[u8]) -> Next,
+) -> Result<Finished, String> {
     let deadline = Instant::now() + timeout;
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
     let program = format!("{:?}", cmd.get_program());
@@ -61,7 +65,11 @@ pub fn run(mut cmd: Command, timeout: Duration, mut on_stdout: impl FnMut(&[u8])
             Err(RecvTimeoutError::Disconnected) => break,
             Err(RecvTimeoutError::Timeout) => {
                 kill_group(&mut child);
-                return Ok(Finished { status: None, timed_out: !finishing, stderr: collect(stderr) });
+                return Ok(Finished {
+                    status: None,
+                    timed_out: !finishing,
+                    stderr: collect(stderr),
+                });
             }
         }
     }
@@ -166,8 +174,10 @@ mod tests {
     #[test]
     fn finish_stops_a_child_that_lingers() {
         let start = Instant::now();
-        let f = run(sh("echo done; sleep 30"), Duration::from_secs(20), |_| Next::Finish { grace: Duration::from_millis(200) })
-            .unwrap();
+        let f = run(sh("echo done; sleep 30"), Duration::from_secs(20), |_| Next::Finish {
+            grace: Duration::from_millis(200),
+        })
+        .unwrap();
         assert!(!f.timed_out && f.status.is_none());
         assert!(start.elapsed() < Duration::from_secs(5));
     }

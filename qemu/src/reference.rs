@@ -24,7 +24,12 @@ pub const INIT_ENV: &[(&str, &str)] = &[("HOME", "/"), ("TERM", "linux")];
 /// `console` is its stdout; `status` its exit code or 128 + signo; `timed_out`
 /// if it (with all it forked) was killed after `timeout`.
 pub fn run(program: &Path, args: &[String], files: &[ExtraFile], timeout: Duration) -> RunResult {
-    let failed = |msg: String| RunResult { console: String::new(), status: None, timed_out: false, stderr: msg };
+    let failed = |msg: String| RunResult {
+        console: String::new(),
+        status: None,
+        timed_out: false,
+        stderr: msg,
+    };
     let qemu = match find_in_path("qemu-ppc") {
         Some(q) => q,
         None => return failed("qemu-ppc not found in PATH (Debian package qemu-user)".into()),
@@ -40,7 +45,11 @@ pub fn run(program: &Path, args: &[String], files: &[ExtraFile], timeout: Durati
     // sh sets the core limit and then becomes qemu-ppc (same pid, same group);
     // it unsets the PWD it exports by itself, so the guest sees INIT_ENV only.
     let mut cmd = Command::new("/bin/sh");
-    cmd.arg("-c").arg("ulimit -c 0 && unset PWD && exec \"$0\" \"$@\"").arg(qemu).arg(&program).args(args);
+    cmd.arg("-c")
+        .arg("ulimit -c 0 && unset PWD && exec \"$0\" \"$@\"")
+        .arg(qemu)
+        .arg(&program)
+        .args(args);
     cmd.current_dir(scratch.path()).env_clear().envs(INIT_ENV.iter().copied());
     let mut out = Vec::new();
     match process::run(cmd, timeout, |chunk| {

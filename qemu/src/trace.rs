@@ -102,13 +102,15 @@ pub fn parse(console: &str) -> Result<Vec<Event>, String> {
         let Some(at) = line.find("@sig ") else { continue };
         let mut words = line[at + 5..].split_whitespace();
         let what = words.next().unwrap_or("");
-        let kind = Kind::parse(what).ok_or_else(|| format!("line {}: unknown trace event {what:?}", n + 1))?;
+        let kind = Kind::parse(what)
+            .ok_or_else(|| format!("line {}: unknown trace event {what:?}", n + 1))?;
         let fields = words
             .map(|w| w.split_once('=').map(|(k, v)| (k.to_owned(), v.to_owned())))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| format!("line {}: a word without '=' in {line:?}", n + 1))?;
         let mut event = Event { kind, pid: 0, fields };
-        event.pid = event.num("pid").ok_or_else(|| format!("line {}: no pid= in {line:?}", n + 1))?;
+        event.pid =
+            event.num("pid").ok_or_else(|| format!("line {}: no pid= in {line:?}", n + 1))?;
         events.push(event);
     }
     Ok(events)
@@ -117,10 +119,37 @@ pub fn parse(console: &str) -> Result<Vec<Event>, String> {
 /// A signal's name for labels (Linux numbering, as on ppc32).
 pub fn signal_name(signo: u32) -> String {
     const NAMES: [&str; 31] = [
-        "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1",
-        "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT", "SIGSTOP",
-        "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH",
-        "SIGIO", "SIGPWR", "SIGSYS",
+        "SIGHUP",
+        "SIGINT",
+        "SIGQUIT",
+        "SIGILL",
+        "SIGTRAP",
+        "SIGABRT",
+        "SIGBUS",
+        "SIGFPE",
+        "SIGKILL",
+        "SIGUSR1",
+        "SIGSEGV",
+        "SIGUSR2",
+        "SIGPIPE",
+        "SIGALRM",
+        "SIGTERM",
+        "SIGSTKFLT",
+        "SIGCHLD",
+        "SIGCONT",
+        "SIGSTOP",
+        "SIGTSTP",
+        "SIGTTIN",
+        "SIGTTOU",
+        "SIGURG",
+        "SIGXCPU",
+        "SIGXFSZ",
+        "SIGVTALRM",
+        "SIGPROF",
+        "SIGWINCH",
+        "SIGIO",
+        "SIGPWR",
+        "SIGSYS",
     ];
     match signo {
         1..=31 => NAMES[signo as usize - 1].to_owned(),
@@ -178,9 +207,16 @@ pub fn deliveries(events: &[Event]) -> Vec<(usize, usize)> {
 fn handler_spans(events: &[Event]) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     for (h, e) in events.iter().enumerate().filter(|(_, e)| e.kind == Kind::Handler) {
-        let frame = events[..h].iter().rev().find(|f| f.kind == Kind::Frame && f.pid == e.pid).and_then(|f| f.get("frame"));
-        let ret = (h + 1..events.len())
-            .find(|&r| events[r].kind == Kind::Sigreturn && events[r].pid == e.pid && events[r].get("frame") == frame);
+        let frame = events[..h]
+            .iter()
+            .rev()
+            .find(|f| f.kind == Kind::Frame && f.pid == e.pid)
+            .and_then(|f| f.get("frame"));
+        let ret = (h + 1..events.len()).find(|&r| {
+            events[r].kind == Kind::Sigreturn
+                && events[r].pid == e.pid
+                && events[r].get("frame") == frame
+        });
         if let Some(r) = ret {
             spans.push((h, r));
         }
@@ -198,7 +234,12 @@ pub fn svg(events: &[Event], title: &str) -> String {
     const STEP: usize = 120;
     const TOP: usize = 50;
     const LANE: usize = 90;
-    let lanes: Vec<u32> = events.iter().flat_map(|e| [e.pid, lane_pid(e)]).collect::<BTreeSet<_>>().into_iter().collect();
+    let lanes: Vec<u32> = events
+        .iter()
+        .flat_map(|e| [e.pid, lane_pid(e)])
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let y = |pid: u32| TOP + LANE / 2 + LANE * lanes.iter().position(|&p| p == pid).unwrap_or(0);
     let x = |i: usize| LEFT + STEP / 2 + STEP * i;
     let width = LEFT + STEP * events.len().max(1) + 20;
@@ -215,10 +256,18 @@ pub fn svg(events: &[Event], title: &str) -> String {
         Kind::Generate.color()
     );
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(s, r#"<text x="10" y="22" font-size="14" font-weight="bold">{}</text>"#, escape(title));
+    let _ = writeln!(
+        s,
+        r#"<text x="10" y="22" font-size="14" font-weight="bold">{}</text>"#,
+        escape(title)
+    );
     for &pid in &lanes {
         let ly = y(pid);
-        let _ = writeln!(s, r##"<line x1="{LEFT}" y1="{ly}" x2="{}" y2="{ly}" stroke="#bbb"/>"##, width - 10);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{LEFT}" y1="{ly}" x2="{}" y2="{ly}" stroke="#bbb"/>"##,
+            width - 10
+        );
         let _ = writeln!(s, r#"<text x="10" y="{}" font-weight="bold">pid {pid}</text>"#, ly + 4);
     }
     for (h, r) in handler_spans(events) {
@@ -249,12 +298,24 @@ pub fn svg(events: &[Event], title: &str) -> String {
             s,
             r#"<circle cx="{ex}" cy="{ey}" r="6" fill="{}"><title>{}</title></circle>"#,
             e.kind.color(),
-            escape(&format!("@sig {} {}", e.kind.name(), e.fields.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")))
+            escape(&format!(
+                "@sig {} {}",
+                e.kind.name(),
+                e.fields.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+            ))
         );
         // Labels alternate above and below the lane, so neighbours never overlap.
         let (name_y, detail_y) = if i % 2 == 0 { (ey - 24, ey - 11) } else { (ey + 20, ey + 33) };
-        let _ = writeln!(s, r#"<text x="{ex}" y="{name_y}" text-anchor="middle" font-weight="bold">{}</text>"#, e.kind.name());
-        let _ = writeln!(s, r#"<text x="{ex}" y="{detail_y}" text-anchor="middle">{}</text>"#, escape(&detail(e)));
+        let _ = writeln!(
+            s,
+            r#"<text x="{ex}" y="{name_y}" text-anchor="middle" font-weight="bold">{}</text>"#,
+            e.kind.name()
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{ex}" y="{detail_y}" text-anchor="middle">{}</text>"#,
+            escape(&detail(e))
+        );
     }
     s.push_str("</svg>\n");
     s
@@ -287,7 +348,11 @@ parent: child exited with status 0
         assert_eq!(ev[0].pid, 2);
         assert_eq!(ev[0].num("sender"), Some(1));
         assert_eq!(ev[3].get("window"), Some("0xaffff410+1616"));
-        assert_eq!(ev[5].get("frame"), ev[3].get("frame"), "the line after program output is parsed too");
+        assert_eq!(
+            ev[5].get("frame"),
+            ev[3].get("frame"),
+            "the line after program output is parsed too"
+        );
         assert_eq!(ev[7].get("result"), Some("ignored"));
     }
 

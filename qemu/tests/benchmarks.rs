@@ -59,8 +59,17 @@ fn bench_tool_measures_and_reports() {
     let expected = rows[2].instructions_per_op / rows[1].instructions_per_op;
     assert!((rows[2].ratio_to_default - expected).abs() < 1e-9, "{:?}", rows[2]);
     let json = bench::json(&rows);
-    for key in ["benchmark", "variant", "default", "instructions_per_op", "windows_per_op", "siginfo_bytes_per_op"] {
+    for key in [
+        "benchmark",
+        "variant",
+        "default",
+        "instructions_per_op",
+        "windows_per_op",
+        "siginfo_bytes_per_op",
+    ] {
         assert_eq!(json.matches(&format!("\"{key}\": ")).count(), 3, "{key} in {json}");
     }
-    assert!(json.contains("\"benchmark\": \"raise_signal\", \"variant\": \"dequeue=copy\", \"default\": false"));
+    assert!(json.contains(
+        "\"benchmark\": \"raise_signal\", \"variant\": \"dequeue=copy\", \"default\": false"
+    ));
 }

@@ -16,7 +16,9 @@
 
 use std::path::Path;
 
-use sigil_core::signal::frame::{MContext, RtSigFrame, SigFrame, UContext, PT_NIP, RT_EXTRA_GAP, SIGNAL_FRAMESIZE};
+use sigil_core::signal::frame::{
+    MContext, RtSigFrame, SigFrame, UContext, PT_NIP, RT_EXTRA_GAP, SIGNAL_FRAMESIZE,
+};
 use sigil_qemu::repo_root;
 
 const ROOTS: [&str; 6] = ["kernel/", "qemu/", "user/", "boards/", "linker/", "docs/"];
@@ -33,7 +35,11 @@ fn documents() -> Vec<(String, String)> {
         .collect();
     docs.sort();
     names.extend(docs);
-    names.into_iter().map(|n| (std::fs::read_to_string(root.join(&n)).expect("readable doc"), n)).map(|(t, n)| (n, t)).collect()
+    names
+        .into_iter()
+        .map(|n| (std::fs::read_to_string(root.join(&n)).expect("readable doc"), n))
+        .map(|(t, n)| (n, t))
+        .collect()
 }
 
 fn is_ident(c: char) -> bool {
@@ -49,7 +55,9 @@ fn references(text: &str) -> Vec<(String, Option<String>)> {
             continue;
         }
         match token.split_once(':') {
-            Some((path, item)) if item.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') => {
+            Some((path, item))
+                if item.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') =>
+            {
                 refs.push((path.to_owned(), Some(item.to_owned())))
             }
             Some((path, _)) => refs.push((path.to_owned(), None)),
@@ -71,7 +79,9 @@ fn has_word_after(source: &str, keyword: &str, name: &str) -> bool {
 
 /// Does the file `path` (its text `source`) define `name`?
 fn defines(path: &str, source: &str, name: &str) -> Result<bool, String> {
-    let line_starts = |suffix: &str| source.lines().any(|l| l.trim_start().starts_with(&format!("{name}{suffix}")));
+    let line_starts = |suffix: &str| {
+        source.lines().any(|l| l.trim_start().starts_with(&format!("{name}{suffix}")))
+    };
     Ok(if path.ends_with(".rs") {
         ["fn ", "struct ", "enum ", "trait ", "type ", "const ", "static ", "mod ", "macro_rules! "]
             .iter()
@@ -98,7 +108,9 @@ fn check_item(path: &str, item: &str) -> Option<String> {
     let mut parts: Vec<&str> = item.split("::").collect();
     let name = parts.pop().expect("split yields one part");
     for owner in parts {
-        let owner_defined = ["struct ", "enum ", "trait ", "impl ", "for "].iter().any(|k| has_word_after(&source, k, owner));
+        let owner_defined = ["struct ", "enum ", "trait ", "impl ", "for "]
+            .iter()
+            .any(|k| has_word_after(&source, k, owner));
         if !owner_defined {
             return Some(format!("{path}:{item}: no type {owner} in {path}"));
         }
@@ -128,7 +140,10 @@ fn every_code_reference_in_the_docs_exists() {
         }
     }
     assert!(broken.is_empty(), "broken references to code:\n  {}", broken.join("\n  "));
-    assert!(items >= 30, "only {items} file:item references found: is the checker still finding them?");
+    assert!(
+        items >= 30,
+        "only {items} file:item references found: is the checker still finding them?"
+    );
 }
 
 #[test]
@@ -161,7 +176,8 @@ fn the_reference_parser() {
 #[test]
 fn the_frame_table_has_the_real_offsets() {
     use std::mem::offset_of;
-    let doc = std::fs::read_to_string(repo_root().join("docs/signals.md")).expect("docs/signals.md");
+    let doc =
+        std::fs::read_to_string(repo_root().join("docs/signals.md")).expect("docs/signals.md");
     let gap = SIGNAL_FRAMESIZE + RT_EXTRA_GAP;
     let mc = RtSigFrame::MCONTEXT;
     let uc = RtSigFrame::UCONTEXT;

@@ -25,8 +25,12 @@ fn emulated_count(name: &str, boot_opts: &[&str]) -> u32 {
     cfg.timeout = common::SIGIL_TIMEOUT;
     let r = sigil_qemu::run(&cfg);
     assert!(!r.timed_out && !r.oopsed(), "{name}: timeout or oops\n{}", r.console);
-    let line = r.console.lines().find(|l| l.contains("sigil: init exited")).expect("a shutdown line");
-    line.split("fp emulated ").nth(1).and_then(|v| v.trim().parse().ok()).unwrap_or_else(|| panic!("no count in {line}"))
+    let line =
+        r.console.lines().find(|l| l.contains("sigil: init exited")).expect("a shutdown line");
+    line.split("fp emulated ")
+        .nth(1)
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no count in {line}"))
 }
 
 #[test]

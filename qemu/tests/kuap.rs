@@ -19,7 +19,11 @@ fn selftest(name: &str) -> sigil_qemu::RunResult {
 #[test]
 fn write_inside_a_window_works() {
     let r = selftest("kuap-window");
-    assert!(r.console.contains("selftest kuap-window: wrote and read back 0x5151"), "{}", r.console);
+    assert!(
+        r.console.contains("selftest kuap-window: wrote and read back 0x5151"),
+        "{}",
+        r.console
+    );
     assert_eq!(r.status, Some(0), "{}", r.console);
 }
 
@@ -27,6 +31,10 @@ fn write_inside_a_window_works() {
 fn write_outside_a_window_faults() {
     let r = selftest("kuap-violation");
     assert!(r.console.contains("SIGIL OOPS: KUAP violation"), "KUAP not enforced:\n{}", r.console);
-    assert!(r.console.contains("dsisr 0x0a000000"), "not a protection fault on a store:\n{}", r.console);
+    assert!(
+        r.console.contains("dsisr 0x0a000000"),
+        "not a protection fault on a store:\n{}",
+        r.console
+    );
     assert_eq!(r.status, Some(255), "{}", r.console);
 }

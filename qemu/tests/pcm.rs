@@ -44,7 +44,10 @@ fn self_check(prog: &str, checks: u32) {
         assert_eq!(r.status, Some(0), "{prog} with pcm.sync_ptr={way}:\n{}", r.console);
         match &first {
             None => first = Some(r.console),
-            Some(f) => assert_eq!(&r.console, f, "{prog}: pcm.sync_ptr={way} prints something else than field"),
+            Some(f) => assert_eq!(
+                &r.console, f,
+                "{prog}: pcm.sync_ptr={way} prints something else than field"
+            ),
         }
     }
 }
@@ -71,7 +74,14 @@ fn syncptr_windows_per_ioctl() {
         let r = run("pcm_syncptr_bench", way, &["2000"]);
         assert_eq!(r.status, Some(0), "pcm_syncptr_bench ({way}):\n{}", r.console);
         let line = r.console.lines().find(|l| l.starts_with("pcm_syncptr_bench: ")).unwrap_or("");
-        assert!(line.starts_with("pcm_syncptr_bench: 2000 SYNC_PTR ioctls, "), "{way}: {}", r.console);
-        assert!(line.ends_with(&format!(" ns each, {windows} windows each")), "{way}: expected {windows} windows: {line}");
+        assert!(
+            line.starts_with("pcm_syncptr_bench: 2000 SYNC_PTR ioctls, "),
+            "{way}: {}",
+            r.console
+        );
+        assert!(
+            line.ends_with(&format!(" ns each, {windows} windows each")),
+            "{way}: expected {windows} windows: {line}"
+        );
     }
 }

@@ -23,13 +23,22 @@ fn hello_without_arguments_exits_7() {
 #[test]
 fn fork_wait() {
     let out = compare("fork_wait", &[]);
-    has_lines(&out, &["raise(SIGTERM): killed by signal 15 (Terminated), core 0", "waitpid with no children: -1, errno No child processes"]);
+    has_lines(
+        &out,
+        &[
+            "raise(SIGTERM): killed by signal 15 (Terminated), core 0",
+            "waitpid with no children: -1, errno No child processes",
+        ],
+    );
 }
 
 #[test]
 fn pipes() {
     let out = compare("pipes", &[]);
-    has_lines(&out, &["block: 65536 bytes, checksum ok", "write with SIGPIPE ignored: -1, errno Broken pipe"]);
+    has_lines(
+        &out,
+        &["block: 65536 bytes, checksum ok", "write with SIGPIPE ignored: -1, errno Broken pipe"],
+    );
 }
 
 #[test]
@@ -47,7 +56,14 @@ fn fork1000() {
 #[test]
 fn badptr() {
     let out = compare("badptr", &[]);
-    has_lines(&out, &["read(kernel address 0xc0000000): -1, errno 14 (Bad address)", "pipe still holds: abc", "still alive"]);
+    has_lines(
+        &out,
+        &[
+            "read(kernel address 0xc0000000): -1, errno 14 (Bad address)",
+            "pipe still holds: abc",
+            "still alive",
+        ],
+    );
 }
 
 #[test]
@@ -63,7 +79,13 @@ fn badexec() {
     let on_sigil: Vec<String> = names.iter().map(|n| format!("/{n}")).collect();
     let on_sigil: Vec<&str> = on_sigil.iter().map(String::as_str).collect();
     let out = compare_with("badexec", &on_sigil, &names, &files);
-    has_lines(&out, &["execve(bad-elf-header-only): -1, errno 8 (Exec format error)", "still running after 7 failed execs"]);
+    has_lines(
+        &out,
+        &[
+            "execve(bad-elf-header-only): -1, errno 8 (Exec format error)",
+            "still running after 7 failed execs",
+        ],
+    );
 }
 
 /// Not compared with qemu-ppc: the tests run as root there, and Linux lets
@@ -87,7 +109,13 @@ fn kernel_selftest() {
     cfg.timeout = common::SIGIL_TIMEOUT;
     let r = sigil_qemu::run(&cfg);
     assert!(!r.oopsed(), "kernel oops:\n{}", r.console);
-    assert_eq!(r.exit_code(), 0, "self-test failed\nconsole:\n{}\nqemu stderr:\n{}", r.console, r.stderr);
+    assert_eq!(
+        r.exit_code(),
+        0,
+        "self-test failed\nconsole:\n{}\nqemu stderr:\n{}",
+        r.console,
+        r.stderr
+    );
 }
 
 /// The `sigil-run` command itself: arguments after `--`, `--quiet`, `--output`
@@ -108,7 +136,12 @@ fn sigil_run_command_line() {
     let stdout = String::from_utf8_lossy(&run.stdout).replace("\r\n", "\n");
     let saved = std::fs::read_to_string(&out_file).unwrap_or_default();
     let _ = std::fs::remove_file(&out_file);
-    assert_eq!(run.status.code(), Some(7), "stdout:\n{stdout}\nstderr:\n{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(
+        run.status.code(),
+        Some(7),
+        "stdout:\n{stdout}\nstderr:\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     has_lines(&stdout, &["argc=2", "argv[1]=cli-arg"]);
     assert!(!stdout.contains("@@SIGIL-EXIT"), "--quiet must hide the marker:\n{stdout}");
     assert_eq!(saved.replace("\r\n", "\n"), stdout);
@@ -119,5 +152,13 @@ fn sigil_run_command_line() {
 #[test]
 fn rs_hello() {
     let out = compare("rs_hello", &["a", "b c", ""]);
-    has_lines(&out, &["hello from Rust: 4 arguments", "  argv[2] = b c", "  argv[3] = ", "child reaped: Exited(7)"]);
+    has_lines(
+        &out,
+        &[
+            "hello from Rust: 4 arguments",
+            "  argv[2] = b c",
+            "  argv[3] = ",
+            "child reaped: Exited(7)",
+        ],
+    );
 }

@@ -31,7 +31,11 @@ fn run(name: &str, args: &[&str]) -> String {
     eprintln!("{name}: {:.1} s wall", started.elapsed().as_secs_f64());
     assert!(!r.timed_out, "{name}: timeout after {TIMEOUT:?}\nconsole:\n{}", r.console);
     assert!(!r.oopsed(), "{name}: kernel oops\nconsole:\n{}", r.console);
-    assert!(r.console.lines().any(|l| l.starts_with("sigil: leak check: ok")), "{name}: no clean leak check\nconsole:\n{}", r.console);
+    assert!(
+        r.console.lines().any(|l| l.starts_with("sigil: leak check: ok")),
+        "{name}: no clean leak check\nconsole:\n{}",
+        r.console
+    );
     assert_eq!(r.status, Some(0), "{name}: exit status\nconsole:\n{}", r.console);
     r.console
 }
@@ -40,9 +44,13 @@ fn run(name: &str, args: &[&str]) -> String {
 #[test]
 fn fuzz_100000_calls() {
     let out = run("fuzz", &["20261130", "100000"]);
-    let summary = out.lines().find(|l| l.starts_with("fuzz: ") && l.contains(" calls in ")).expect("summary line");
+    let summary = out
+        .lines()
+        .find(|l| l.starts_with("fuzz: ") && l.contains(" calls in "))
+        .expect("summary line");
     eprintln!("{summary}");
-    let calls: u64 = summary.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("call count");
+    let calls: u64 =
+        summary.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("call count");
     assert!(calls >= 100_000, "only {calls} calls:\n{out}");
     has_lines(&out, &["fuzz: the kernel is still up"]);
 }

@@ -9,7 +9,14 @@ use common::{compare, has_lines};
 #[test]
 fn sig_basic() {
     let out = compare("sig_basic", &[]);
-    has_lines(&out, &["after 5 raises: count 5", "SIGUSR1 blocked inside its handler: 5 of 5", "nested order: <2>"]);
+    has_lines(
+        &out,
+        &[
+            "after 5 raises: count 5",
+            "SIGUSR1 blocked inside its handler: 5 of 5",
+            "nested order: <2>",
+        ],
+    );
 }
 
 #[test]
@@ -30,7 +37,13 @@ fn sig_siginfo() {
 #[test]
 fn sig_mask() {
     let out = compare("sig_mask", &[]);
-    has_lines(&out, &["after 3 raises while blocked: count 0, pending yes", "after unblock: count 1, pending no"]);
+    has_lines(
+        &out,
+        &[
+            "after 3 raises while blocked: count 0, pending yes",
+            "after unblock: count 1, pending no",
+        ],
+    );
 }
 
 #[test]
@@ -43,13 +56,25 @@ fn sig_rt() {
 #[test]
 fn sig_default() {
     let out = compare("sig_default", &[]);
-    has_lines(&out, &["NULL write (SIGSEGV): killed by 11 (Segmentation fault), core 0", "after SIGCONT: continued"]);
+    has_lines(
+        &out,
+        &[
+            "NULL write (SIGSEGV): killed by 11 (Segmentation fault), core 0",
+            "after SIGCONT: continued",
+        ],
+    );
 }
 
 #[test]
 fn sig_kill_rules() {
     let out = compare("sig_kill_rules", &[]);
-    has_lines(&out, &["sigaction(SIGKILL, handler): -1, errno Invalid argument", "stubborn child after SIGTERM and SIGKILL: killed by 9"]);
+    has_lines(
+        &out,
+        &[
+            "sigaction(SIGKILL, handler): -1, errno Invalid argument",
+            "stubborn child after SIGTERM and SIGKILL: killed by 9",
+        ],
+    );
 }
 
 #[test]
@@ -128,5 +153,11 @@ fn sig_core() {
 #[test]
 fn rs_signals() {
     let out = compare("rs_signals", &[]);
-    has_lines(&out, &["siginfo handler: code -1 (SI_QUEUE is -1), value 0xfeed", "child: Signaled { signo: 15, core: false }"]);
+    has_lines(
+        &out,
+        &[
+            "siginfo handler: code -1 (SI_QUEUE is -1), value 0xfeed",
+            "child: Signaled { signo: 15, core: false }",
+        ],
+    );
 }

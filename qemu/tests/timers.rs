@@ -20,7 +20,11 @@ fn sigil_verbose(name: &str, args: &[&str]) -> String {
     cfg.init_args = args.iter().map(|s| s.to_string()).collect();
     cfg.timeout = SIGIL_TIMEOUT;
     let r = sigil_qemu::run(&cfg);
-    assert!(!r.timed_out && !r.oopsed(), "{name} on Sigil: timeout or oops\nconsole:\n{}", r.console);
+    assert!(
+        !r.timed_out && !r.oopsed(),
+        "{name} on Sigil: timeout or oops\nconsole:\n{}",
+        r.console
+    );
     assert_eq!(r.status, Some(0), "{name} on Sigil: exit status\nconsole:\n{}", r.console);
     r.console
 }
@@ -125,7 +129,10 @@ fn timer_many_1000_without_leaks() {
 #[test]
 fn timer_exec_keeps_the_alarm_and_deletes_posix_timers() {
     let out = sigil_verbose("timer_exec", &[]);
-    has_lines(&out, &["after exec: timer_gettime(old timer): Invalid argument", "after exec: alarm left 10"]);
+    has_lines(
+        &out,
+        &["after exec: timer_gettime(old timer): Invalid argument", "after exec: alarm left 10"],
+    );
     assert_no_leaks(&out);
 }
 
@@ -135,7 +142,11 @@ fn timer_idle_sleeps_without_ticking() {
     has_lines(&out, &["slept 2 s: 0"]);
     let out = sigil_verbose("timer_idle", &[]);
     let line = out.lines().find(|l| l.contains("sigil: init exited")).expect("a shutdown line");
-    let n: u32 = line.split("timer interrupts ").nth(1).and_then(|v| v.split(',').next()?.trim().parse().ok()).expect("an interrupt count");
+    let n: u32 = line
+        .split("timer interrupts ")
+        .nth(1)
+        .and_then(|v| v.split(',').next()?.trim().parse().ok())
+        .expect("an interrupt count");
     // A 100 Hz tick would take 200 in those 2 s. Start-up and exit take a
     // few (one per 10 ms slice of running user code: more on a busy host).
     assert!(n < 100, "{n} timer interrupts during a 2 s idle sleep: {line}");

@@ -18,21 +18,24 @@ fn demo(opts: &[&str]) -> Vec<Event> {
     let r = sigil_qemu::run(&cfg);
     assert_eq!(r.status, Some(0), "sig_demo failed on Sigil:\n{}", r.console);
     assert!(!r.oopsed(), "{}", r.console);
-    let program: String = r.console.lines().filter(|l| !l.starts_with("@sig ")).map(|l| format!("{l}\n")).collect();
+    let program: String =
+        r.console.lines().filter(|l| !l.starts_with("@sig ")).map(|l| format!("{l}\n")).collect();
     assert_eq!(program, expected.console, "program output differs from qemu-ppc's");
     trace::parse(&r.console).unwrap_or_else(|e| panic!("{e}\n{}", r.console))
 }
 
 fn hex(e: &Event, key: &str) -> u32 {
     let v = e.get(key).unwrap_or_else(|| panic!("{key}= missing in {e:?}"));
-    u32::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("{key}={v} is not hex"))
+    u32::from_str_radix(v.trim_start_matches("0x"), 16)
+        .unwrap_or_else(|_| panic!("{key}={v} is not hex"))
 }
 
 #[test]
 fn one_sigusr1_from_kill_to_sigreturn() {
     let ev = demo(&["trace=signal"]);
     // The child's SIGUSR1, in order: nothing else may happen to it in between.
-    let usr1: Vec<&Event> = ev.iter().filter(|e| e.signo() == Some(10) || e.kind == Kind::Sigreturn).collect();
+    let usr1: Vec<&Event> =
+        ev.iter().filter(|e| e.signo() == Some(10) || e.kind == Kind::Sigreturn).collect();
     let kinds: Vec<Kind> = usr1.iter().map(|e| e.kind).collect();
     use Kind::*;
     assert_eq!(kinds, [Generate, Queue, Dequeue, Frame, Handler, Sigreturn], "{ev:#?}");
@@ -43,7 +46,11 @@ fn one_sigusr1_from_kill_to_sigreturn() {
     assert_eq!(gen.num("sender"), Some(1), "kill() from PID 1, the parent");
     assert_eq!(gen.num("code"), Some(0), "si_code SI_USER");
     assert_eq!(queue.get("result"), Some("queued"));
-    assert_eq!(deq.get("node"), queue.get("node"), "dequeue hands over the very node that was queued");
+    assert_eq!(
+        deq.get("node"),
+        queue.get("node"),
+        "dequeue hands over the very node that was queued"
+    );
 
     assert_eq!(frame.get("kind"), Some("rt"), "SA_SIGINFO gets the RT frame");
     assert_eq!(frame.num("size"), Some(1536));
@@ -52,14 +59,19 @@ fn one_sigusr1_from_kill_to_sigreturn() {
     let (f, sp) = (hex(frame, "frame"), hex(handler, "sp"));
     assert_eq!(f % 16, 0, "frames are 16-aligned");
     assert_eq!(sp, f - 80, "the handler's r1 is 80 bytes below the RT frame");
-    assert_eq!(frame.get("window"), Some(format!("{sp:#x}+{}", 1536 + 80).as_str()), "the window runs from the back chain to the frame's end");
+    assert_eq!(
+        frame.get("window"),
+        Some(format!("{sp:#x}+{}", 1536 + 80).as_str()),
+        "the window runs from the back chain to the frame's end"
+    );
     assert_eq!(hex(handler, "lr"), f + 776, "LR = the trampoline in uc_mcontext.mc_pad");
     assert_eq!(hex(ret, "frame"), f, "rt_sigreturn reads back the frame that was written");
     assert_eq!(ret.get("kind"), Some("rt"));
 
     // The child's exit sends SIGCHLD to the parent, which ignores it by default:
     // dropped at generation, never queued.
-    let chld: Vec<(Kind, Option<&str>)> = ev.iter().filter(|e| e.signo() == Some(17)).map(|e| (e.kind, e.get("result"))).collect();
+    let chld: Vec<(Kind, Option<&str>)> =
+        ev.iter().filter(|e| e.signo() == Some(17)).map(|e| (e.kind, e.get("result"))).collect();
     assert_eq!(chld, [(Generate, None), (Queue, Some("ignored"))]);
 }
 

@@ -108,7 +108,10 @@ impl Errno {
     pub const fn is_restart(self) -> bool {
         matches!(
             self,
-            Errno::ERESTARTSYS | Errno::ERESTARTNOINTR | Errno::ERESTARTNOHAND | Errno::ERESTART_RESTARTBLOCK
+            Errno::ERESTARTSYS
+                | Errno::ERESTARTNOINTR
+                | Errno::ERESTARTNOHAND
+                | Errno::ERESTART_RESTARTBLOCK
         )
     }
 }

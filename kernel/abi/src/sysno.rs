@@ -173,6 +173,7 @@ sysnos! {
     Unlinkat = 292 => "unlinkat",
     Readlinkat = 296 => "readlinkat",
     Faccessat = 298 => "faccessat",
+    GetRobustList = 299 => "get_robust_list",
     SetRobustList = 300 => "set_robust_list",
     Dup3 = 316 => "dup3",
     Pipe2 = 317 => "pipe2",
@@ -219,7 +220,9 @@ mod tests {
         let mut header = HashMap::new();
         for line in text.lines() {
             let mut words = line.split_whitespace();
-            if let (Some("#define"), Some(name), Some(value)) = (words.next(), words.next(), words.next()) {
+            if let (Some("#define"), Some(name), Some(value)) =
+                (words.next(), words.next(), words.next())
+            {
                 if let (Some(name), Ok(nr)) = (name.strip_prefix("__NR_"), value.parse::<u32>()) {
                     header.insert(name.to_string(), nr);
                 }

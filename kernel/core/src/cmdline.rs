@@ -41,7 +41,10 @@ mod tests {
 
     #[test]
     fn plain_words_and_extra_spaces() {
-        assert_eq!(split("  quiet  trace=signal -- a "), [&b"quiet"[..], b"trace=signal", b"--", b"a"]);
+        assert_eq!(
+            split("  quiet  trace=signal -- a "),
+            [&b"quiet"[..], b"trace=signal", b"--", b"a"]
+        );
         assert!(split("").is_empty());
         assert!(split("   ").is_empty());
     }

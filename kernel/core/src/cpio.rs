@@ -192,12 +192,8 @@ fn parse_record(bytes: &[u8]) -> Result<Record<'_>, CpioError> {
     }
     let (mode, filesize, namesize) = (fields[1], fields[6] as usize, fields[11] as usize);
 
-    let name_end = HEADER_LEN
-        .checked_add(namesize)
-        .ok_or(CpioError::Truncated)?;
-    let name = bytes
-        .get(HEADER_LEN..name_end)
-        .ok_or(CpioError::Truncated)?;
+    let name_end = HEADER_LEN.checked_add(namesize).ok_or(CpioError::Truncated)?;
+    let name = bytes.get(HEADER_LEN..name_end).ok_or(CpioError::Truncated)?;
     let name = match name.split_last() {
         Some((0, name)) if !name.contains(&0) => {
             core::str::from_utf8(name).map_err(|_| CpioError::BadName)?
@@ -207,34 +203,14 @@ fn parse_record(bytes: &[u8]) -> Result<Record<'_>, CpioError> {
     let data_start = pad4(name_end).ok_or(CpioError::Truncated)?;
     if name == TRAILER {
         // The trailer may lose its padding when an archive is cut to size.
-        return Ok(Record {
-            entry: Entry {
-                name,
-                mode,
-                data: &[],
-            },
-            trailer: true,
-            rest: &[],
-        });
+        return Ok(Record { entry: Entry { name, mode, data: &[] }, trailer: true, rest: &[] });
     }
-    let data_end = data_start
-        .checked_add(filesize)
-        .ok_or(CpioError::Truncated)?;
-    let data = bytes
-        .get(data_start..data_end)
-        .ok_or(CpioError::Truncated)?;
+    let data_end = data_start.checked_add(filesize).ok_or(CpioError::Truncated)?;
+    let data = bytes.get(data_start..data_end).ok_or(CpioError::Truncated)?;
     let next = pad4(data_end).ok_or(CpioError::Truncated)?;
     // A missing final padding shows up as a truncated next header.
     let rest = bytes.get(next..).unwrap_or(&[]);
-    Ok(Record {
-        entry: Entry {
-            name: normalize(name),
-            mode,
-            data,
-        },
-        trailer: false,
-        rest,
-    })
+    Ok(Record { entry: Entry { name: normalize(name), mode, data }, trailer: false, rest })
 }
 
 /// Build a newc archive of `entries`, in order, followed by the trailer.
@@ -283,66 +259,22 @@ mod tests {
 
     fn sample() -> Vec<u8> {
         write_newc(&[
-            Entry {
-                name: "bin",
-                mode: 0o040_755,
-                data: b"",
-            },
-            Entry {
-                name: "bin/hello",
-                mode: 0o100_755,
-                data: b"\x7fELF...",
-            },
-            Entry {
-                name: "etc",
-                mode: 0o040_755,
-                data: b"",
-            },
-            Entry {
-                name: "etc/motd",
-                mode: 0o100_644,
-                data: b"welcome to sigil\n",
-            },
-            Entry {
-                name: "empty",
-                mode: 0o100_644,
-                data: b"",
-            },
-            Entry {
-                name: "a",
-                mode: 0o100_644,
-                data: b"1",
-            },
-            Entry {
-                name: "ab",
-                mode: 0o100_644,
-                data: b"12",
-            },
-            Entry {
-                name: "abc",
-                mode: 0o100_644,
-                data: b"123",
-            },
-            Entry {
-                name: "abcd",
-                mode: 0o100_644,
-                data: b"1234",
-            },
-            Entry {
-                name: "sh",
-                mode: 0o120_777,
-                data: b"bin/hello",
-            },
+            Entry { name: "bin", mode: 0o040_755, data: b"" },
+            Entry { name: "bin/hello", mode: 0o100_755, data: b"\x7fELF..." },
+            Entry { name: "etc", mode: 0o040_755, data: b"" },
+            Entry { name: "etc/motd", mode: 0o100_644, data: b"welcome to sigil\n" },
+            Entry { name: "empty", mode: 0o100_644, data: b"" },
+            Entry { name: "a", mode: 0o100_644, data: b"1" },
+            Entry { name: "ab", mode: 0o100_644, data: b"12" },
+            Entry { name: "abc", mode: 0o100_644, data: b"123" },
+            Entry { name: "abcd", mode: 0o100_644, data: b"1234" },
+            Entry { name: "sh", mode: 0o120_777, data: b"bin/hello" },
         ])
     }
 
     #[test]
     fn writer_emits_the_documented_bytes() {
-        let a = write_newc(&[Entry {
-            name: "init",
-            mode: 0o100_755,
-            data: b"hi",
-        }]);
+        let a = write_newc(&[Entry { name: "init", mode: 0o100_755, data: b"hi" }]);
         let header = "070701\
             00000001000081ED0000000000000000000000010000000000000002\
             0000000000000000000000000000000000000005";
@@ -366,10 +298,7 @@ mod tests {
         assert_eq!(again, written, "read then write gives the same bytes");
         assert_eq!(read.len(), 10);
         assert!(read[0].is_dir() && read[1].is_file() && read[9].is_symlink());
-        assert_eq!(
-            archive.find("etc/motd").unwrap().data,
-            b"welcome to sigil\n"
-        );
+        assert_eq!(archive.find("etc/motd").unwrap().data, b"welcome to sigil\n");
         assert_eq!(archive.find("/bin/hello").unwrap().mode, 0o100_755);
         assert_eq!(archive.find("./abcd").unwrap().data, b"1234");
         assert_eq!(archive.find("empty").unwrap().data, b"");
@@ -380,21 +309,9 @@ mod tests {
     #[test]
     fn reader_strips_prefixes_and_skips_the_root() {
         let bytes = write_newc(&[
-            Entry {
-                name: ".",
-                mode: 0o040_755,
-                data: b"",
-            },
-            Entry {
-                name: "./init",
-                mode: 0o100_755,
-                data: b"x",
-            },
-            Entry {
-                name: "/dev",
-                mode: 0o040_755,
-                data: b"",
-            },
+            Entry { name: ".", mode: 0o040_755, data: b"" },
+            Entry { name: "./init", mode: 0o100_755, data: b"x" },
+            Entry { name: "/dev", mode: 0o040_755, data: b"" },
         ]);
         let archive = Archive::new(&bytes).unwrap();
         let names: Vec<&str> = archive.entries().map(|e| e.name).collect();
@@ -451,15 +368,9 @@ mod tests {
         let huge = |i| Archive::new(&with_field(i, b"FFFFFFFF")).err();
         assert_eq!(huge(6), Some(CpioError::Truncated), "filesize 4 GiB");
         assert_eq!(huge(11), Some(CpioError::Truncated), "namesize 4 GiB");
-        assert_eq!(
-            Archive::new(&with_field(11, b"00000000")).err(),
-            Some(CpioError::BadName)
-        );
+        assert_eq!(Archive::new(&with_field(11, b"00000000")).err(), Some(CpioError::BadName));
         // namesize 3 makes "bi" + 'n' instead of a NUL terminator.
-        assert_eq!(
-            Archive::new(&with_field(11, b"00000003")).err(),
-            Some(CpioError::BadName)
-        );
+        assert_eq!(Archive::new(&with_field(11, b"00000003")).err(), Some(CpioError::BadName));
         let mut inner_nul = sample();
         inner_nul[111] = 0; // "b\0n\0"
         assert_eq!(Archive::new(&inner_nul).err(), Some(CpioError::BadName));
@@ -467,21 +378,9 @@ mod tests {
         not_utf8[110] = 0xff;
         assert_eq!(Archive::new(&not_utf8).err(), Some(CpioError::BadName));
         // Lower-case hex is valid too.
-        let lower = write_newc(&[Entry {
-            name: "x",
-            mode: 0o100_644,
-            data: &[7; 0xab],
-        }]);
+        let lower = write_newc(&[Entry { name: "x", mode: 0o100_644, data: &[7; 0xab] }]);
         let lower = std::string::String::from_utf8_lossy(&lower).replace("000000AB", "000000ab");
-        assert_eq!(
-            Archive::new(lower.as_bytes())
-                .unwrap()
-                .find("x")
-                .unwrap()
-                .data
-                .len(),
-            0xab
-        );
+        assert_eq!(Archive::new(lower.as_bytes()).unwrap().find("x").unwrap().data.len(), 0xab);
     }
 
     #[test]
@@ -503,11 +402,7 @@ mod tests {
                     (seed >> 16) as u8
                 };
             }
-            let cut = if round % 3 == 0 {
-                m.len() - (seed as usize >> 20) % 64
-            } else {
-                m.len()
-            };
+            let cut = if round % 3 == 0 { m.len() - (seed as usize >> 20) % 64 } else { m.len() };
             if let Ok(a) = Archive::new(&m[..cut]) {
                 accepted += 1;
                 for e in a.entries() {
@@ -516,9 +411,6 @@ mod tests {
                 }
             }
         }
-        assert!(
-            accepted > 0,
-            "some mutations (e.g. in file data) must still parse"
-        );
+        assert!(accepted > 0, "some mutations (e.g. in file data) must still parse");
     }
 }

@@ -278,12 +278,9 @@ fn build_plan(
     let last = segments.last().ok_or(ExecError::NoExec)?;
     // Cannot overflow: the segment ends at or below user_limit <= u32::MAX, and
     // rounding up to a page only fails within the last page of the 4 GiB.
-    let brk_start = (last.vaddr + last.memsz)
-        .checked_next_multiple_of(PAGE_SIZE)
-        .ok_or(ExecError::NoExec)?;
-    let entry_ok = segments
-        .iter()
-        .any(|s| s.exec && entry >= s.vaddr && entry - s.vaddr < s.memsz);
+    let brk_start =
+        (last.vaddr + last.memsz).checked_next_multiple_of(PAGE_SIZE).ok_or(ExecError::NoExec)?;
+    let entry_ok = segments.iter().any(|s| s.exec && entry >= s.vaddr && entry - s.vaddr < s.memsz);
     if !entry_ok {
         return Err(ExecError::NoExec);
     }
@@ -318,11 +315,8 @@ mod tests {
             fs::create_dir_all(&dir).unwrap();
             let src = dir.join("hello.c");
             let exe = dir.join("hello");
-            fs::write(
-                &src,
-                "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n",
-            )
-            .unwrap();
+            fs::write(&src, "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n")
+                .unwrap();
             let status = Command::new("powerpc-linux-gnu-gcc")
                 .args(["-O2", "-static", "-o"])
                 .arg(&exe)
@@ -406,18 +400,10 @@ mod tests {
         let top = loads.iter().map(|r| r.vaddr + r.memsz).max().unwrap();
         assert_eq!(plan.brk_start, top.next_multiple_of(4096));
 
-        let stack = rows
-            .iter()
-            .find(|r| r.kind == "GNU_STACK")
-            .expect("GNU_STACK");
+        let stack = rows.iter().find(|r| r.kind == "GNU_STACK").expect("GNU_STACK");
         assert_eq!(plan.stack_executable, stack.flags.contains('E'));
         let tls = rows.iter().find(|r| r.kind == "TLS").expect("TLS");
-        let want = Tls {
-            vaddr: tls.vaddr,
-            filesz: tls.filesz,
-            memsz: tls.memsz,
-            align: tls.align,
-        };
+        let want = Tls { vaddr: tls.vaddr, filesz: tls.filesz, memsz: tls.memsz, align: tls.align };
         assert_eq!(plan.tls, Some(want));
     }
 
@@ -524,11 +510,7 @@ mod tests {
             .max(tls_end);
         for len in 0..bytes.len() {
             let ok = parse(&bytes[..len], TASK_SIZE).is_ok();
-            assert_eq!(
-                ok,
-                len >= needed,
-                "truncated to {len} bytes (segments end at {needed})"
-            );
+            assert_eq!(ok, len >= needed, "truncated to {len} bytes (segments end at {needed})");
         }
         let phoff = u32::from_be_bytes(bytes[28..32].try_into().unwrap()) as usize;
         let headers = phoff + 32 * usize::from(u16::from_be_bytes([bytes[44], bytes[45]]));

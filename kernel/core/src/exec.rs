@@ -157,26 +157,15 @@ fn c_len(s: &[u8]) -> usize {
 /// `stack_top`.
 pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, ExecError> {
     const EMPTY_ARGV: &[&[u8]] = &[b""];
-    let argv = if spec.argv.is_empty() {
-        EMPTY_ARGV
-    } else {
-        spec.argv
-    };
+    let argv = if spec.argv.is_empty() { EMPTY_ARGV } else { spec.argv };
     let envp = spec.envp;
 
     // E2BIG check first, on sizes only, before any allocation. Saturating,
     // because on a 32-bit kernel many references to one long string could
     // add up past usize::MAX.
-    let arg_bytes = argv
-        .iter()
-        .chain(envp)
-        .fold(0usize, |n, s| n.saturating_add(c_len(s)));
+    let arg_bytes = argv.iter().chain(envp).fold(0usize, |n, s| n.saturating_add(c_len(s)));
     let pointers = (argv.len().saturating_add(envp.len()).saturating_add(2)).saturating_mul(4);
-    if arg_bytes
-        .saturating_add(c_len(spec.execfn))
-        .saturating_add(pointers)
-        > ARG_MAX
-    {
+    if arg_bytes.saturating_add(c_len(spec.execfn)).saturating_add(pointers) > ARG_MAX {
         return Err(ExecError::TooBig);
     }
 
@@ -195,10 +184,7 @@ pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, E
     let words = 1 + (argv.len() + 1) + (envp.len() + 1) + 2 * AUXV_PAIRS;
     let sp = down(random_at, 4 * words)? & !15;
 
-    let mut img = Image {
-        base: sp,
-        bytes: vec![0; (stack_top - sp) as usize],
-    };
+    let mut img = Image { base: sp, bytes: vec![0; (stack_top - sp) as usize] };
     // The strings, recording where each one went: argv[0] lowest.
     let mut str_ptrs = Vec::with_capacity(argv.len() + envp.len());
     let mut at = strings_at;
@@ -226,10 +212,7 @@ pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, E
         push(&mut img, kind);
         push(&mut img, value);
     }
-    Ok(StackImage {
-        sp,
-        bytes: img.bytes,
-    })
+    Ok(StackImage { sp, bytes: img.bytes })
 }
 
 /// The auxiliary vector in Linux's order: `ARCH_DLINFO` (powerpc
@@ -305,10 +288,7 @@ mod tests {
             u32::from_be_bytes(img.bytes[off..off + 4].try_into().unwrap())
         };
         let string = |addr: u32| {
-            assert!(
-                addr >= img.sp && addr < top,
-                "string pointer {addr:#x} outside the stack"
-            );
+            assert!(addr >= img.sp && addr < top, "string pointer {addr:#x} outside the stack");
             let off = (addr - img.sp) as usize;
             let len = img.bytes[off..].iter().position(|&b| b == 0).expect("NUL");
             img.bytes[off..off + len].to_vec()
@@ -414,10 +394,7 @@ mod tests {
         assert_eq!(&img.bytes[off(platform)..off(platform) + 7], b"ppc750\0");
         let random = aux(&seen, AT_RANDOM);
         assert_eq!(random + 16, platform);
-        assert_eq!(
-            &img.bytes[off(random)..off(random) + 16],
-            b"0123456789abcdef"
-        );
+        assert_eq!(&img.bytes[off(random)..off(random) + 16], b"0123456789abcdef");
 
         // argv[0] is the lowest string; the strings are contiguous and end
         // where the execfn starts; the platform sits below their 16-aligned base.
@@ -440,21 +417,12 @@ mod tests {
                 for skew in 0..5 {
                     let argv: Vec<&[u8]> =
                         pool.iter().cycle().skip(skew).take(argc).copied().collect();
-                    let envp: Vec<&[u8]> = pool
-                        .iter()
-                        .cycle()
-                        .skip(skew + 1)
-                        .take(envc)
-                        .copied()
-                        .collect();
+                    let envp: Vec<&[u8]> =
+                        pool.iter().cycle().skip(skew + 1).take(envc).copied().collect();
                     let top = TOP - 4 * skew as u32;
                     let img = build_stack(&spec(&argv, &envp), top).unwrap();
                     let seen = walk(&img, top);
-                    let want: Vec<&[u8]> = if argc == 0 {
-                        vec![&b""[..]]
-                    } else {
-                        argv.clone()
-                    };
+                    let want: Vec<&[u8]> = if argc == 0 { vec![&b""[..]] } else { argv.clone() };
                     assert_eq!(seen.argv, want);
                     assert_eq!(seen.envp, envp);
                     // Old glibc's check: the first 16-aligned word of auxv is > 16.
@@ -462,10 +430,7 @@ mod tests {
                     let first = auxv_at.next_multiple_of(16);
                     let off = (first - img.sp) as usize;
                     let w = u32::from_be_bytes(img.bytes[off..off + 4].try_into().unwrap());
-                    assert!(
-                        w > 16,
-                        "argc {argc} envc {envc}: first aligned auxv word {w}"
-                    );
+                    assert!(w > 16, "argc {argc} envc {envc}: first aligned auxv word {w}");
                 }
             }
         }
@@ -486,10 +451,7 @@ mod tests {
         let big = vec![b'x'; ARG_MAX - fixed - 1];
         assert!(build_stack(&spec(&[&big], &[]), TOP).is_ok());
         let bigger = vec![b'x'; ARG_MAX - fixed];
-        assert_eq!(
-            build_stack(&spec(&[&bigger], &[]), TOP),
-            Err(ExecError::TooBig)
-        );
+        assert_eq!(build_stack(&spec(&[&bigger], &[]), TOP), Err(ExecError::TooBig));
         // Many small arguments count their pointers too.
         let many: Vec<&[u8]> = vec![b""; ARG_MAX / 5];
         assert_eq!(build_stack(&spec(&many, &[]), TOP), Err(ExecError::TooBig));
@@ -498,10 +460,7 @@ mod tests {
     #[test]
     fn stack_top_too_low_is_an_error_not_a_wrap() {
         for top in [0, 4, 64, 200] {
-            assert_eq!(
-                build_stack(&spec(&[b"x"], &[]), top),
-                Err(ExecError::TooBig)
-            );
+            assert_eq!(build_stack(&spec(&[b"x"], &[]), top), Err(ExecError::TooBig));
         }
     }
 }

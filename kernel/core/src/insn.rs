@@ -19,7 +19,10 @@ pub fn update_base(insn: u32) -> Option<usize> {
         // lwzu lbzu stwu stbu lhzu lhau sthu lfsu lfdu stfsu stfdu
         33 | 35 | 37 | 39 | 41 | 43 | 45 | 49 | 51 | 53 | 55 => true,
         // lwzux lbzux stwux stbux lhzux lhaux sthux lfsux lfdux stfsux stfdux
-        31 => matches!((insn >> 1) & 0x3ff, 55 | 119 | 183 | 247 | 311 | 375 | 439 | 567 | 631 | 695 | 759),
+        31 => matches!(
+            (insn >> 1) & 0x3ff,
+            55 | 119 | 183 | 247 | 311 | 375 | 439 | 567 | 631 | 695 | 759
+        ),
         _ => false,
     };
     // rA = 0 is an invalid form for updates; nothing to write back then.

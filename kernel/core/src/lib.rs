@@ -12,12 +12,14 @@ extern crate std;
 extern crate alloc;
 
 pub use sigil_abi as abi;
+pub mod clone;
 pub mod cmdline;
 pub mod cpio;
 pub mod elf;
-pub mod insn;
 pub mod exec;
 pub mod fpemu;
+pub mod futex;
+pub mod insn;
 pub mod mmu8xx;
 pub mod pcm;
 pub mod signal;

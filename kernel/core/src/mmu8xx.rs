@@ -150,7 +150,11 @@ pub fn user_pte(phys: u32, write: bool, exec: bool) -> u32 {
 /// address of the level-2 table (or 0); the handler adds valid and the user
 /// group. An empty entry stays invalid, so the access ends in a TLB error.
 pub fn user_twc(l1: u32) -> u32 {
-    if l1 == 0 { 0 } else { l1 | (APG_USER << twc::APG_SHIFT) | twc::VALID }
+    if l1 == 0 {
+        0
+    } else {
+        l1 | (APG_USER << twc::APG_SHIFT) | twc::VALID
+    }
 }
 
 /// The DTLB's RPN for a PTE: software bits 24-27 replaced by ones.
@@ -180,7 +184,11 @@ pub fn kernel_entry(ea: u32, instruction: bool) -> TlbEntry {
     let rw = if instruction { pte::RO } else { pte::DIRTY };
     let base = pte::RPN_PATTERN | pte::SPS | pte::SH | pte::PRESENT | rw;
     if ea >= IO_BASE {
-        TlbEntry { epn, twc: twc_val | twc::GUARDED, rpn: (ea & !(PAGE_8M - 1)) | base | pte::NO_CACHE }
+        TlbEntry {
+            epn,
+            twc: twc_val | twc::GUARDED,
+            rpn: (ea & !(PAGE_8M - 1)) | base | pte::NO_CACHE,
+        }
     } else {
         TlbEntry { epn, twc: twc_val, rpn: ((ea - KERNELBASE) & !(PAGE_8M - 1)) | base }
     }
@@ -301,7 +309,8 @@ mod tests {
     fn empty_tables_load_invalid_entries() {
         let no_l2 = miss(0x2000_0000, 0x0010_0000, false, |_| 0);
         assert!(!entry_valid(&no_l2));
-        let mem = |a: u32| if a == l1_entry_addr(0x0010_0000, 0x2000_0000) { 0x0030_0000 } else { 0 };
+        let mem =
+            |a: u32| if a == l1_entry_addr(0x0010_0000, 0x2000_0000) { 0x0030_0000 } else { 0 };
         let no_pte = miss(0x2000_0000, 0x0010_0000, true, mem);
         assert_eq!(no_pte.twc & twc::VALID, twc::VALID);
         assert!(!entry_valid(&no_pte));
@@ -358,7 +367,10 @@ mod tests {
         for line in text.lines() {
             let mut w = line.split_whitespace();
             if let (Some("#define"), Some(name), Some(val)) = (w.next(), w.next(), w.next()) {
-                let v = val.strip_prefix("0x").map(|h| u32::from_str_radix(h, 16)).unwrap_or_else(|| val.parse());
+                let v = val
+                    .strip_prefix("0x")
+                    .map(|h| u32::from_str_radix(h, 16))
+                    .unwrap_or_else(|| val.parse());
                 if let Ok(v) = v {
                     defs.insert(std::string::String::from(name), v);
                 }

@@ -49,11 +49,15 @@ use core::sync::atomic::{AtomicU8, Ordering};
 use sigil_core::abi::Errno;
 use sigil_core::pcm::structs::write_info;
 use sigil_core::pcm::uapi::{self, put_u32, xferi, StatusLayout, SyncPtrLayout};
-use sigil_core::pcm::{HwParams, PcmError, PcmIoctl, State, Stream, SwParams, SyncPtrIn, SyncPtrOut};
+use sigil_core::pcm::{
+    HwParams, PcmError, PcmIoctl, State, Stream, SwParams, SyncPtrIn, SyncPtrOut,
+};
 
 use super::timer;
 use crate::fs::{flags, File, FileOps, Stat, StatusFlags};
-use crate::uaccess::{copy_from_user, copy_to_user, get_user, put_user, Access, Efault, UserWindow};
+use crate::uaccess::{
+    copy_from_user, copy_to_user, get_user, put_user, Access, Efault, UserWindow,
+};
 
 /// How SYNC_PTR moves its words; see the module comment.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -122,7 +126,11 @@ fn at(arg: u32, off: usize) -> Result<u32, Efault> {
 /// What a transfer returns when it stopped early: the frames it moved if
 /// any (the error shows up on the next call), else the error.
 fn partial(done: u32, e: Errno) -> Result<u32, Errno> {
-    if done > 0 { Ok(done) } else { Err(e) }
+    if done > 0 {
+        Ok(done)
+    } else {
+        Err(e)
+    }
 }
 
 impl Pcm {
@@ -173,7 +181,11 @@ impl Pcm {
     /// STATUS (`ext` false) and STATUS_EXT (`ext`: reads the requested
     /// audio timestamp type from the struct first), in layout `l`.
     fn status(&self, arg: u32, l: &StatusLayout, ext: bool) -> Result<u32, Errno> {
-        let data = if ext { get_user::<u32>(at(arg, l.audio_tstamp_data).map_err(fault)?).map_err(fault)? } else { 0 };
+        let data = if ext {
+            get_user::<u32>(at(arg, l.audio_tstamp_data).map_err(fault)?).map_err(fault)?
+        } else {
+            0
+        };
         let st = self.stream.borrow_mut().status(data, now());
         let mut buf = [0u8; uapi::STATUS64.size];
         st.write_to(&mut buf, l);
@@ -246,7 +258,9 @@ impl Pcm {
                     match wake {
                         _ if self.flags.nonblocking() => return partial(done, Errno::EAGAIN),
                         None => return partial(done, Errno::EAGAIN),
-                        Some(t) if timer::sleep_until(t).is_err() => return partial(done, Errno::ERESTARTSYS),
+                        Some(t) if timer::sleep_until(t).is_err() => {
+                            return partial(done, Errno::ERESTARTSYS)
+                        }
                         Some(_) => continue,
                     }
                 }
@@ -293,7 +307,12 @@ impl Pcm {
 
 /// The three SYNC_PTR inputs: a get_user each (`field`), from a copy of the
 /// whole struct left in `copy` (`copy`), or in one read window (`window`).
-fn sync_ptr_in(way: SyncPtrWay, arg: u32, l: &SyncPtrLayout, copy: &mut [u8]) -> Result<SyncPtrIn, Efault> {
+fn sync_ptr_in(
+    way: SyncPtrWay,
+    arg: u32,
+    l: &SyncPtrLayout,
+    copy: &mut [u8],
+) -> Result<SyncPtrIn, Efault> {
     match way {
         SyncPtrWay::Field => Ok(SyncPtrIn {
             flags: get_user(at(arg, l.flags)?)?,
@@ -319,7 +338,13 @@ fn sync_ptr_in(way: SyncPtrWay, arg: u32, l: &SyncPtrLayout, copy: &mut [u8]) ->
 /// The SYNC_PTR answer's word stores: a put_user each (`field`), into the
 /// user's own bytes in `copy` sent back whole (`copy`), or in one write
 /// window (`window`).
-fn sync_ptr_out(way: SyncPtrWay, arg: u32, l: &SyncPtrLayout, out: &SyncPtrOut, copy: &mut [u8]) -> Result<(), Efault> {
+fn sync_ptr_out(
+    way: SyncPtrWay,
+    arg: u32,
+    l: &SyncPtrLayout,
+    out: &SyncPtrOut,
+    copy: &mut [u8],
+) -> Result<(), Efault> {
     match way {
         SyncPtrWay::Field => out.try_stores(l, |off, v| put_user(at(arg, off)?, v)),
         SyncPtrWay::Copy => {

@@ -56,11 +56,21 @@ pub fn children(dir: &str) -> Vec<(&'static str, Node)> {
     a.entries()
         .enumerate()
         .filter_map(|(i, e)| {
-            let rest = if dir.is_empty() { Some(e.name) } else { e.name.strip_prefix(dir).and_then(|r| r.strip_prefix('/')) }?;
+            let rest = if dir.is_empty() {
+                Some(e.name)
+            } else {
+                e.name.strip_prefix(dir).and_then(|r| r.strip_prefix('/'))
+            }?;
             if rest.is_empty() || rest.contains('/') || rest == "." {
                 return None;
             }
-            let node = Node { data: e.data, mode: e.mode, is_file: e.is_file(), is_dir: e.is_dir(), ino: i as u32 + 2 };
+            let node = Node {
+                data: e.data,
+                mode: e.mode,
+                is_file: e.is_file(),
+                is_dir: e.is_dir(),
+                ino: i as u32 + 2,
+            };
             Some((rest, node))
         })
         .collect()
@@ -138,8 +148,10 @@ impl FileOps for RamFile {
         if !self.node.is_dir {
             return Err(Errno::ENOTDIR);
         }
-        let mut entries: Vec<(&str, u64, u8)> = alloc::vec![(".", self.node.ino as u64, DT_DIR), ("..", 1, DT_DIR)];
-        entries.extend(children(&self.path).iter().map(|(name, n)| (*name, n.ino as u64, dtype(n))));
+        let mut entries: Vec<(&str, u64, u8)> =
+            alloc::vec![(".", self.node.ino as u64, DT_DIR), ("..", 1, DT_DIR)];
+        entries
+            .extend(children(&self.path).iter().map(|(name, n)| (*name, n.ino as u64, dtype(n))));
         let mut out: Vec<u8> = Vec::new();
         let mut i = self.pos.get() as usize;
         while let Some(&(name, ino, ty)) = entries.get(i) {

@@ -193,7 +193,9 @@ impl FdTable {
 
     /// Installs `file` at the lowest free descriptor >= `min`.
     pub fn install(&mut self, file: Arc<File>, min: usize, cloexec: bool) -> Result<u32, Errno> {
-        let slot = (min..MAX_FDS).find(|&i| self.fds.get(i).map_or(true, |f| f.is_none())).ok_or(Errno::EMFILE)?;
+        let slot = (min..MAX_FDS)
+            .find(|&i| self.fds.get(i).map_or(true, |f| f.is_none()))
+            .ok_or(Errno::EMFILE)?;
         if slot >= self.fds.len() {
             self.fds.resize(slot + 1, None);
         }
@@ -204,7 +206,12 @@ impl FdTable {
     /// Puts `file` at exactly `fd` (dup2) and hands back what was there, for
     /// the caller to drop once it no longer holds the table (closing a pipe
     /// end wakes processes).
-    pub fn install_at(&mut self, fd: u32, file: Arc<File>, cloexec: bool) -> Result<Option<Fd>, Errno> {
+    pub fn install_at(
+        &mut self,
+        fd: u32,
+        file: Arc<File>,
+        cloexec: bool,
+    ) -> Result<Option<Fd>, Errno> {
         let i = fd as usize;
         if i >= MAX_FDS {
             return Err(Errno::EBADF);

@@ -97,7 +97,8 @@ pub fn new(oflags: u32) -> Result<(Arc<File>, Arc<File>), Errno> {
     }
     RESERVED.fetch_add(cap, Ordering::Relaxed);
     let ino = NEXT_INO.fetch_add(1, Ordering::Relaxed) as u64;
-    let ring = Rc::new(RefCell::new(Ring { buf: VecDeque::new(), cap, readers: 1, writers: 1, ino }));
+    let ring =
+        Rc::new(RefCell::new(Ring { buf: VecDeque::new(), cap, readers: 1, writers: 1, ino }));
     let nb = oflags & flags::O_NONBLOCK;
     let r = ReadEnd { ring: ring.clone(), flags: StatusFlags::new(flags::O_RDONLY | nb) };
     let w = WriteEnd { ring, flags: StatusFlags::new(flags::O_WRONLY | nb) };
@@ -116,7 +117,8 @@ impl FileOps for ReadEnd {
                     let n = (len as usize).min(r.buf.len());
                     // Copy first, consume after: a bad buffer loses no data.
                     let (a, b) = r.buf.as_slices();
-                    let (a, b) = if n <= a.len() { (&a[..n], &b[..0]) } else { (a, &b[..n - a.len()]) };
+                    let (a, b) =
+                        if n <= a.len() { (&a[..n], &b[..0]) } else { (a, &b[..n - a.len()]) };
                     copy_to_user(buf, a).map_err(|_| Errno::EFAULT)?;
                     copy_to_user(buf + a.len() as u32, b).map_err(|_| Errno::EFAULT)?;
                     r.buf.drain(..n);
@@ -226,7 +228,11 @@ impl FileOps for WriteEnd {
         if r.readers == 0 {
             return POLLOUT | POLLERR;
         }
-        if r.cap - r.buf.len() >= PIPE_BUF { POLLOUT } else { 0 }
+        if r.cap - r.buf.len() >= PIPE_BUF {
+            POLLOUT
+        } else {
+            0
+        }
     }
 }
 

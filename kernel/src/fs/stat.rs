@@ -34,12 +34,28 @@ pub struct Stat {
 impl Stat {
     /// A character device node (major:minor), as devtmpfs shows one.
     pub fn chr(major: u32, minor: u32) -> Stat {
-        Stat { dev: (0, 5), ino: (major << 8 | minor) as u64 + 1, mode: S_IFCHR | 0o620, nlink: 1, rdev: (major, minor), size: 0, blksize: 4096 }
+        Stat {
+            dev: (0, 5),
+            ino: (major << 8 | minor) as u64 + 1,
+            mode: S_IFCHR | 0o620,
+            nlink: 1,
+            rdev: (major, minor),
+            size: 0,
+            blksize: 4096,
+        }
     }
 
     /// A pipe end (both ends of one pipe share `ino`).
     pub fn fifo(ino: u64) -> Stat {
-        Stat { dev: PIPEFS_DEV, ino, mode: S_IFIFO | 0o600, nlink: 1, rdev: (0, 0), size: 0, blksize: 4096 }
+        Stat {
+            dev: PIPEFS_DEV,
+            ino,
+            mode: S_IFIFO | 0o600,
+            nlink: 1,
+            rdev: (0, 0),
+            size: 0,
+            blksize: 4096,
+        }
     }
 
     /// An initramfs entry (`mode` from the archive, type bits included).

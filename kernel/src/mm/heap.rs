@@ -79,7 +79,8 @@ unsafe impl GlobalAlloc for KernelHeap {
 }
 
 #[global_allocator]
-static HEAP: KernelHeap = KernelHeap { list: LockedHeap::empty(), small: KCell::new((core::ptr::null_mut(), 0)) };
+static HEAP: KernelHeap =
+    KernelHeap { list: LockedHeap::empty(), small: KCell::new((core::ptr::null_mut(), 0)) };
 
 /// Gives the allocator its memory; called once, by `frames::init`.
 pub fn init(start: usize, size: usize) {

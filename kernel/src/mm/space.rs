@@ -129,7 +129,9 @@ impl AddressSpace {
 
     /// Is [start, end) free of areas?
     pub fn is_free(&self, start: u32, end: u32) -> bool {
-        end <= TASK_SIZE && start < end && self.areas.iter().all(|a| a.end <= start || a.start >= end)
+        end <= TASK_SIZE
+            && start < end
+            && self.areas.iter().all(|a| a.end <= start || a.start >= end)
     }
 
     /// Puts frame `phys` at `ea` (which must be in an area); takes one share of it.
@@ -246,7 +248,11 @@ impl AddressSpace {
             }
             ea += PAGE_SIZE as u32;
         }
-        if covered == (end - start) as u64 { Ok(()) } else { Err(Fault::Bad) }
+        if covered == (end - start) as u64 {
+            Ok(())
+        } else {
+            Err(Fault::Bad)
+        }
     }
 
     /// A copy for fork: same areas; writable pages copied, read-only ones shared.
@@ -290,7 +296,13 @@ impl AddressSpace {
         let mut end = top;
         loop {
             let start = end.checked_sub(len)?;
-            match self.areas.iter().filter(|a| a.start < end && a.end > start).map(|a| a.start).min() {
+            match self
+                .areas
+                .iter()
+                .filter(|a| a.start < end && a.end > start)
+                .map(|a| a.start)
+                .min()
+            {
                 None => return Some(start),
                 Some(s) => end = s,
             }
@@ -300,7 +312,13 @@ impl AddressSpace {
 
 fn copy_frame(dst: usize, src: usize) {
     // SAFETY: both are whole frames in BAT-mapped RAM; dst was just allocated.
-    unsafe { core::ptr::copy_nonoverlapping(to_virt(src) as *const u8, to_virt(dst) as *mut u8, PAGE_SIZE) };
+    unsafe {
+        core::ptr::copy_nonoverlapping(
+            to_virt(src) as *const u8,
+            to_virt(dst) as *mut u8,
+            PAGE_SIZE,
+        )
+    };
 }
 
 impl Drop for AddressSpace {

@@ -58,7 +58,11 @@ fn page_ceil(a: u32) -> u32 {
 
 /// Builds the address space and the first user register state for the
 /// program at `path`. Nothing of the caller changes: exec can still fail.
-pub fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]]) -> Result<(AddressSpace, TrapFrame), Errno> {
+pub fn load(
+    path: &str,
+    argv: &[&[u8]],
+    envp: &[&[u8]],
+) -> Result<(AddressSpace, TrapFrame), Errno> {
     let file = crate::fs::initramfs::lookup(path).ok_or(Errno::ENOENT)?;
     if !file.is_file {
         return Err(Errno::EACCES);

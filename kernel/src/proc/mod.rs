@@ -91,7 +91,11 @@ pub fn check_kernel_stack_guard() {
 fn stack_overflow(pid: u32, bottom: usize, top: usize, sp: usize, guard_ok: bool) -> ! {
     panic!(
         "kernel stack overflow: pid {} stack [{:#x}, {:#x}) sp {:#x}, guard word {}",
-        pid, bottom, top, sp, if guard_ok { "intact" } else { "overwritten" }
+        pid,
+        bottom,
+        top,
+        sp,
+        if guard_ok { "intact" } else { "overwritten" }
     );
 }
 
@@ -195,7 +199,14 @@ pub fn count() -> usize {
 }
 
 /// Creates a process around `space` that will enter user mode with `tf`.
-fn create(ppid: u32, name: String, space: AddressSpace, files: FdTable, sig: SignalState, tf: &TrapFrame) -> Result<u32, ()> {
+fn create(
+    ppid: u32,
+    name: String,
+    space: AddressSpace,
+    files: FdTable,
+    sig: SignalState,
+    tf: &TrapFrame,
+) -> Result<u32, ()> {
     let t = TABLE.get();
     if t.procs.len() >= MAX_PROCS {
         return Err(());
@@ -303,7 +314,11 @@ pub fn sleep(chan: usize) -> Result<(), ()> {
     }
     current().state = State::Sleeping(chan);
     schedule();
-    if crate::signal::interrupt_pending(current()) { Err(()) } else { Ok(()) }
+    if crate::signal::interrupt_pending(current()) {
+        Err(())
+    } else {
+        Ok(())
+    }
 }
 
 /// Gives up the CPU but stays runnable (preemption, sched_yield).

@@ -55,8 +55,12 @@ fn end_of_init(status: u32) -> ! {
     me.wait_status = status;
     for _ in 0..MAX_KILL_ROUNDS {
         let t = TABLE.get();
-        let zombies: alloc::vec::Vec<u32> =
-            t.procs.values().filter(|p| p.pid != 1 && p.state == State::Zombie).map(|p| p.pid).collect();
+        let zombies: alloc::vec::Vec<u32> = t
+            .procs
+            .values()
+            .filter(|p| p.pid != 1 && p.state == State::Zombie)
+            .map(|p| p.pid)
+            .collect();
         for pid in zombies {
             t.procs.remove(&pid);
         }
@@ -70,7 +74,10 @@ fn end_of_init(status: u32) -> ! {
         super::yield_now();
     }
     if super::count() > 1 {
-        crate::console::print_always(format_args!("SIGIL OOPS: {} processes survived SIGKILL at shutdown\n", super::count() - 1));
+        crate::console::print_always(format_args!(
+            "SIGIL OOPS: {} processes survived SIGKILL at shutdown\n",
+            super::count() - 1
+        ));
     }
     // The dying children sent SIGCHLD: drop those nodes too.
     me.sig.flush();
@@ -112,7 +119,11 @@ pub fn wait4(pid: i32, options: u32) -> Result<(u32, u32, CpuTimes), Errno> {
                 break;
             }
             if let Some(r) = c.report {
-                let wanted = if r == wait_status::CONTINUED { options & WCONTINUED != 0 } else { options & WUNTRACED != 0 };
+                let wanted = if r == wait_status::CONTINUED {
+                    options & WCONTINUED != 0
+                } else {
+                    options & WUNTRACED != 0
+                };
                 if wanted {
                     c.report = None;
                     return Ok((c.pid, r, c.cpu.total()));

@@ -22,8 +22,8 @@ use core::sync::atomic::{AtomicBool, Ordering};
 
 use sigil_core::abi::{self, Errno};
 use sigil_core::signal::frame::{
-    place_frame, sanitize_user_msr, syscall_restart, FrameKind, Restart, RtSigFrame, SigFrame, NGREG,
-    RT_EXTRA_GAP, SIGNAL_FRAMESIZE, TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
+    place_frame, sanitize_user_msr, syscall_restart, FrameKind, Restart, RtSigFrame, SigFrame,
+    NGREG, RT_EXTRA_GAP, SIGNAL_FRAMESIZE, TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
 };
 use sigil_core::signal::{handler_mask, SigInfo, SigQueueNode, SigSet, Signal, StackT};
 
@@ -140,7 +140,8 @@ struct FrameData<'a> {
 fn put_mcontext(w: &mut impl FrameSink, mc: u32, d: &FrameData, tramp: [u32; 2]) {
     let tf = d.tf;
     w.put_words(mc, &tf.gpr);
-    let tail = [tf.nip, tf.msr, tf.orig_r3, tf.ctr, tf.lr, tf.xer, tf.cr, 0, tf.trap, tf.dar, tf.dsisr, 0];
+    let tail =
+        [tf.nip, tf.msr, tf.orig_r3, tf.ctr, tf.lr, tf.xer, tf.cr, 0, tf.trap, tf.dar, tf.dsisr, 0];
     w.put_words(mc + 4 * 32, &tail);
     let fregs = mc + 4 * NGREG as u32;
     w.put_dwords(fregs, &d.fp.fpr);
@@ -203,7 +204,14 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
         return false;
     };
     let (base, len) = place.window();
-    let data = FrameData { tf, fp: &p.fp, mask, info: dq.info(), handler: act.handler, alt: p.sig.altstack.saved() };
+    let data = FrameData {
+        tf,
+        fp: &p.fp,
+        mask,
+        info: dq.info(),
+        handler: act.handler,
+        alt: p.sig.altstack.saved(),
+    };
     let frame = place.frame - base;
     let (ok, windows) = if FRAME_PER_FIELD.load(Ordering::Relaxed) {
         let before = uaccess::WINDOWS.load(Ordering::Relaxed);
@@ -302,14 +310,26 @@ pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> 
     }
 }
 
-fn read_frame(tf: &mut TrapFrame, p: &mut Process, kind: FrameKind, frame: u32, size: u32) -> Result<(), uaccess::Efault> {
+fn read_frame(
+    tf: &mut TrapFrame,
+    p: &mut Process,
+    kind: FrameKind,
+    frame: u32,
+    size: u32,
+) -> Result<(), uaccess::Efault> {
     let w = UserWindow::open(frame, size, Access::Read)?;
     let (mask, mc, alt) = match kind {
-        FrameKind::Classic => (SigSet::from_user_words(w.get(24), w.get(12)), w.get::<u32>(28), None),
+        FrameKind::Classic => {
+            (SigSet::from_user_words(w.get(24), w.get(12)), w.get::<u32>(28), None)
+        }
         FrameKind::Rt => {
             let uc = RtSigFrame::UCONTEXT;
             let alt = StackT::from_words([w.get(uc + 8), w.get(uc + 12), w.get(uc + 16)]);
-            (SigSet::from_user_words(w.get(uc + 52), w.get(uc + 56)), w.get::<u32>(uc + 48), Some(alt))
+            (
+                SigSet::from_user_words(w.get(uc + 52), w.get(uc + 56)),
+                w.get::<u32>(uc + 48),
+                Some(alt),
+            )
         }
     };
     // The mcontext is normally inside the frame; Linux follows the pointer

@@ -12,7 +12,8 @@ pub mod deliver;
 
 use sigil_core::abi::{self, wait_status, Errno};
 use sigil_core::signal::{
-    default_action, AltStack, DefaultAction, Disposition, SigAction, SigInfo, SigPending, SigSet, Signal,
+    default_action, AltStack, DefaultAction, Disposition, SigAction, SigInfo, SigPending, SigSet,
+    Signal,
 };
 
 use crate::arch::TrapFrame;
@@ -130,7 +131,15 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
 pub fn force_fault(signo: u32, code: i32, addr: u32) {
     let p = proc::current();
     let nip = p.frame().nip;
-    crate::kprintln!("sigil: pid {} ({}): signal {} code {} at {:#x}, nip {:#x}", p.pid, p.name, signo, code, addr, nip);
+    crate::kprintln!(
+        "sigil: pid {} ({}): signal {} code {} at {:#x}, nip {:#x}",
+        p.pid,
+        p.name,
+        signo,
+        code,
+        addr,
+        nip
+    );
     let sig = Signal::new(signo).expect("valid fault signal");
     if p.sig.blocked.contains(sig) || is_ignored(p, sig) {
         p.sig.blocked.remove(sig);
@@ -169,7 +178,10 @@ fn notify_parent_stop(p: &mut Process, code: i32, st: u32) {
     let ppid = p.ppid;
     let pid = p.pid;
     let nocldstop = proc::get(ppid)
-        .map(|pp| pp.sig.action(Signal::new(abi::SIGCHLD).expect("SIGCHLD")).flags & abi::SA_NOCLDSTOP != 0)
+        .map(|pp| {
+            pp.sig.action(Signal::new(abi::SIGCHLD).expect("SIGCHLD")).flags & abi::SA_NOCLDSTOP
+                != 0
+        })
         .unwrap_or(true);
     if !nocldstop {
         let _ = send(ppid, SigInfo::chld(code, pid, 0, st), false);
@@ -213,7 +225,9 @@ fn deliver_pending(tf: &mut TrapFrame) {
                     entered = Some(sig);
                 }
             }
-            Disposition::Ignore => crate::sigtrace!(default_action(p.pid, sig.number(), DefaultAction::Ignore)),
+            Disposition::Ignore => {
+                crate::sigtrace!(default_action(p.pid, sig.number(), DefaultAction::Ignore))
+            }
             Disposition::Default => {
                 // Free the node first: a terminating action never returns
                 // here, so a node still owned by this frame would leak.
@@ -223,7 +237,9 @@ fn deliver_pending(tf: &mut TrapFrame) {
                 match action {
                     DefaultAction::Ignore | DefaultAction::Continue => {}
                     DefaultAction::Stop => stop(p, sig),
-                    DefaultAction::Terminate => proc::wait::exit(wait_status::signaled(sig.number(), false)),
+                    DefaultAction::Terminate => {
+                        proc::wait::exit(wait_status::signaled(sig.number(), false))
+                    }
                     DefaultAction::CoreDump => core_dump(sig),
                 }
             }
@@ -242,7 +258,12 @@ fn core_dump(sig: Signal) -> ! {
     let p = proc::current();
     let core = p.sig.core_limit.0 > 0;
     if core {
-        crate::kprintln!("sigil: pid {} ({}) killed by signal {}: core dumped (no image kept)", p.pid, p.name, sig.number());
+        crate::kprintln!(
+            "sigil: pid {} ({}) killed by signal {}: core dumped (no image kept)",
+            p.pid,
+            p.name,
+            sig.number()
+        );
     }
     proc::wait::exit(wait_status::signaled(sig.number(), core))
 }

@@ -126,7 +126,9 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, _mode: u32) -> SysResult {
             }
             Arc::new(RamFile::new(abs, node, flags))
         }
-        Err(Errno::ENOENT) if flags & O_CREAT != 0 && !name.ends_with('/') => return Err(Errno::EROFS),
+        Err(Errno::ENOENT) if flags & O_CREAT != 0 && !name.ends_with('/') => {
+            return Err(Errno::EROFS)
+        }
         Err(e) => return Err(e),
     };
     proc::current().files.install(file, 0, flags & O_CLOEXEC != 0)
@@ -306,7 +308,8 @@ pub fn poll(fds: u32, n: u32, timeout_ms: i32) -> SysResult {
         let ev: u16 = get_user(fds + i * 8 + 4).map_err(|_| Errno::EFAULT)?;
         want.push((fd, ev));
     }
-    let deadline = (timeout_ms > 0).then(|| crate::dev::timer::now_ns() + timeout_ms as u64 * 1_000_000);
+    let deadline =
+        (timeout_ms > 0).then(|| crate::dev::timer::now_ns() + timeout_ms as u64 * 1_000_000);
     loop {
         let mut ready = 0;
         let mut revents = Vec::with_capacity(want.len());

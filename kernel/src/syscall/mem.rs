@@ -95,6 +95,9 @@ pub fn mprotect(addr: u32, len: u32, prot: u32) -> SysResult {
     if end > TASK_SIZE {
         return Err(Errno::ENOMEM);
     }
-    proc::current().space().protect(addr, end, Prot::from_linux(prot)).map_err(|_| Errno::ENOMEM)?;
+    proc::current()
+        .space()
+        .protect(addr, end, Prot::from_linux(prot))
+        .map_err(|_| Errno::ENOMEM)?;
     Ok(0)
 }

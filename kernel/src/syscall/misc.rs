@@ -24,10 +24,10 @@ const RLIMIT_CORE: u32 = 4;
 /// are properties of the kernel build and read as such.
 fn limit(resource: u32) -> Result<(u64, u64), Errno> {
     Ok(match resource {
-        3 => (8 << 20, u64::MAX),                                                  // STACK
+        3 => (8 << 20, u64::MAX), // STACK
         RLIMIT_CORE => crate::proc::current().sig.core_limit,
-        6 => (crate::proc::MAX_PROCS as u64, crate::proc::MAX_PROCS as u64),     // NPROC
-        7 => (crate::fs::MAX_FDS as u64, crate::fs::MAX_FDS as u64),             // NOFILE
+        6 => (crate::proc::MAX_PROCS as u64, crate::proc::MAX_PROCS as u64), // NPROC
+        7 => (crate::fs::MAX_FDS as u64, crate::fs::MAX_FDS as u64),         // NOFILE
         11 => (crate::signal::SIGQUEUE_MAX as u64, crate::signal::SIGQUEUE_MAX as u64), // SIGPENDING
         0..=15 => (u64::MAX, u64::MAX),
         _ => return Err(Errno::EINVAL),
@@ -51,7 +51,11 @@ fn set_limit(resource: u32, new: (u64, u64)) -> Result<(), Errno> {
 
 /// The 32-bit `struct rlimit` of getrlimit/setrlimit: RLIM_INFINITY is ~0.
 fn widen(v: u32) -> u64 {
-    if v == RLIM_INFINITY { u64::MAX } else { v as u64 }
+    if v == RLIM_INFINITY {
+        u64::MAX
+    } else {
+        v as u64
+    }
 }
 
 fn narrow(v: u64) -> u32 {
@@ -116,7 +120,9 @@ const REBOOT_CMD_RESTART: u32 = 0x0123_4567;
 /// reboot(magic1, magic2, cmd): power-off/halt/restart end the machine with
 /// status 0, as if PID 1 had exited normally.
 pub fn reboot(magic1: u32, magic2: u32, cmd: u32) -> SysResult {
-    if magic1 != REBOOT_MAGIC1 || !matches!(magic2, 0x2812_1969 | 0x0512_1996 | 0x1604_1998 | 0x2011_2000) {
+    if magic1 != REBOOT_MAGIC1
+        || !matches!(magic2, 0x2812_1969 | 0x0512_1996 | 0x1604_1998 | 0x2011_2000)
+    {
         return Err(Errno::EINVAL);
     }
     match cmd {

@@ -98,8 +98,12 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Getrandom => misc::getrandom(a[0], a[1], a[2]),
         Readlink => misc::readlink(a[0], a[1], a[2]),
         Readlinkat => misc::readlink(a[1], a[2], a[3]),
-        ClockGettime | ClockGettime64 => time::clock_gettime(a[0], a[1], Layout::new(sys == ClockGettime64)),
-        ClockGetres | ClockGetresTime64 => time::clock_getres(a[0], a[1], Layout::new(sys == ClockGetresTime64)),
+        ClockGettime | ClockGettime64 => {
+            time::clock_gettime(a[0], a[1], Layout::new(sys == ClockGettime64))
+        }
+        ClockGetres | ClockGetresTime64 => {
+            time::clock_getres(a[0], a[1], Layout::new(sys == ClockGetresTime64))
+        }
         Nanosleep => time::nanosleep(a[0], a[1]),
         ClockNanosleep | ClockNanosleepTime64 => {
             time::clock_nanosleep(a[0], a[1], a[2], a[3], Layout::new(sys == ClockNanosleepTime64))
@@ -111,8 +115,12 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Times => time::times(a[0]),
         Getrusage => time::getrusage(a[0], a[1]),
         TimerCreate => time::timer_create(a[0], a[1], a[2]),
-        TimerSettime | TimerSettime64 => time::timer_settime(a[0], a[1], a[2], a[3], Layout::new(sys == TimerSettime64)),
-        TimerGettime | TimerGettime64 => time::timer_gettime(a[0], a[1], Layout::new(sys == TimerGettime64)),
+        TimerSettime | TimerSettime64 => {
+            time::timer_settime(a[0], a[1], a[2], a[3], Layout::new(sys == TimerSettime64))
+        }
+        TimerGettime | TimerGettime64 => {
+            time::timer_gettime(a[0], a[1], Layout::new(sys == TimerGettime64))
+        }
         TimerGetoverrun => time::timer_getoverrun(a[0]),
         TimerDelete => time::timer_delete(a[0]),
         Reboot => misc::reboot(a[0], a[1], a[2]),

@@ -61,7 +61,9 @@ pub fn tgkill(tgid: u32, tid: u32, sig: u32) -> SysResult {
         return Err(Errno::ESRCH);
     }
     match sig {
-        Some(sig) => signal::send(tid, SigInfo::tkill(sig, proc::current().pid, 0), false).map(|_| 0),
+        Some(sig) => {
+            signal::send(tid, SigInfo::tkill(sig, proc::current().pid, 0), false).map(|_| 0)
+        }
         None => proc::get(tid).map(|_| 0).ok_or(Errno::ESRCH),
     }
 }
@@ -213,13 +215,22 @@ pub fn rt_tgsigqueueinfo(tgid: u32, tid: u32, sig: u32, uinfo: u32) -> SysResult
 
 /// rt_sigtimedwait(set, info, timeout, sigsetsize): takes a pending signal
 /// from `set` without running a handler (sigwaitinfo, sigtimedwait).
-pub fn rt_sigtimedwait(set: u32, uinfo: u32, timeout: u32, sigsetsize: u32, time64: bool) -> SysResult {
+pub fn rt_sigtimedwait(
+    set: u32,
+    uinfo: u32,
+    timeout: u32,
+    sigsetsize: u32,
+    time64: bool,
+) -> SysResult {
     if sigsetsize != abi::SIGSET_SIZE {
         return Err(Errno::EINVAL);
     }
     let want = read_sigset(set)?.blockable();
     let deadline = if timeout != 0 {
-        Some(crate::dev::timer::now_ns() + super::time::get_timespec(timeout, sigil_core::time::Layout::new(time64))?)
+        Some(
+            crate::dev::timer::now_ns()
+                + super::time::get_timespec(timeout, sigil_core::time::Layout::new(time64))?,
+        )
     } else {
         None
     };
@@ -241,7 +252,8 @@ fn wait_for(p: &mut proc::Process, want: SigSet, uinfo: u32, deadline: Option<u6
                 continue; // a stale timer signal
             }
             if uinfo != 0 {
-                let mut w = UserWindow::open(uinfo, 128, Access::Write).map_err(|_| Errno::EFAULT)?;
+                let mut w =
+                    UserWindow::open(uinfo, 128, Access::Write).map_err(|_| Errno::EFAULT)?;
                 for (i, &v) in node.info.words().iter().enumerate() {
                     w.put(4 * i as u32, v);
                 }

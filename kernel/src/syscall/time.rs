@@ -37,7 +37,11 @@ const ITIMER_PROF: u32 = 2;
 /// caller's CPU time (`crate::cputime`), the others the timebase since boot
 /// (Sigil has no wall clock).
 fn readable_clock(clock: u32) -> Result<(), Errno> {
-    if clock <= CLOCK_BOOTTIME { Ok(()) } else { Err(Errno::EINVAL) }
+    if clock <= CLOCK_BOOTTIME {
+        Ok(())
+    } else {
+        Err(Errno::EINVAL)
+    }
 }
 
 /// Clocks a timer or clock_nanosleep may use: those that run with time.
@@ -97,7 +101,11 @@ fn sleep_relative(r: SleepRestart) -> SysResult {
 
 pub fn nanosleep(req: u32, rem: u32) -> SysResult {
     let ns = get_timespec(req, Layout::Old32)?;
-    sleep_relative(SleepRestart { deadline: timer::now_ns().saturating_add(ns), rem, layout: Layout::Old32 })
+    sleep_relative(SleepRestart {
+        deadline: timer::now_ns().saturating_add(ns),
+        rem,
+        layout: Layout::Old32,
+    })
 }
 
 pub fn clock_nanosleep(clock: u32, flags: u32, req: u32, rem: u32, layout: Layout) -> SysResult {
@@ -161,7 +169,8 @@ pub fn getitimer(which: u32, value: u32) -> SysResult {
 /// counts from an arbitrary point too; only differences mean anything).
 pub fn times(buf: u32) -> SysResult {
     if buf != 0 {
-        copy_to_user(buf, &cputime::encode_tms(&crate::proc::current().cpu)).map_err(|_| Errno::EFAULT)?;
+        copy_to_user(buf, &cputime::encode_tms(&crate::proc::current().cpu))
+            .map_err(|_| Errno::EFAULT)?;
     }
     Ok(cputime::clock_ticks(timer::now_ns()))
 }

@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 use sigil_qemu::bench::{self, Benchmark, Measurement, Variant, BENCHMARKS};
 use sigil_qemu::RunConfig;
 
-const USAGE: &str = "usage: sigil-bench --board <name> --kernel <elf> --user-dir <dir> [--out <dir>]
+const USAGE: &str =
+    "usage: sigil-bench --board <name> --kernel <elf> --user-dir <dir> [--out <dir>]
                    [--scale D] [--only name,name] [--jobs J] [--no-repeat]";
 
 struct Cli {
@@ -50,8 +51,20 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
             "--kernel" => kernel = Some(PathBuf::from(value("--kernel")?)),
             "--user-dir" => user_dir = Some(PathBuf::from(value("--user-dir")?)),
             "--out" => cli.out = PathBuf::from(value("--out")?),
-            "--scale" => cli.scale = value("--scale")?.parse().ok().filter(|&d| d > 0).ok_or("--scale wants a positive integer")?,
-            "--jobs" => cli.jobs = value("--jobs")?.parse().ok().filter(|&j| j > 0).ok_or("--jobs wants a positive integer")?,
+            "--scale" => {
+                cli.scale = value("--scale")?
+                    .parse()
+                    .ok()
+                    .filter(|&d| d > 0)
+                    .ok_or("--scale wants a positive integer")?
+            }
+            "--jobs" => {
+                cli.jobs = value("--jobs")?
+                    .parse()
+                    .ok()
+                    .filter(|&j| j > 0)
+                    .ok_or("--jobs wants a positive integer")?
+            }
             "--only" => cli.only = Some(value("--only")?.split(',').map(str::to_owned).collect()),
             "--no-repeat" => cli.repeat = false,
             "-h" | "--help" => {
@@ -86,9 +99,13 @@ fn iterations(b: &Benchmark, v: &Variant, scale: u32) -> u32 {
 }
 
 /// Measures `work` on `jobs` threads; results in the order of `work`.
-fn measure_all(cli: &Cli, work: &[(&'static Benchmark, &'static Variant)]) -> Result<Vec<Measurement>, String> {
+fn measure_all(
+    cli: &Cli,
+    work: &[(&'static Benchmark, &'static Variant)],
+) -> Result<Vec<Measurement>, String> {
     let next = Mutex::new(0usize);
-    let results: Mutex<Vec<Option<Result<Measurement, String>>>> = Mutex::new((0..work.len()).map(|_| None).collect());
+    let results: Mutex<Vec<Option<Result<Measurement, String>>>> =
+        Mutex::new((0..work.len()).map(|_| None).collect());
     std::thread::scope(|s| {
         for _ in 0..cli.jobs.min(work.len()) {
             s.spawn(|| loop {
@@ -101,7 +118,10 @@ fn measure_all(cli: &Cli, work: &[(&'static Benchmark, &'static Variant)]) -> Re
                 let n = iterations(b, v, cli.scale);
                 let r = bench::measure(&cli.base, &cli.user_dir, b, v, n);
                 if let Ok(m) = &r {
-                    eprintln!("  {:<14} {:<13} {:>9.1} instructions/op", m.benchmark, m.variant, m.instructions_per_op);
+                    eprintln!(
+                        "  {:<14} {:<13} {:>9.1} instructions/op",
+                        m.benchmark, m.variant, m.instructions_per_op
+                    );
                 }
                 results.lock().unwrap()[i] = Some(r);
             });
@@ -124,7 +144,11 @@ fn main() {
         .flat_map(|b| b.variants.iter().map(move |v| (b, v)))
         .collect();
     let start = Instant::now();
-    eprintln!("sigil-bench: {} configurations, each booted with N and 2N operations, {} at a time", work.len(), cli.jobs);
+    eprintln!(
+        "sigil-bench: {} configurations, each booted with N and 2N operations, {} at a time",
+        work.len(),
+        cli.jobs
+    );
     let mut rows = measure_all(&cli, &work).unwrap_or_else(|e| {
         eprintln!("sigil-bench: {e}");
         exit(1);
@@ -143,7 +167,11 @@ fn main() {
         });
         let worst = again
             .iter()
-            .filter_map(|a| rows.iter().find(|m| m.benchmark == a.benchmark && m.variant == a.variant).map(|m| (a, m)))
+            .filter_map(|a| {
+                rows.iter()
+                    .find(|m| m.benchmark == a.benchmark && m.variant == a.variant)
+                    .map(|m| (a, m))
+            })
             .map(|(a, m)| (a.instructions_per_op - m.instructions_per_op).abs())
             .fold(0.0, f64::max);
         println!("\nrepeatability: the default variants measured twice differ by at most {worst:.2} instructions/op");

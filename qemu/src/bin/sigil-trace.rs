@@ -28,7 +28,9 @@ fn main() {
     let (mut svg, mut title, mut input) = (None, None, None);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| args.next().unwrap_or_else(|| fail(format!("{name} needs a value\n{USAGE}")));
+        let mut value = |name: &str| {
+            args.next().unwrap_or_else(|| fail(format!("{name} needs a value\n{USAGE}")))
+        };
         match arg.as_str() {
             "--svg" => svg = Some(value("--svg")),
             "--title" => title = Some(value("--title")),
@@ -57,8 +59,12 @@ fn main() {
     }
     println!("{:>3}  {:<5} {:<10} {:<9} rest", "#", "pid", "event", "signal");
     for (i, e) in events.iter().enumerate() {
-        let rest: Vec<String> =
-            e.fields.iter().filter(|(k, _)| k != "pid" && k != "signo").map(|(k, v)| format!("{k}={v}")).collect();
+        let rest: Vec<String> = e
+            .fields
+            .iter()
+            .filter(|(k, _)| k != "pid" && k != "signo")
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         let sig = e.signo().map(signal_name).unwrap_or_default();
         println!("{i:>3}  {:<5} {:<10} {:<9} {}", e.pid, e.kind.name(), sig, rest.join(" "));
     }

@@ -25,14 +25,22 @@ pub fn board() -> String {
 /// The kernel image; fails the test if it has not been built.
 pub fn kernel() -> PathBuf {
     let path = repo_root().join("target/kernel").join(board()).join("sigil.elf");
-    assert!(path.is_file(), "{} is missing: run `make test` (it builds the kernel and the user programs first)", path.display());
+    assert!(
+        path.is_file(),
+        "{} is missing: run `make test` (it builds the kernel and the user programs first)",
+        path.display()
+    );
     path
 }
 
 /// A user program; fails the test if it has not been built.
 pub fn program(name: &str) -> PathBuf {
     let path = repo_root().join("target/user").join(name);
-    assert!(path.is_file(), "{} is missing: run `make test` (it builds the user programs first)", path.display());
+    assert!(
+        path.is_file(),
+        "{} is missing: run `make test` (it builds the user programs first)",
+        path.display()
+    );
     path
 }
 
@@ -46,7 +54,12 @@ pub fn sigil(name: &str, args: &[&str], files: &[ExtraFile]) -> RunResult {
 }
 
 /// `sigil` with kernel boot options (`fpu=emulate`, ...).
-pub fn sigil_booted(name: &str, args: &[&str], files: &[ExtraFile], boot_opts: &[&str]) -> RunResult {
+pub fn sigil_booted(
+    name: &str,
+    args: &[&str],
+    files: &[ExtraFile],
+    boot_opts: &[&str],
+) -> RunResult {
     let mut cfg = RunConfig::new(&board(), kernel());
     cfg.boot_opts = strings(boot_opts);
     cfg.init = Some(program(name));
@@ -55,10 +68,23 @@ pub fn sigil_booted(name: &str, args: &[&str], files: &[ExtraFile], boot_opts: &
     cfg.extra_files = files.to_vec();
     cfg.timeout = SIGIL_TIMEOUT;
     let r = sigil_qemu::run(&cfg);
-    assert!(!r.timed_out, "{name} on Sigil: timeout after {SIGIL_TIMEOUT:?}\nconsole:\n{}\nqemu stderr:\n{}", r.console, r.stderr);
+    assert!(
+        !r.timed_out,
+        "{name} on Sigil: timeout after {SIGIL_TIMEOUT:?}\nconsole:\n{}\nqemu stderr:\n{}",
+        r.console, r.stderr
+    );
     assert!(!r.oopsed(), "{name} on Sigil: kernel oops\nconsole:\n{}", r.console);
-    assert!(!r.console.contains("sigil: leak check: LEAK"), "{name} on Sigil: kernel memory leaked\nconsole:\n{}", r.console);
-    assert!(r.status.is_some(), "{name} on Sigil: no exit marker\nconsole:\n{}\nqemu stderr:\n{}", r.console, r.stderr);
+    assert!(
+        !r.console.contains("sigil: leak check: LEAK"),
+        "{name} on Sigil: kernel memory leaked\nconsole:\n{}",
+        r.console
+    );
+    assert!(
+        r.status.is_some(),
+        "{name} on Sigil: no exit marker\nconsole:\n{}\nqemu stderr:\n{}",
+        r.console,
+        r.stderr
+    );
     r
 }
 
@@ -75,7 +101,12 @@ fn first_difference(a: &str, b: &str) -> String {
     let (al, bl): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
     for i in 0..al.len().max(bl.len()) {
         if al.get(i) != bl.get(i) {
-            return format!("line {}:\n  sigil:   {:?}\n  qemu-ppc: {:?}", i + 1, al.get(i), bl.get(i));
+            return format!(
+                "line {}:\n  sigil:   {:?}\n  qemu-ppc: {:?}",
+                i + 1,
+                al.get(i),
+                bl.get(i)
+            );
         }
     }
     "only in line endings or a missing final newline".into()
@@ -89,12 +120,23 @@ pub fn compare(name: &str, args: &[&str]) -> String {
 
 /// `compare` with different arguments for each side (paths differ: /bin/x on
 /// Sigil, bin/x in qemu-ppc's working directory) and extra files.
-pub fn compare_with(name: &str, sigil_args: &[&str], linux_args: &[&str], files: &[ExtraFile]) -> String {
+pub fn compare_with(
+    name: &str,
+    sigil_args: &[&str],
+    linux_args: &[&str],
+    files: &[ExtraFile],
+) -> String {
     compare_booted(name, sigil_args, linux_args, files, &[])
 }
 
 /// `compare_with`, Sigil booted with `boot_opts`.
-pub fn compare_booted(name: &str, sigil_args: &[&str], linux_args: &[&str], files: &[ExtraFile], boot_opts: &[&str]) -> String {
+pub fn compare_booted(
+    name: &str,
+    sigil_args: &[&str],
+    linux_args: &[&str],
+    files: &[ExtraFile],
+    boot_opts: &[&str],
+) -> String {
     let expected = linux(name, linux_args, files);
     let got = sigil_booted(name, sigil_args, files, boot_opts);
     assert!(
@@ -104,7 +146,11 @@ pub fn compare_booted(name: &str, sigil_args: &[&str], linux_args: &[&str], file
         got.console,
         expected.console
     );
-    assert_eq!(got.status, expected.status, "{name}: exit status differs (sigil vs qemu-ppc)\noutput:\n{}", got.console);
+    assert_eq!(
+        got.status, expected.status,
+        "{name}: exit status differs (sigil vs qemu-ppc)\noutput:\n{}",
+        got.console
+    );
     got.console
 }
 

@@ -10,7 +10,8 @@ use crate::sys::{syscall, Error, Sysno};
 pub fn write_all(fd: u32, mut buf: &[u8]) -> Result<(), Error> {
     while !buf.is_empty() {
         // SAFETY: buf is a live slice the kernel only reads.
-        let n = unsafe { syscall(Sysno::Write, [fd, buf.as_ptr() as u32, buf.len() as u32, 0, 0, 0]) }?;
+        let n =
+            unsafe { syscall(Sysno::Write, [fd, buf.as_ptr() as u32, buf.len() as u32, 0, 0, 0]) }?;
         buf = &buf[n as usize..];
     }
     Ok(())

@@ -60,7 +60,9 @@ impl Status {
 pub fn wait4(pid: i32, options: u32) -> Result<(u32, Status), Error> {
     let mut w = 0u32;
     // SAFETY: w is ours to write.
-    let got = unsafe { syscall(Sysno::Wait4, [pid as u32, &mut w as *mut u32 as u32, options, 0, 0, 0]) }?;
+    let got = unsafe {
+        syscall(Sysno::Wait4, [pid as u32, &mut w as *mut u32 as u32, options, 0, 0, 0])
+    }?;
     Ok((got, Status::from_raw(w)))
 }
 

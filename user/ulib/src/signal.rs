@@ -52,7 +52,15 @@ pub struct SigInfo {
 impl SigInfo {
     /// A siginfo as `sigqueue()` builds it: SI_QUEUE, our pid and uid, `value`.
     pub fn queue(signo: u32, value: u32) -> SigInfo {
-        SigInfo { signo: signo as i32, errno: 0, code: SI_QUEUE, pid: getpid() as i32, uid: 0, value, pad: [0; 26] }
+        SigInfo {
+            signo: signo as i32,
+            errno: 0,
+            code: SI_QUEUE,
+            pid: getpid() as i32,
+            uid: 0,
+            value,
+            pad: [0; 26],
+        }
     }
 }
 
@@ -86,14 +94,22 @@ pub fn sigaction(sig: u32, handler: Handler, flags: u32, mask: SigSet) -> Result
     };
     let act = KSigAction { handler: h, flags: flags | extra, restorer: 0, mask };
     // SAFETY: act is read by the kernel; no old action is asked for.
-    unsafe { syscall(Sysno::RtSigaction, [sig, &act as *const KSigAction as u32, 0, SIGSET_SIZE, 0, 0]) }.map(|_| ())
+    unsafe {
+        syscall(Sysno::RtSigaction, [sig, &act as *const KSigAction as u32, 0, SIGSET_SIZE, 0, 0])
+    }
+    .map(|_| ())
 }
 
 /// rt_sigprocmask: changes the blocked set, returns the old one.
 pub fn sigprocmask(how: u32, set: &SigSet) -> Result<SigSet, Error> {
     let mut old = SigSet::EMPTY;
     // SAFETY: set is read, old written; both ours.
-    unsafe { syscall(Sysno::RtSigprocmask, [how, set as *const SigSet as u32, &mut old as *mut SigSet as u32, SIGSET_SIZE, 0, 0]) }?;
+    unsafe {
+        syscall(
+            Sysno::RtSigprocmask,
+            [how, set as *const SigSet as u32, &mut old as *mut SigSet as u32, SIGSET_SIZE, 0, 0],
+        )
+    }?;
     Ok(old)
 }
 
@@ -101,7 +117,9 @@ pub fn sigprocmask(how: u32, set: &SigSet) -> Result<SigSet, Error> {
 pub fn sigpending() -> Result<SigSet, Error> {
     let mut set = SigSet::EMPTY;
     // SAFETY: set is ours to write.
-    unsafe { syscall(Sysno::RtSigpending, [&mut set as *mut SigSet as u32, SIGSET_SIZE, 0, 0, 0, 0]) }?;
+    unsafe {
+        syscall(Sysno::RtSigpending, [&mut set as *mut SigSet as u32, SIGSET_SIZE, 0, 0, 0, 0])
+    }?;
     Ok(set)
 }
 
@@ -118,5 +136,6 @@ pub fn raise(sig: u32) -> Result<(), Error> {
 pub fn sigqueue(pid: u32, sig: u32, value: u32) -> Result<(), Error> {
     let info = SigInfo::queue(sig, value);
     // SAFETY: info is read by the kernel.
-    unsafe { syscall(Sysno::RtSigqueueinfo, [pid, sig, &info as *const SigInfo as u32, 0, 0, 0]) }.map(|_| ())
+    unsafe { syscall(Sysno::RtSigqueueinfo, [pid, sig, &info as *const SigInfo as u32, 0, 0, 0]) }
+        .map(|_| ())
 }

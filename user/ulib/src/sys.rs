@@ -59,7 +59,11 @@ pub unsafe fn syscall(nr: Sysno, a: [u32; 6]) -> Result<u32, Error> {
             options(nostack)
         );
     }
-    if cr & CR0_SO != 0 { Err(Error(r3)) } else { Ok(r3) }
+    if cr & CR0_SO != 0 {
+        Err(Error(r3))
+    } else {
+        Ok(r3)
+    }
 }
 
 /// `syscall` for calls that take no pointers, so cannot misuse memory.

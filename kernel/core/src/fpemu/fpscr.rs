@@ -76,6 +76,15 @@ pub fn raise(fpscr: u32, flags: u32) -> u32 {
 /// precedence (`__parse_fpscr`: invalid, overflow, underflow, divide, inexact).
 pub fn sigfpe_code(fpscr: u32) -> i32 {
     use crate::abi::{FPE_FLTDIV, FPE_FLTINV, FPE_FLTOVF, FPE_FLTRES, FPE_FLTUND, FPE_FLTUNK};
-    let causes = [(VX, VE, FPE_FLTINV), (OX, OE, FPE_FLTOVF), (UX, UE, FPE_FLTUND), (ZX, ZE, FPE_FLTDIV), (XX, XE, FPE_FLTRES)];
-    causes.iter().find(|&&(bit, en, _)| fpscr & bit != 0 && fpscr & en != 0).map_or(FPE_FLTUNK, |&(_, _, code)| code)
+    let causes = [
+        (VX, VE, FPE_FLTINV),
+        (OX, OE, FPE_FLTOVF),
+        (UX, UE, FPE_FLTUND),
+        (ZX, ZE, FPE_FLTDIV),
+        (XX, XE, FPE_FLTRES),
+    ];
+    causes
+        .iter()
+        .find(|&&(bit, en, _)| fpscr & bit != 0 && fpscr & en != 0)
+        .map_or(FPE_FLTUNK, |&(_, _, code)| code)
 }

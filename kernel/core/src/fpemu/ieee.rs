@@ -338,7 +338,11 @@ pub fn fma(a: u64, c: u64, b: u64, negate_b: bool, prec: Prec, mode: Round) -> R
         (Num::Finite { sig: sa, exp: ea }, Num::Finite { sig: sc, exp: ec }, Num::Zero) => {
             round(np, sa as u128 * sc as u128, ea + ec, prec, mode)
         }
-        (Num::Finite { sig: sa, exp: ea }, Num::Finite { sig: sc, exp: ec }, Num::Finite { sig: sb, exp: eb }) => {
+        (
+            Num::Finite { sig: sa, exp: ea },
+            Num::Finite { sig: sc, exp: ec },
+            Num::Finite { sig: sb, exp: eb },
+        ) => {
             // Product (105-106 bits) and addend (53 bits) both moved up so
             // their top bit is at 124-125: one bit of headroom for the carry.
             let p = (sa as u128 * sc as u128) << 20;
@@ -382,7 +386,8 @@ pub fn sqrt(b: u64, prec: Prec, mode: Round) -> Res {
         (true, _) => invalid(VXSQRT),
         (false, Num::Finite { sig, exp }) => {
             // An even exponent halves exactly; 2*36 spare bits give a 63-bit root.
-            let (sig, exp) = if exp % 2 != 0 { ((sig as u128) << 1, exp - 1) } else { (sig as u128, exp) };
+            let (sig, exp) =
+                if exp % 2 != 0 { ((sig as u128) << 1, exp - 1) } else { (sig as u128, exp) };
             let (root, rem) = isqrt(sig << 72);
             round(false, root << 1 | (rem != 0) as u128, (exp - 72) / 2 - 1, prec, mode)
         }

@@ -112,7 +112,8 @@ enum Access {
 /// lfs, lfsu, lfd, lfdu, stfs, stfsu, stfd, stfdu: EA = (rA|0) + d.
 fn load_store_d(insn: u32, cpu: &mut Cpu, mem: &mut impl Memory) -> Outcome {
     let op = insn >> 26;
-    let access = [Access::LoadSingle, Access::LoadDouble, Access::StoreSingle, Access::StoreDouble][((op - 48) / 2) as usize];
+    let access = [Access::LoadSingle, Access::LoadDouble, Access::StoreSingle, Access::StoreDouble]
+        [((op - 48) / 2) as usize];
     let update = op & 1 == 1;
     let disp = insn as u16 as i16 as i32 as u32;
     transfer(cpu, mem, access, field(insn, 21), field(insn, 16), disp, update)
@@ -138,7 +139,15 @@ fn load_store_x(insn: u32, cpu: &mut Cpu, mem: &mut impl Memory) -> Outcome {
 
 /// One load or store; the update forms write EA back to rA (rA = 0 is an
 /// invalid form).
-fn transfer(cpu: &mut Cpu, mem: &mut impl Memory, access: Access, frt: usize, ra: usize, offset: u32, update: bool) -> Outcome {
+fn transfer(
+    cpu: &mut Cpu,
+    mem: &mut impl Memory,
+    access: Access,
+    frt: usize,
+    ra: usize,
+    offset: u32,
+    update: bool,
+) -> Outcome {
     if update && ra == 0 {
         return Outcome::Unknown;
     }
@@ -207,9 +216,15 @@ pub fn double_to_single(d: u64) -> u32 {
 
 /// A-form arithmetic: opcode 59 (single precision) or 63 with bit 0x20.
 fn arith(insn: u32, cpu: &mut Cpu, prec: Prec) -> Outcome {
-    let (frt, a, b, c) = (field(insn, 21), cpu.fpr[field(insn, 16)], cpu.fpr[field(insn, 11)], cpu.fpr[field(insn, 6)]);
+    let (frt, a, b, c) = (
+        field(insn, 21),
+        cpu.fpr[field(insn, 16)],
+        cpu.fpr[field(insn, 11)],
+        cpu.fpr[field(insn, 6)],
+    );
     let mode = Round::from_fpscr(*cpu.fpscr);
-    let negated = |r: Res| if ieee::is_nan(r.bits) { r } else { Res { bits: r.bits ^ SIGN, flags: r.flags } };
+    let negated =
+        |r: Res| if ieee::is_nan(r.bits) { r } else { Res { bits: r.bits ^ SIGN, flags: r.flags } };
     let sub_b = if ieee::is_nan(b) { b } else { b ^ SIGN };
     let r = match ((insn >> 1) & 0x1f, prec) {
         (18, _) => ieee::div(a, b, prec, mode),
@@ -244,7 +259,8 @@ fn arith(insn: u32, cpu: &mut Cpu, prec: Prec) -> Outcome {
 /// unless an enabled invalid-operation or zero-divide exception forbids it.
 fn write_result(cpu: &mut Cpu, frt: usize, r: Res, set_fprf: bool) {
     let f = raise(*cpu.fpscr, r.flags);
-    let suppressed = (r.flags & VX_CAUSES != 0 && f & VE != 0) || (r.flags & ZX != 0 && f & ZE != 0);
+    let suppressed =
+        (r.flags & VX_CAUSES != 0 && f & VE != 0) || (r.flags & ZX != 0 && f & ZE != 0);
     *cpu.fpscr = f;
     if suppressed {
         return;
@@ -288,7 +304,9 @@ fn misc(insn: u32, cpu: &mut Cpu) -> Outcome {
         711 => {
             // mtfsf FLM, frB: FLM's leftmost bit selects field 0.
             let flm = (insn >> 17) & 0xff;
-            let mask = (0..8).filter(|i| flm & (0x80 >> i) != 0).fold(0u32, |m, i| m | 0xf << (28 - 4 * i));
+            let mask = (0..8)
+                .filter(|i| flm & (0x80 >> i) != 0)
+                .fold(0u32, |m, i| m | 0xf << (28 - 4 * i));
             *cpu.fpscr = summarize((*cpu.fpscr & !mask) | (fb as u32 & mask));
         }
         _ => return Outcome::Unknown,

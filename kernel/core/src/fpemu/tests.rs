@@ -8,22 +8,29 @@
 use super::fpscr::*;
 use super::ieee::{self, Prec, Round, DEFAULT_NAN};
 use super::*;
+use std::format;
 use std::string::String;
 use std::vec;
 use std::vec::Vec;
-use std::format;
 
 /// Big-endian memory at address 0x1000.
 struct Mem(Vec<u8>);
 
 impl Memory for Mem {
     fn read(&mut self, ea: u32, buf: &mut [u8]) -> bool {
-        let Some(off) = (ea as usize).checked_sub(0x1000).filter(|o| o + buf.len() <= self.0.len()) else { return false };
+        let Some(off) = (ea as usize).checked_sub(0x1000).filter(|o| o + buf.len() <= self.0.len())
+        else {
+            return false;
+        };
         buf.copy_from_slice(&self.0[off..off + buf.len()]);
         true
     }
     fn write(&mut self, ea: u32, data: &[u8]) -> bool {
-        let Some(off) = (ea as usize).checked_sub(0x1000).filter(|o| o + data.len() <= self.0.len()) else { return false };
+        let Some(off) =
+            (ea as usize).checked_sub(0x1000).filter(|o| o + data.len() <= self.0.len())
+        else {
+            return false;
+        };
         self.0[off..off + data.len()].copy_from_slice(data);
         true
     }
@@ -42,7 +49,12 @@ impl Machine {
         Machine { gpr: [0; 32], cr: 0, fpr: [0; 32], fpscr: 0, mem: Mem(vec![0; 64]) }
     }
     fn run(&mut self, insn: u32) -> Outcome {
-        let mut cpu = Cpu { gpr: &mut self.gpr, cr: &mut self.cr, fpr: &mut self.fpr, fpscr: &mut self.fpscr };
+        let mut cpu = Cpu {
+            gpr: &mut self.gpr,
+            cr: &mut self.cr,
+            fpr: &mut self.fpr,
+            fpscr: &mut self.fpscr,
+        };
         emulate(insn, &mut cpu, &mut self.mem)
     }
     fn f(&self, r: usize) -> f64 {
@@ -72,8 +84,20 @@ impl Gen {
         self.0
     }
     fn value(&mut self) -> f64 {
-        const SPECIAL: [f64; 12] =
-            [0.0, -0.0, 1.0, -1.0, 3.0, 0.1, f64::MAX, f64::MIN_POSITIVE, 5e-324, f64::INFINITY, f64::NEG_INFINITY, 1e308];
+        const SPECIAL: [f64; 12] = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            3.0,
+            0.1,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e308,
+        ];
         let r = self.bits();
         match r % 8 {
             0 => SPECIAL[(r >> 8) as usize % SPECIAL.len()],
@@ -108,8 +132,12 @@ fn nearest_matches_host_double_arithmetic() {
         same(ieee::mul(x, y, Prec::Double, n).bits, a * b, || format!("{a:e} * {b:e}"));
         same(ieee::div(x, y, Prec::Double, n).bits, a / b, || format!("{a:e} / {b:e}"));
         same(ieee::sqrt(x, Prec::Double, n).bits, a.sqrt(), || format!("sqrt {a:e}"));
-        same(ieee::fma(x, z, y, false, Prec::Double, n).bits, a.mul_add(c, b), || format!("{a:e} * {c:e} + {b:e}"));
-        same(ieee::fma(x, z, y, true, Prec::Double, n).bits, a.mul_add(c, -b), || format!("{a:e} * {c:e} - {b:e}"));
+        same(ieee::fma(x, z, y, false, Prec::Double, n).bits, a.mul_add(c, b), || {
+            format!("{a:e} * {c:e} + {b:e}")
+        });
+        same(ieee::fma(x, z, y, true, Prec::Double, n).bits, a.mul_add(c, -b), || {
+            format!("{a:e} * {c:e} - {b:e}")
+        });
     }
 }
 
@@ -127,7 +155,9 @@ fn single_precision_matches_host_float_arithmetic() {
         same(ieee::sqrt(x, Prec::Single, n).bits, single(a.sqrt()), || format!("sqrts {a:e}"));
         // frsp of any double is Rust's `as f32` (round to nearest).
         let d = g.value();
-        same(ieee::to_prec(d.to_bits(), Prec::Single, n).bits, single(d as f32), || format!("frsp {d:e}"));
+        same(ieee::to_prec(d.to_bits(), Prec::Single, n).bits, single(d as f32), || {
+            format!("frsp {d:e}")
+        });
     }
 }
 
@@ -160,7 +190,12 @@ fn directed_rounding_is_exact() {
     let mut g = Gen(0x5eed_5eed_5eed_5eed);
     for _ in 0..50_000 {
         let (a, b) = (g.value(), g.value());
-        if !(a.is_normal() && b.is_normal()) || a.abs() > 1e150 || b.abs() > 1e150 || a.abs() < 1e-150 || b.abs() < 1e-150 {
+        if !(a.is_normal() && b.is_normal())
+            || a.abs() > 1e150
+            || b.abs() > 1e150
+            || a.abs() < 1e-150
+            || b.abs() < 1e-150
+        {
             continue;
         }
         let (x, y) = (a.to_bits(), b.to_bits());
@@ -175,9 +210,24 @@ fn directed_rounding_is_exact() {
         let sqrt_err = (-r).mul_add(r, a.abs());
         for mode in [Round::Zero, Round::Up, Round::Down] {
             let what = |op: &str| format!("{a:e} {op} {b:e} in {mode:?}");
-            assert_eq!(ieee::add(x, y, Prec::Double, mode).bits, directed(s, sum_err, mode).to_bits(), "{}", what("+"));
-            assert_eq!(ieee::mul(x, y, Prec::Double, mode).bits, directed(p, mul_err, mode).to_bits(), "{}", what("*"));
-            assert_eq!(ieee::div(x, y, Prec::Double, mode).bits, directed(q, div_err, mode).to_bits(), "{}", what("/"));
+            assert_eq!(
+                ieee::add(x, y, Prec::Double, mode).bits,
+                directed(s, sum_err, mode).to_bits(),
+                "{}",
+                what("+")
+            );
+            assert_eq!(
+                ieee::mul(x, y, Prec::Double, mode).bits,
+                directed(p, mul_err, mode).to_bits(),
+                "{}",
+                what("*")
+            );
+            assert_eq!(
+                ieee::div(x, y, Prec::Double, mode).bits,
+                directed(q, div_err, mode).to_bits(),
+                "{}",
+                what("/")
+            );
             let got = ieee::sqrt(a.abs().to_bits(), Prec::Double, mode).bits;
             assert_eq!(got, directed(r, sqrt_err, mode).to_bits(), "sqrt {a:e} in {mode:?}");
             let inexact = ieee::add(x, y, Prec::Double, mode).flags & XX != 0;
@@ -191,7 +241,10 @@ fn special_values_follow_the_architecture() {
     let n = Round::Nearest;
     let (inf, ninf, one) = (f64::INFINITY.to_bits(), f64::NEG_INFINITY.to_bits(), 1.0f64.to_bits());
     let (zero, nzero) = (0.0f64.to_bits(), (-0.0f64).to_bits());
-    assert_eq!(ieee::add(inf, ninf, Prec::Double, n), ieee::Res { bits: DEFAULT_NAN, flags: VXISI });
+    assert_eq!(
+        ieee::add(inf, ninf, Prec::Double, n),
+        ieee::Res { bits: DEFAULT_NAN, flags: VXISI }
+    );
     assert_eq!(ieee::mul(inf, zero, Prec::Double, n).flags, VXIMZ);
     assert_eq!(ieee::div(zero, zero, Prec::Double, n).flags, VXZDZ);
     assert_eq!(ieee::div(inf, inf, Prec::Double, n).flags, VXIDI);
@@ -203,8 +256,14 @@ fn special_values_follow_the_architecture() {
     assert_eq!(ieee::add(one, (-1.0f64).to_bits(), Prec::Double, Round::Down).bits, nzero);
     // The first NaN operand wins, quieted, and an SNaN raises VXSNAN.
     let (qnan_a, snan_b) = (0x7ff8_0000_0000_00aa, 0xfff0_0000_0000_00bb);
-    assert_eq!(ieee::add(qnan_a, snan_b, Prec::Double, n), ieee::Res { bits: qnan_a, flags: VXSNAN });
-    assert_eq!(ieee::add(one, snan_b, Prec::Double, n), ieee::Res { bits: snan_b | 1 << 51, flags: VXSNAN });
+    assert_eq!(
+        ieee::add(qnan_a, snan_b, Prec::Double, n),
+        ieee::Res { bits: qnan_a, flags: VXSNAN }
+    );
+    assert_eq!(
+        ieee::add(one, snan_b, Prec::Double, n),
+        ieee::Res { bits: snan_b | 1 << 51, flags: VXSNAN }
+    );
     // fmadd picks frA, then frB, then frC; inf * 0 + NaN still says VXIMZ.
     let r = ieee::fma(inf, zero, qnan_a, false, Prec::Double, n);
     assert_eq!(r, ieee::Res { bits: qnan_a, flags: VXIMZ });
@@ -238,17 +297,35 @@ fn fctiw_rounds_and_saturates() {
     assert_eq!(conv(1e300, Round::Zero), (0x7fff_ffff, VXCVI));
     assert_eq!(conv(f64::NEG_INFINITY, Round::Zero), (0x8000_0000, VXCVI));
     assert_eq!(conv(f64::NAN, Round::Zero), (0x8000_0000, VXCVI));
-    assert_eq!(conv(f64::from_bits(0x7ff0_0000_0000_0001), Round::Zero), (0x8000_0000, VXCVI | VXSNAN));
+    assert_eq!(
+        conv(f64::from_bits(0x7ff0_0000_0000_0001), Round::Zero),
+        (0x8000_0000, VXCVI | VXSNAN)
+    );
     assert_eq!(conv(5e-324, Round::Up), (1, XX));
 }
 
 #[test]
 fn float_loads_and_stores_convert_exactly() {
-    for w in [0u32, 0x8000_0000, 0x3f80_0000, 0x0000_0001, 0x807f_ffff, 0x7f80_0000, 0x7fc0_0001, 0x7f80_0001, 0x7f7f_ffff] {
+    for w in [
+        0u32,
+        0x8000_0000,
+        0x3f80_0000,
+        0x0000_0001,
+        0x807f_ffff,
+        0x7f80_0000,
+        0x7fc0_0001,
+        0x7f80_0001,
+        0x7f7f_ffff,
+    ] {
         let d = single_to_double(w);
         let f = f32::from_bits(w);
         if f.is_nan() {
-            assert_eq!(d, (w as u64 & 0x8000_0000) << 32 | 0x7ff0_0000_0000_0000 | (w as u64 & 0x7f_ffff) << 29);
+            assert_eq!(
+                d,
+                (w as u64 & 0x8000_0000) << 32
+                    | 0x7ff0_0000_0000_0000
+                    | (w as u64 & 0x7f_ffff) << 29
+            );
         } else {
             assert_eq!(d, (f as f64).to_bits(), "lfs {w:#x}");
         }

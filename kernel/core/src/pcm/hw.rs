@@ -107,12 +107,17 @@ impl Interval {
 
     /// Holds exactly one value (`snd_interval_single`).
     pub fn is_single(&self) -> bool {
-        self.min == self.max || (self.min.wrapping_add(1) == self.max && (self.openmin || self.openmax))
+        self.min == self.max
+            || (self.min.wrapping_add(1) == self.max && (self.openmin || self.openmax))
     }
 
     /// The value of a single interval (`snd_interval_value`).
     pub fn value(&self) -> u32 {
-        if self.openmin && !self.openmax { self.max } else { self.min }
+        if self.openmin && !self.openmax {
+            self.max
+        } else {
+            self.min
+        }
     }
 
     fn check_empty(&self) -> bool {
@@ -197,7 +202,10 @@ impl Interval {
     /// `a * b` (`snd_interval_mul`): `muldivk` with k = 1, except that the
     /// product of two integer intervals is an integer interval.
     pub fn mul(a: &Interval, b: &Interval) -> Interval {
-        Interval { integer: a.integer && b.integer && !(a.empty || b.empty), ..Interval::muldivk(a, b, 1) }
+        Interval {
+            integer: a.integer && b.integer && !(a.empty || b.empty),
+            ..Interval::muldivk(a, b, 1)
+        }
     }
 
     /// `a / b` (`snd_interval_div`): `mulkdiv` with k = 1.
@@ -225,7 +233,12 @@ impl Interval {
             return Interval::none();
         }
         let max = (b.min > 0).then(|| muldiv_rem(a.max, k, b.min));
-        Interval::quotient(muldiv_rem(a.min, k, b.max), a.openmin || b.openmax, max, a.openmax || b.openmin)
+        Interval::quotient(
+            muldiv_rem(a.min, k, b.max),
+            a.openmin || b.openmax,
+            max,
+            a.openmax || b.openmin,
+        )
     }
 
     /// The interval between two (quotient, remainder) ends, as pcm_lib.c
@@ -233,7 +246,12 @@ impl Interval {
     /// rounds it up and opens it, so no value that could satisfy the rule is
     /// lost. A missing high end (division by an interval reaching 0) is
     /// unbounded. `openmin`/`openmax` say whether the operands' ends were open.
-    fn quotient(min: (u32, u32), openmin: bool, max: Option<(u32, u32)>, openmax: bool) -> Interval {
+    fn quotient(
+        min: (u32, u32),
+        openmin: bool,
+        max: Option<(u32, u32)>,
+        openmax: bool,
+    ) -> Interval {
         let mut c = Interval { min: min.0, openmin: min.1 != 0 || openmin, ..Interval::any() };
         if let Some((q, r)) = max {
             c.max = if r != 0 { q.saturating_add(1) } else { q };
@@ -251,7 +269,11 @@ fn muldiv_rem(a: u32, b: u32, c: u32) -> (u32, u32) {
     }
     let n = a as u64 * b as u64;
     let q = n / c as u64;
-    if q >= u32::MAX as u64 { (u32::MAX, 0) } else { (q as u32, (n % c as u64) as u32) }
+    if q >= u32::MAX as u64 {
+        (u32::MAX, 0)
+    } else {
+        (q as u32, (n % c as u64) as u32)
+    }
 }
 
 /// The decoded `struct snd_pcm_hw_params`. Only the fields the kernel reads
@@ -334,8 +356,12 @@ impl HwParams {
         for (k, i) in self.intervals.iter().enumerate() {
             let base = off::INTERVALS + k * off::INTERVAL_SIZE;
             let mut bits = 0;
-            for (set, bit) in [(i.openmin, off::OPENMIN), (i.openmax, off::OPENMAX),
-                               (i.integer, off::INTEGER), (i.empty, off::EMPTY)] {
+            for (set, bit) in [
+                (i.openmin, off::OPENMIN),
+                (i.openmax, off::OPENMAX),
+                (i.integer, off::INTEGER),
+                (i.empty, off::EMPTY),
+            ] {
                 if set {
                     bits |= bit;
                 }

@@ -30,18 +30,18 @@ fn device_masks() -> [Mask; 3] {
 }
 
 const DEVICE_INTERVALS: [Interval; 12] = [
-    Interval::integer(0, u32::MAX), // sample_bits
-    Interval::integer(0, u32::MAX), // frame_bits
-    Interval::integer(1, 2),        // channels
-    Interval::new(8000, 48000),     // rate
-    Interval::any(),                // period_time (us)
-    Interval::integer(0, u32::MAX), // period_size (frames)
-    Interval::new(64, 32 * 1024),   // period_bytes
-    Interval::integer(2, 256),      // periods
-    Interval::any(),                // buffer_time (us)
-    Interval::integer(0, u32::MAX), // buffer_size (frames)
+    Interval::integer(0, u32::MAX),    // sample_bits
+    Interval::integer(0, u32::MAX),    // frame_bits
+    Interval::integer(1, 2),           // channels
+    Interval::new(8000, 48000),        // rate
+    Interval::any(),                   // period_time (us)
+    Interval::integer(0, u32::MAX),    // period_size (frames)
+    Interval::new(64, 32 * 1024),      // period_bytes
+    Interval::integer(2, 256),         // periods
+    Interval::any(),                   // buffer_time (us)
+    Interval::integer(0, u32::MAX),    // buffer_size (frames)
     Interval::integer(64, 128 * 1024), // buffer_bytes
-    Interval::any(),                // tick_time
+    Interval::any(),                   // tick_time
 ];
 
 /// Physical width in bits of `SNDRV_PCM_FORMAT_*` 0..=52 (`pcm_formats[]` in
@@ -254,8 +254,14 @@ pub fn hw_params(p: &mut HwParams) -> Result<HwConfig, PcmError> {
     p.rmask = u32::MAX;
     refine(p)?;
     const CHOOSE: [usize; 8] = [
-        PARAM_ACCESS, PARAM_FORMAT, PARAM_SUBFORMAT, PARAM_CHANNELS, PARAM_RATE,
-        PARAM_PERIOD_TIME, PARAM_BUFFER_SIZE, PARAM_TICK_TIME,
+        PARAM_ACCESS,
+        PARAM_FORMAT,
+        PARAM_SUBFORMAT,
+        PARAM_CHANNELS,
+        PARAM_RATE,
+        PARAM_PERIOD_TIME,
+        PARAM_BUFFER_SIZE,
+        PARAM_TICK_TIME,
     ];
     for &var in CHOOSE.iter() {
         let changed = if var <= PARAM_SUBFORMAT {

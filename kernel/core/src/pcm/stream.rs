@@ -92,11 +92,28 @@ impl Stream {
     /// A freshly opened stream (state OPEN).
     pub const fn new() -> Stream {
         Stream {
-            state: State::Open, cfg: None, boundary: 0, hw_ptr: 0, appl_ptr: 0,
-            tstamp_mode: 0, tstamp_type: 0, period_step: 0, avail_min: 0,
-            start_threshold: 0, stop_threshold: 0, silence_threshold: 0, silence_size: 0,
-            user_pversion: 0, played: 0, origin_ns: 0, frames_seen: 0,
-            trigger_ns: 0, tstamp_ns: 0, driver_ns: 0, audio_ns: 0, avail_max: 0,
+            state: State::Open,
+            cfg: None,
+            boundary: 0,
+            hw_ptr: 0,
+            appl_ptr: 0,
+            tstamp_mode: 0,
+            tstamp_type: 0,
+            period_step: 0,
+            avail_min: 0,
+            start_threshold: 0,
+            stop_threshold: 0,
+            silence_threshold: 0,
+            silence_size: 0,
+            user_pversion: 0,
+            played: 0,
+            origin_ns: 0,
+            frames_seen: 0,
+            trigger_ns: 0,
+            tstamp_ns: 0,
+            driver_ns: 0,
+            audio_ns: 0,
+            avail_max: 0,
         }
     }
 
@@ -199,7 +216,8 @@ impl Stream {
         if !matches!(self.state, State::Running | State::Draining) {
             return Ok(());
         }
-        let delta = self.frames_in(now.saturating_sub(self.origin_ns)).saturating_sub(self.frames_seen);
+        let delta =
+            self.frames_in(now.saturating_sub(self.origin_ns)).saturating_sub(self.frames_seen);
         let avail = self.avail() as u64;
         let (limit, stop_state) = if self.state == State::Draining {
             ((cfg.buffer_size as u64).saturating_sub(avail), State::Setup)
@@ -211,7 +229,8 @@ impl Stream {
         let step = delta.min(limit);
         self.frames_seen += step;
         self.played += step;
-        self.hw_ptr = ((self.hw_ptr as u64 + step % self.boundary as u64) % self.boundary as u64) as u32;
+        self.hw_ptr =
+            ((self.hw_ptr as u64 + step % self.boundary as u64) % self.boundary as u64) as u32;
         let at = if step < delta { self.time_of(self.frames_seen) } else { now };
         if self.tstamp_mode == TSTAMP_ENABLE {
             // update_audio_tstamp: the system stamp moves only with the pointer.
@@ -284,7 +303,11 @@ impl Stream {
         if !matches!(self.state, State::Setup | State::Prepared) {
             return Err(PcmError::BadFd);
         }
-        *self = Stream { user_pversion: self.user_pversion, tstamp_type: self.tstamp_type, ..Stream::new() };
+        *self = Stream {
+            user_pversion: self.user_pversion,
+            tstamp_type: self.tstamp_type,
+            ..Stream::new()
+        };
         Ok(())
     }
 
@@ -449,7 +472,8 @@ impl Stream {
         let ahead = |p: u32| (p as u64 + b - self.hw_ptr as u64) % b;
         let buffer = self.buffer_size() as u64;
         let catching_up = ahead(self.appl_ptr) > buffer
-            && (new as u64 + b - self.appl_ptr as u64) % b <= (self.hw_ptr as u64 + b - self.appl_ptr as u64) % b;
+            && (new as u64 + b - self.appl_ptr as u64) % b
+                <= (self.hw_ptr as u64 + b - self.appl_ptr as u64) % b;
         if ahead(new) > buffer && !catching_up {
             return Err(PcmError::Inval);
         }

@@ -14,7 +14,6 @@ use super::uapi::{PROTO_TSTAMP_TYPE, SYNC_PTR_APPL, SYNC_PTR_AVAIL_MIN, SYNC_PTR
 use super::uapi::{TSTAMP_ENABLE, TSTAMP_TYPE_LAST};
 use super::PcmError;
 
-
 /// Splits a nanosecond count into (seconds, nanoseconds).
 fn split_ns(ns: u64) -> (i64, u32) {
     let (sec, nsec) = crate::time::split_ns(ns);
@@ -39,18 +38,35 @@ pub struct SwParams {
 }
 
 const SW_FIELDS: [usize; 12] = [
-    sw::TSTAMP_MODE, sw::PERIOD_STEP, sw::SLEEP_MIN, sw::AVAIL_MIN, sw::XFER_ALIGN,
-    sw::START_THRESHOLD, sw::STOP_THRESHOLD, sw::SILENCE_THRESHOLD, sw::SILENCE_SIZE,
-    sw::BOUNDARY, sw::PROTO, sw::TSTAMP_TYPE,
+    sw::TSTAMP_MODE,
+    sw::PERIOD_STEP,
+    sw::SLEEP_MIN,
+    sw::AVAIL_MIN,
+    sw::XFER_ALIGN,
+    sw::START_THRESHOLD,
+    sw::STOP_THRESHOLD,
+    sw::SILENCE_THRESHOLD,
+    sw::SILENCE_SIZE,
+    sw::BOUNDARY,
+    sw::PROTO,
+    sw::TSTAMP_TYPE,
 ];
 
 impl SwParams {
     fn fields(&mut self) -> [&mut u32; 12] {
         [
-            &mut self.tstamp_mode, &mut self.period_step, &mut self.sleep_min,
-            &mut self.avail_min, &mut self.xfer_align, &mut self.start_threshold,
-            &mut self.stop_threshold, &mut self.silence_threshold, &mut self.silence_size,
-            &mut self.boundary, &mut self.proto, &mut self.tstamp_type,
+            &mut self.tstamp_mode,
+            &mut self.period_step,
+            &mut self.sleep_min,
+            &mut self.avail_min,
+            &mut self.xfer_align,
+            &mut self.start_threshold,
+            &mut self.stop_threshold,
+            &mut self.silence_threshold,
+            &mut self.silence_size,
+            &mut self.boundary,
+            &mut self.proto,
+            &mut self.tstamp_type,
         ]
     }
 
@@ -172,11 +188,19 @@ impl SyncPtrOut {
     /// A visitor, not an iterator over a built list: this runs on every
     /// SYNC_PTR, and a list of 16 pairs returned by value costs a memset and
     /// a memcpy of 128 bytes per call (~500 instructions) for 9 stores.
-    pub fn try_stores<E>(&self, l: &SyncPtrLayout, mut store: impl FnMut(usize, u32) -> Result<(), E>) -> Result<(), E> {
+    pub fn try_stores<E>(
+        &self,
+        l: &SyncPtrLayout,
+        mut store: impl FnMut(usize, u32) -> Result<(), E>,
+    ) -> Result<(), E> {
         let time64 = l.size == uapi::SYNC_PTR64.size;
         // A timespec: time64 seconds are an s64 at `sec` (high word first),
         // time64 nanoseconds the low word of an s64 whose high word is 0.
-        let timespec = |store: &mut dyn FnMut(usize, u32) -> Result<(), E>, sec_off: usize, sec: i64, nsec_off: usize, nsec: u32| {
+        let timespec = |store: &mut dyn FnMut(usize, u32) -> Result<(), E>,
+                        sec_off: usize,
+                        sec: i64,
+                        nsec_off: usize,
+                        nsec: u32| {
             if time64 {
                 store(sec_off, (sec >> 32) as u32)?;
                 store(sec_off + 4, sec as u32)?;
@@ -197,7 +221,13 @@ impl SyncPtrOut {
         if time64 {
             store(l.suspended_state + 4, 0)?; // pad3
         }
-        timespec(&mut store, l.audio_tstamp_sec, self.audio_tstamp_sec, l.audio_tstamp_nsec, self.audio_tstamp_nsec)?;
+        timespec(
+            &mut store,
+            l.audio_tstamp_sec,
+            self.audio_tstamp_sec,
+            l.audio_tstamp_nsec,
+            self.audio_tstamp_nsec,
+        )?;
         store(l.appl_ptr, self.appl_ptr)?;
         store(l.avail_min, self.avail_min)
     }
@@ -276,11 +306,7 @@ impl Stream {
     /// Linux also resets avail_max here; the glue calls `clear_avail_max`
     /// once the report has reached the user, so a bad pointer loses nothing.
     pub fn status(&mut self, audio_tstamp_data: u32, now: u64) -> Status {
-        let mut s = Status {
-            state: self.state as u32,
-            audio_tstamp_data,
-            ..Status::default()
-        };
+        let mut s = Status { state: self.state as u32, audio_tstamp_data, ..Status::default() };
         if self.state == State::Open {
             return s;
         }
@@ -342,7 +368,8 @@ impl Stream {
         } else {
             self.appl_ptr % boundary
         };
-        let avail_min = if input.flags & SYNC_PTR_AVAIL_MIN == 0 { input.avail_min } else { self.avail_min };
+        let avail_min =
+            if input.flags & SYNC_PTR_AVAIL_MIN == 0 { input.avail_min } else { self.avail_min };
         let (tstamp_sec, tstamp_nsec) = split_ns(self.tstamp_ns);
         let (audio_tstamp_sec, audio_tstamp_nsec) = split_ns(self.audio_ns);
         Ok(SyncPtrOut {

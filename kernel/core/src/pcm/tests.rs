@@ -71,7 +71,14 @@ fn write(s: &mut Stream, n: u32, now: u64) -> Result<u32, PcmError> {
 
 #[test]
 fn errno_values_and_ioctl_decoding() {
-    let e = [PcmError::Inval, PcmError::BadFd, PcmError::Pipe, PcmError::Again, PcmError::NoTty, PcmError::Busy];
+    let e = [
+        PcmError::Inval,
+        PcmError::BadFd,
+        PcmError::Pipe,
+        PcmError::Again,
+        PcmError::NoTty,
+        PcmError::Busy,
+    ];
     let n: [i32; 6] = e.map(|e| e.errno());
     assert_eq!(n, [22, 77, 32, 11, 25, 16]);
     assert_eq!(PcmIoctl::from_raw(0xc084_4123), Ok(PcmIoctl::SyncPtr32));
@@ -126,9 +133,9 @@ fn refine_derives_dependent_intervals() {
 #[test]
 fn refine_rejects_what_the_device_cannot_do() {
     for p in [
-        ask(FORMAT_S16_LE, 2, 96000, 1024, 4), // rate too high
-        ask(FORMAT_S16_LE, 6, 48000, 1024, 4), // too many channels
-        ask(FORMAT_S16_LE, 2, 48000, 1024, 1), // too few periods
+        ask(FORMAT_S16_LE, 2, 96000, 1024, 4),  // rate too high
+        ask(FORMAT_S16_LE, 6, 48000, 1024, 4),  // too many channels
+        ask(FORMAT_S16_LE, 2, 48000, 1024, 1),  // too few periods
         ask(FORMAT_S16_LE, 2, 48000, 16384, 4), // period of 64 KiB
         ask(0, 2, 48000, 1024, 4),              // S8 is not offered
     ] {
@@ -278,7 +285,12 @@ fn underrun_stops_at_the_exact_frame() {
 #[test]
 fn free_running_stream_never_underruns() {
     let mut s = setup();
-    let mut sw = SwParams { avail_min: 1, start_threshold: 1, stop_threshold: u32::MAX, ..SwParams::default() };
+    let mut sw = SwParams {
+        avail_min: 1,
+        start_threshold: 1,
+        stop_threshold: u32::MAX,
+        ..SwParams::default()
+    };
     sw_params(&mut s, &mut sw, 0).unwrap();
     assert_eq!(sw.boundary, 0x4000_0000);
     s.prepare(0).unwrap();
@@ -293,7 +305,12 @@ fn free_running_stream_never_underruns() {
 fn drain_plays_out_then_sets_up() {
     let mut s = setup();
     s.prepare(0).unwrap();
-    let mut sw = SwParams { avail_min: 1024, start_threshold: 4096, stop_threshold: 4096, ..SwParams::default() };
+    let mut sw = SwParams {
+        avail_min: 1024,
+        start_threshold: 4096,
+        stop_threshold: 4096,
+        ..SwParams::default()
+    };
     sw_params(&mut s, &mut sw, 0).unwrap();
     write(&mut s, 960, 0).unwrap();
     assert_eq!(s.state(), State::Prepared, "below start_threshold");
@@ -357,8 +374,14 @@ fn sync_ptr_in_open_state() {
     let mut s = Stream::new();
     let out = sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: 0, avail_min: 7 }, 0).unwrap();
     assert_eq!(out, SyncPtrOut { avail_min: 7, ..SyncPtrOut::default() });
-    assert_eq!(sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: 5, avail_min: 1 }, 0), Err(PcmError::Inval));
-    assert_eq!(sync_ptr(&mut s, SyncPtrIn { flags: SYNC_PTR_HWSYNC, ..SyncPtrIn::default() }, 0), Err(PcmError::BadFd));
+    assert_eq!(
+        sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: 5, avail_min: 1 }, 0),
+        Err(PcmError::Inval)
+    );
+    assert_eq!(
+        sync_ptr(&mut s, SyncPtrIn { flags: SYNC_PTR_HWSYNC, ..SyncPtrIn::default() }, 0),
+        Err(PcmError::BadFd)
+    );
     let q = SyncPtrIn { flags: SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, appl_ptr: 99, avail_min: 99 };
     assert_eq!(sync_ptr(&mut s, q, 0).unwrap().avail_min, 7, "kept from the first call");
 }
@@ -367,20 +390,37 @@ fn sync_ptr_in_open_state() {
 fn sync_ptr_drives_a_stream() {
     let mut s = setup();
     s.prepare(0).unwrap();
-    let mut sw = SwParams { avail_min: 1024, start_threshold: 1, stop_threshold: 4096, tstamp_mode: 1,
-                            ..SwParams::default() };
+    let mut sw = SwParams {
+        avail_min: 1024,
+        start_threshold: 1,
+        stop_threshold: 4096,
+        tstamp_mode: 1,
+        ..SwParams::default()
+    };
     sw_params(&mut s, &mut sw, 0).unwrap();
     // Like alsa-lib's mmap path: publish appl_ptr, then START.
     let out = sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: 2048, avail_min: 512 }, MS).unwrap();
-    assert_eq!((out.state, out.appl_ptr, out.avail_min, out.hw_ptr), (State::Prepared as u32, 2048, 512, 0));
+    assert_eq!(
+        (out.state, out.appl_ptr, out.avail_min, out.hw_ptr),
+        (State::Prepared as u32, 2048, 512, 0)
+    );
     s.start(2 * MS).unwrap();
-    let q = SyncPtrIn { flags: SYNC_PTR_HWSYNC | SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, appl_ptr: 0, avail_min: 0 };
+    let q = SyncPtrIn {
+        flags: SYNC_PTR_HWSYNC | SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN,
+        appl_ptr: 0,
+        avail_min: 0,
+    };
     let out = sync_ptr(&mut s, q, 12 * MS).unwrap();
-    assert_eq!((out.state, out.hw_ptr, out.appl_ptr, out.avail_min), (State::Running as u32, 480, 2048, 512));
+    assert_eq!(
+        (out.state, out.hw_ptr, out.appl_ptr, out.avail_min),
+        (State::Running as u32, 480, 2048, 512)
+    );
     assert_eq!((out.tstamp_sec, out.tstamp_nsec), (0, 12_000_000));
     assert_eq!((out.audio_tstamp_sec, out.audio_tstamp_nsec), (0, 10_000_000));
     // Without HWSYNC the pointer is not moved.
-    let out = sync_ptr(&mut s, SyncPtrIn { flags: SYNC_PTR_APPL, appl_ptr: 0, avail_min: 512 }, 20 * MS).unwrap();
+    let out =
+        sync_ptr(&mut s, SyncPtrIn { flags: SYNC_PTR_APPL, appl_ptr: 0, avail_min: 512 }, 20 * MS)
+            .unwrap();
     assert_eq!(out.hw_ptr, 480);
 
     // appl_ptr beyond hw_ptr + buffer_size, or >= boundary: EINVAL, nothing changes.
@@ -392,49 +432,81 @@ fn sync_ptr_drives_a_stream() {
         let q = SyncPtrIn { flags: SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, ..SyncPtrIn::default() };
         assert_eq!(sync_ptr(&mut s, q, 20 * MS).unwrap().avail_min, 512, "avail_min untouched");
     }
-    sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: 480 + 4096, avail_min: 512 }, 20 * MS).unwrap();
+    sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: 480 + 4096, avail_min: 512 }, 20 * MS)
+        .unwrap();
 
     // An underrun seen through HWSYNC: EPIPE, then XRUN is reported.
     s.drop(20 * MS).unwrap();
     s.prepare(20 * MS).unwrap();
     sync_ptr(&mut s, SyncPtrIn { flags: 0, appl_ptr: 48, avail_min: 1 }, 20 * MS).unwrap();
     s.start(20 * MS).unwrap();
-    let hw = SyncPtrIn { flags: SYNC_PTR_HWSYNC | SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, ..SyncPtrIn::default() };
+    let hw = SyncPtrIn {
+        flags: SYNC_PTR_HWSYNC | SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN,
+        ..SyncPtrIn::default()
+    };
     assert_eq!(sync_ptr(&mut s, hw, 30 * MS), Err(PcmError::Pipe));
     assert_eq!(sync_ptr(&mut s, hw, 31 * MS), Err(PcmError::Pipe));
-    let out = sync_ptr(&mut s, SyncPtrIn { flags: SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, ..hw }, 31 * MS).unwrap();
+    let out =
+        sync_ptr(&mut s, SyncPtrIn { flags: SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, ..hw }, 31 * MS)
+            .unwrap();
     assert_eq!((out.state, out.hw_ptr), (State::Xrun as u32, 48));
 }
 
 #[test]
 fn sync_ptr_encodings() {
     let out = SyncPtrOut {
-        state: 3, hw_ptr: 0x1234, tstamp_sec: 5, tstamp_nsec: 6, suspended_state: 0,
-        audio_tstamp_sec: 7, audio_tstamp_nsec: 8, appl_ptr: 0x5678, avail_min: 9,
+        state: 3,
+        hw_ptr: 0x1234,
+        tstamp_sec: 5,
+        tstamp_nsec: 6,
+        suspended_state: 0,
+        audio_tstamp_sec: 7,
+        audio_tstamp_nsec: 8,
+        appl_ptr: 0x5678,
+        avail_min: 9,
     };
     assert_eq!(count_stores(&out, &SYNC_PTR32), 9, "one put_user per value");
     let mut b32 = [0xffu8; 132];
     put_u32(&mut b32, 0, 2);
     store(&out, &mut b32, &SYNC_PTR32);
     assert_eq!((get_u32(&b32, 4), get_u32(&b32, 12)), (3, 0x1234));
-    assert_eq!((get_u32(&b32, 16), get_u32(&b32, 20), get_u32(&b32, 28), get_u32(&b32, 32)), (5, 6, 7, 8));
+    assert_eq!(
+        (get_u32(&b32, 16), get_u32(&b32, 20), get_u32(&b32, 28), get_u32(&b32, 32)),
+        (5, 6, 7, 8)
+    );
     assert_eq!(get_u32(&b32, 8), 0xffff_ffff, "bytes outside the fields are the user's");
-    assert_eq!(SyncPtrIn::read_from(&b32, &SYNC_PTR32), SyncPtrIn { flags: 2, appl_ptr: 0x5678, avail_min: 9 });
+    assert_eq!(
+        SyncPtrIn::read_from(&b32, &SYNC_PTR32),
+        SyncPtrIn { flags: 2, appl_ptr: 0x5678, avail_min: 9 }
+    );
 
     assert_eq!(count_stores(&out, &SYNC_PTR64), 16, "every 8-byte slot whole");
     let mut b64 = [0xffu8; 136];
     store(&out, &mut b64, &SYNC_PTR64);
     assert_eq!((get_u32(&b64, 8), get_u32(&b64, 12)), (3, 0));
     assert_eq!((get_u32(&b64, 16), get_u32(&b64, 20)), (0, 0x1234));
-    assert_eq!((get_u32(&b64, 24), get_u32(&b64, 28), get_u32(&b64, 32), get_u32(&b64, 36)), (0, 5, 0, 6));
+    assert_eq!(
+        (get_u32(&b64, 24), get_u32(&b64, 28), get_u32(&b64, 32), get_u32(&b64, 36)),
+        (0, 5, 0, 6)
+    );
     assert_eq!((get_u32(&b64, 40), get_u32(&b64, 44)), (0, 0));
-    assert_eq!((get_u32(&b64, 48), get_u32(&b64, 52), get_u32(&b64, 56), get_u32(&b64, 60)), (0, 7, 0, 8));
+    assert_eq!(
+        (get_u32(&b64, 48), get_u32(&b64, 52), get_u32(&b64, 56), get_u32(&b64, 60)),
+        (0, 7, 0, 8)
+    );
     assert_eq!((get_u32(&b64, 76), get_u32(&b64, 88)), (0x5678, 9));
-    assert_eq!((get_u32(&b64, 0), get_u32(&b64, 72), get_u32(&b64, 92)), (0xffff_ffff, 0xffff_ffff, 0xffff_ffff),
-               "flags and control pads are the user's");
+    assert_eq!(
+        (get_u32(&b64, 0), get_u32(&b64, 72), get_u32(&b64, 92)),
+        (0xffff_ffff, 0xffff_ffff, 0xffff_ffff),
+        "flags and control pads are the user's"
+    );
     let neg = SyncPtrOut { tstamp_sec: -2, ..out };
     store(&neg, &mut b64, &SYNC_PTR64);
-    assert_eq!((get_u32(&b64, 24), get_u32(&b64, 28)), (0xffff_ffff, 0xffff_fffe), "seconds sign-extended");
+    assert_eq!(
+        (get_u32(&b64, 24), get_u32(&b64, 28)),
+        (0xffff_ffff, 0xffff_fffe),
+        "seconds sign-extended"
+    );
 }
 
 #[test]
@@ -445,7 +517,10 @@ fn status_reports_pointers_and_encodes_both_layouts() {
     s.prepare(0).unwrap();
     write(&mut s, 1000, MS).unwrap();
     let st = status(&mut s, 0, 3 * MS);
-    assert_eq!((st.state, st.hw_ptr, st.appl_ptr, st.avail, st.delay), (3, 96, 1000, 4096 - 904, 904));
+    assert_eq!(
+        (st.state, st.hw_ptr, st.appl_ptr, st.avail, st.delay),
+        (3, 96, 1000, 4096 - 904, 904)
+    );
     assert_eq!(st.trigger_tstamp, (0, 1_000_000));
     assert_eq!(st.avail_max, 4096 - 904);
     let mut b = [0u8; 128];
@@ -462,7 +537,12 @@ fn status_reports_pointers_and_encodes_both_layouts() {
 #[test]
 fn start_threshold_controls_auto_start() {
     let mut s = setup();
-    let mut sw = SwParams { avail_min: 1, start_threshold: 0x7fff_ffff, stop_threshold: 4096, ..SwParams::default() };
+    let mut sw = SwParams {
+        avail_min: 1,
+        start_threshold: 0x7fff_ffff,
+        stop_threshold: 4096,
+        ..SwParams::default()
+    };
     sw_params(&mut s, &mut sw, 0).unwrap();
     s.prepare(0).unwrap();
     assert_eq!(write(&mut s, 4096, 0), Ok(4096));
@@ -480,10 +560,19 @@ fn start_threshold_controls_auto_start() {
 fn interval_arithmetic_follows_pcm_lib() {
     let ends = |i: Interval| (i.min, i.openmin, i.max, i.openmax, i.integer);
     // mul: exact, integer when both are, saturating.
-    assert_eq!(ends(Interval::mul(&Interval::integer(2, 4), &Interval::integer(3, 5))), (6, false, 20, false, true));
-    assert_eq!(Interval::mul(&Interval::new(0x8000_0000, 0x8000_0000), &Interval::new(3, 3)).max, u32::MAX);
+    assert_eq!(
+        ends(Interval::mul(&Interval::integer(2, 4), &Interval::integer(3, 5))),
+        (6, false, 20, false, true)
+    );
+    assert_eq!(
+        Interval::mul(&Interval::new(0x8000_0000, 0x8000_0000), &Interval::new(3, 3)).max,
+        u32::MAX
+    );
     // div: 10/4 = 2.5 opens the low end, 20/3 = 6.67 rounds the high end up to an open 7.
-    assert_eq!(ends(Interval::div(&Interval::integer(10, 20), &Interval::integer(3, 4))), (2, true, 7, true, false));
+    assert_eq!(
+        ends(Interval::div(&Interval::integer(10, 20), &Interval::integer(3, 4))),
+        (2, true, 7, true, false)
+    );
     // A divisor reaching 0 leaves the high end unbounded.
     let z = Interval::div(&Interval::new(1, 2), &Interval::new(0, 5));
     assert_eq!((z.min, z.openmin, z.max), (0, true, u32::MAX));
@@ -491,7 +580,8 @@ fn interval_arithmetic_follows_pcm_lib() {
     let t = Interval::mulkdiv(&Interval::new(1024, 1024), 1_000_000, &Interval::new(48000, 48000));
     assert_eq!(ends(t), (21333, true, 21334, true, false));
     // muldivk: 10 ms at 44.1 kHz is exactly 441 frames.
-    let f = Interval::muldivk(&Interval::new(10_000, 10_000), &Interval::new(44100, 44100), 1_000_000);
+    let f =
+        Interval::muldivk(&Interval::new(10_000, 10_000), &Interval::new(44100, 44100), 1_000_000);
     assert_eq!(ends(f), (441, false, 441, false, false));
     assert!(Interval::mul(&Interval { empty: true, ..Interval::any() }, &Interval::any()).empty);
 }

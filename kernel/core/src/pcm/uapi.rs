@@ -259,17 +259,41 @@ pub struct StatusLayout {
 }
 
 pub const STATUS32: StatusLayout = StatusLayout {
-    size: 108, state: 0, trigger_tstamp: 4, tstamp: 12, appl_ptr: 20, hw_ptr: 24,
-    delay: 28, avail: 32, avail_max: 36, overrange: 40, suspended_state: 44,
-    audio_tstamp_data: 48, audio_tstamp: 52, driver_tstamp: 60,
-    audio_tstamp_accuracy: 68, timespec_size: 8,
+    size: 108,
+    state: 0,
+    trigger_tstamp: 4,
+    tstamp: 12,
+    appl_ptr: 20,
+    hw_ptr: 24,
+    delay: 28,
+    avail: 32,
+    avail_max: 36,
+    overrange: 40,
+    suspended_state: 44,
+    audio_tstamp_data: 48,
+    audio_tstamp: 52,
+    driver_tstamp: 60,
+    audio_tstamp_accuracy: 68,
+    timespec_size: 8,
 };
 
 pub const STATUS64: StatusLayout = StatusLayout {
-    size: 128, state: 0, trigger_tstamp: 8, tstamp: 24, appl_ptr: 40, hw_ptr: 44,
-    delay: 48, avail: 52, avail_max: 56, overrange: 60, suspended_state: 64,
-    audio_tstamp_data: 68, audio_tstamp: 72, driver_tstamp: 88,
-    audio_tstamp_accuracy: 104, timespec_size: 16,
+    size: 128,
+    state: 0,
+    trigger_tstamp: 8,
+    tstamp: 24,
+    appl_ptr: 40,
+    hw_ptr: 44,
+    delay: 48,
+    avail: 52,
+    avail_max: 56,
+    overrange: 60,
+    suspended_state: 64,
+    audio_tstamp_data: 68,
+    audio_tstamp: 72,
+    driver_tstamp: 88,
+    audio_tstamp_accuracy: 104,
+    timespec_size: 16,
 };
 
 /// Byte offsets of `struct snd_pcm_sync_ptr`, the hot ioctl's argument.
@@ -303,17 +327,33 @@ pub struct SyncPtrLayout {
 }
 
 pub const SYNC_PTR32: SyncPtrLayout = SyncPtrLayout {
-    size: 132, flags: 0, state: 4, hw_ptr: 12, tstamp_sec: 16, tstamp_nsec: 20,
-    suspended_state: 24, audio_tstamp_sec: 28, audio_tstamp_nsec: 32,
-    appl_ptr: 68, avail_min: 72,
+    size: 132,
+    flags: 0,
+    state: 4,
+    hw_ptr: 12,
+    tstamp_sec: 16,
+    tstamp_nsec: 20,
+    suspended_state: 24,
+    audio_tstamp_sec: 28,
+    audio_tstamp_nsec: 32,
+    appl_ptr: 68,
+    avail_min: 72,
 };
 
 /// For the time64 layout, the `*_sec` offsets name the high word of an s64
 /// (the seconds are written as a full s64), the `*_nsec` ones the low word.
 pub const SYNC_PTR64: SyncPtrLayout = SyncPtrLayout {
-    size: 136, flags: 0, state: 8, hw_ptr: 20, tstamp_sec: 24, tstamp_nsec: 36,
-    suspended_state: 40, audio_tstamp_sec: 48, audio_tstamp_nsec: 60,
-    appl_ptr: 76, avail_min: 88,
+    size: 136,
+    flags: 0,
+    state: 8,
+    hw_ptr: 20,
+    tstamp_sec: 24,
+    tstamp_nsec: 36,
+    suspended_state: 40,
+    audio_tstamp_sec: 48,
+    audio_tstamp_nsec: 60,
+    appl_ptr: 76,
+    avail_min: 88,
 };
 
 /// Byte offsets of `struct snd_xferi` (12 bytes): the result is written back,

@@ -53,8 +53,16 @@ pub enum DefaultAction {
 /// terminate.
 pub const fn default_action(sig: Signal) -> DefaultAction {
     match sig.number() {
-        abi::SIGQUIT | abi::SIGILL | abi::SIGTRAP | abi::SIGABRT | abi::SIGBUS | abi::SIGFPE
-        | abi::SIGSEGV | abi::SIGXCPU | abi::SIGXFSZ | abi::SIGSYS => DefaultAction::CoreDump,
+        abi::SIGQUIT
+        | abi::SIGILL
+        | abi::SIGTRAP
+        | abi::SIGABRT
+        | abi::SIGBUS
+        | abi::SIGFPE
+        | abi::SIGSEGV
+        | abi::SIGXCPU
+        | abi::SIGXFSZ
+        | abi::SIGSYS => DefaultAction::CoreDump,
         abi::SIGCHLD | abi::SIGURG | abi::SIGWINCH => DefaultAction::Ignore,
         abi::SIGSTOP | abi::SIGTSTP | abi::SIGTTIN | abi::SIGTTOU => DefaultAction::Stop,
         abi::SIGCONT => DefaultAction::Continue,
@@ -78,7 +86,8 @@ pub fn check_rt_sigaction(sig: u32, sigsetsize: u32, setting: bool) -> Result<Si
 
 impl SigAction {
     /// The default action (SIG_DFL, no flags, empty mask).
-    pub const DEFAULT: SigAction = SigAction { handler: abi::SIG_DFL, flags: 0, restorer: 0, mask: SigSet::EMPTY };
+    pub const DEFAULT: SigAction =
+        SigAction { handler: abi::SIG_DFL, flags: 0, restorer: 0, mask: SigSet::EMPTY };
 
     /// Decodes the 5 words of the user `struct sigaction`. SIGKILL/SIGSTOP are
     /// dropped from the mask here, as Linux `do_sigaction` does, so a stored
@@ -235,7 +244,8 @@ mod tests {
     #[test]
     fn handler_mask_rules() {
         let old = Signal::SIGUSR2.set();
-        let mut act = SigAction { handler: 0x1000_0000, mask: Signal::SIGALRM.set(), ..SigAction::DEFAULT };
+        let mut act =
+            SigAction { handler: 0x1000_0000, mask: Signal::SIGALRM.set(), ..SigAction::DEFAULT };
         let m = handler_mask(old, &act, Signal::SIGUSR1);
         assert_eq!(m, old.union(Signal::SIGALRM.set()).union(Signal::SIGUSR1.set()));
         act.flags = abi::SA_NODEFER;

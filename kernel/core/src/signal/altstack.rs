@@ -168,7 +168,10 @@ mod tests {
     #[test]
     fn disabled_by_default() {
         let a = AltStack::default();
-        assert_eq!(a.query(0x7fff_0000), StackT { ss_sp: 0, ss_flags: abi::SS_DISABLE, ss_size: 0 });
+        assert_eq!(
+            a.query(0x7fff_0000),
+            StackT { ss_sp: 0, ss_flags: abi::SS_DISABLE, ss_size: 0 }
+        );
         assert!(!a.on_alt_stack(0x10));
         assert_eq!(a.signal_sp(0x7fff_0000, abi::SA_ONSTACK), 0x7fff_0000);
         assert_eq!(a.saved().ss_flags, abi::SS_DISABLE);
@@ -196,12 +199,15 @@ mod tests {
         let small = StackT { ss_sp: BASE, ss_flags: 0, ss_size: abi::MINSIGSTKSZ - 1 };
         assert_eq!(a.set(small, elsewhere), Err(Errno::ENOMEM));
         assert_eq!(a, enabled()); // failures change nothing
-        // SS_ONSTACK as input means "enable".
+                                  // SS_ONSTACK as input means "enable".
         let ok = StackT { ss_sp: BASE, ss_flags: abi::SS_ONSTACK, ss_size: abi::MINSIGSTKSZ };
         assert_eq!(a.set(ok, elsewhere), Ok(()));
         assert_eq!(a.query(elsewhere).ss_flags, 0);
         // SS_DISABLE ignores sp and size.
-        assert_eq!(a.set(StackT { ss_sp: 5, ss_flags: abi::SS_DISABLE, ss_size: 1 }, elsewhere), Ok(()));
+        assert_eq!(
+            a.set(StackT { ss_sp: 5, ss_flags: abi::SS_DISABLE, ss_size: 1 }, elsewhere),
+            Ok(())
+        );
         assert_eq!(a.query(elsewhere), StackT { ss_sp: 0, ss_flags: abi::SS_DISABLE, ss_size: 0 });
     }
 

@@ -111,12 +111,27 @@ fn struct_layouts(t: &mut Table) {
     add(t, "offsetof(siginfo_t, si_errno)", 4);
 
     // The kernel struct sigaction (rt_sigaction) and struct old_sigaction.
-    let a = SigAction { handler: 0x11, flags: 0x22, restorer: 0x33, mask: super::SigSet::from_user_words(0x44, 0) };
+    let a = SigAction {
+        handler: 0x11,
+        flags: 0x22,
+        restorer: 0x33,
+        mask: super::SigSet::from_user_words(0x44, 0),
+    };
     add(t, "sizeof(struct sigaction)", 4 * a.to_words().len());
     add(t, "sizeof(struct old_sigaction)", 4 * a.to_old_words().len());
-    for (field, marker) in [("sa_handler", 0x11), ("sa_flags", 0x22), ("sa_restorer", 0x33), ("sa_mask", 0x44)] {
-        add(t, &format!("offsetof(struct sigaction, {field})"), offset_of_marker(&a.to_words(), marker));
-        add(t, &format!("offsetof(struct old_sigaction, {field})"), offset_of_marker(&a.to_old_words(), marker));
+    for (field, marker) in
+        [("sa_handler", 0x11), ("sa_flags", 0x22), ("sa_restorer", 0x33), ("sa_mask", 0x44)]
+    {
+        add(
+            t,
+            &format!("offsetof(struct sigaction, {field})"),
+            offset_of_marker(&a.to_words(), marker),
+        );
+        add(
+            t,
+            &format!("offsetof(struct old_sigaction, {field})"),
+            offset_of_marker(&a.to_old_words(), marker),
+        );
     }
 }
 
@@ -125,43 +140,113 @@ fn constants(t: &mut Table) {
         ($($name:ident = $v:expr),* $(,)?) => { $(add(t, stringify!($name), $v);)* };
     }
     same!(
-        SIGHUP = Signal::SIGHUP.number(), SIGINT = Signal::SIGINT.number(), SIGQUIT = Signal::SIGQUIT.number(),
-        SIGILL = Signal::SIGILL.number(), SIGTRAP = Signal::SIGTRAP.number(), SIGABRT = Signal::SIGABRT.number(),
-        SIGBUS = Signal::SIGBUS.number(), SIGFPE = Signal::SIGFPE.number(), SIGKILL = Signal::SIGKILL.number(),
-        SIGUSR1 = Signal::SIGUSR1.number(), SIGSEGV = Signal::SIGSEGV.number(), SIGUSR2 = Signal::SIGUSR2.number(),
-        SIGPIPE = Signal::SIGPIPE.number(), SIGALRM = Signal::SIGALRM.number(), SIGTERM = Signal::SIGTERM.number(),
-        SIGSTKFLT = Signal::SIGSTKFLT.number(), SIGCHLD = Signal::SIGCHLD.number(),
-        SIGCONT = Signal::SIGCONT.number(), SIGSTOP = Signal::SIGSTOP.number(), SIGTSTP = Signal::SIGTSTP.number(),
-        SIGTTIN = Signal::SIGTTIN.number(), SIGTTOU = Signal::SIGTTOU.number(), SIGURG = Signal::SIGURG.number(),
-        SIGXCPU = Signal::SIGXCPU.number(), SIGXFSZ = Signal::SIGXFSZ.number(),
-        SIGVTALRM = Signal::SIGVTALRM.number(), SIGPROF = Signal::SIGPROF.number(),
-        SIGWINCH = Signal::SIGWINCH.number(), SIGIO = Signal::SIGIO.number(), SIGPWR = Signal::SIGPWR.number(),
-        SIGSYS = Signal::SIGSYS.number(), SIGRTMIN = Signal::SIGRTMIN.number(), _NSIG = Signal::SIGRTMAX.number(),
-        SA_NOCLDSTOP = abi::SA_NOCLDSTOP, SA_NOCLDWAIT = abi::SA_NOCLDWAIT, SA_SIGINFO = abi::SA_SIGINFO,
-        SA_RESTORER = abi::SA_RESTORER, SA_ONSTACK = abi::SA_ONSTACK, SA_RESTART = abi::SA_RESTART,
-        SA_NODEFER = abi::SA_NODEFER, SA_RESETHAND = abi::SA_RESETHAND,
-        SIG_BLOCK = abi::SIG_BLOCK, SIG_UNBLOCK = abi::SIG_UNBLOCK, SIG_SETMASK = abi::SIG_SETMASK,
-        SI_USER = abi::SI_USER, SI_KERNEL = abi::SI_KERNEL, SI_QUEUE = abi::SI_QUEUE, SI_TIMER = abi::SI_TIMER,
-        SI_MESGQ = abi::SI_MESGQ, SI_ASYNCIO = abi::SI_ASYNCIO, SI_SIGIO = abi::SI_SIGIO, SI_TKILL = abi::SI_TKILL,
-        SI_DETHREAD = abi::SI_DETHREAD, SI_ASYNCNL = abi::SI_ASYNCNL,
-        ILL_ILLOPC = abi::ILL_ILLOPC, ILL_ILLOPN = abi::ILL_ILLOPN, ILL_ILLADR = abi::ILL_ILLADR,
-        ILL_ILLTRP = abi::ILL_ILLTRP, ILL_PRVOPC = abi::ILL_PRVOPC, ILL_PRVREG = abi::ILL_PRVREG,
-        ILL_COPROC = abi::ILL_COPROC, ILL_BADSTK = abi::ILL_BADSTK,
-        FPE_INTDIV = abi::FPE_INTDIV, FPE_INTOVF = abi::FPE_INTOVF, FPE_FLTDIV = abi::FPE_FLTDIV,
-        FPE_FLTOVF = abi::FPE_FLTOVF, FPE_FLTUND = abi::FPE_FLTUND, FPE_FLTRES = abi::FPE_FLTRES,
-        FPE_FLTINV = abi::FPE_FLTINV, FPE_FLTSUB = abi::FPE_FLTSUB,
-        SEGV_MAPERR = abi::SEGV_MAPERR, SEGV_ACCERR = abi::SEGV_ACCERR,
-        BUS_ADRALN = abi::BUS_ADRALN, BUS_ADRERR = abi::BUS_ADRERR, BUS_OBJERR = abi::BUS_OBJERR,
-        TRAP_BRKPT = abi::TRAP_BRKPT, TRAP_TRACE = abi::TRAP_TRACE,
-        CLD_EXITED = abi::CLD_EXITED, CLD_KILLED = abi::CLD_KILLED, CLD_DUMPED = abi::CLD_DUMPED,
-        CLD_TRAPPED = abi::CLD_TRAPPED, CLD_STOPPED = abi::CLD_STOPPED, CLD_CONTINUED = abi::CLD_CONTINUED,
-        SS_ONSTACK = abi::SS_ONSTACK, SS_DISABLE = abi::SS_DISABLE, SS_AUTODISARM = abi::SS_AUTODISARM,
-        MINSIGSTKSZ = abi::MINSIGSTKSZ, SIGSTKSZ = abi::SIGSTKSZ,
-        WNOHANG = abi::WNOHANG, WUNTRACED = abi::WUNTRACED, WEXITED = abi::WEXITED,
-        WCONTINUED = abi::WCONTINUED, WNOWAIT = abi::WNOWAIT,
-        PT_R1 = PT_R1, PT_R3 = PT_R3, PT_NIP = PT_NIP, PT_MSR = PT_MSR, PT_ORIG_R3 = PT_ORIG_R3,
-        PT_CTR = PT_CTR, PT_LNK = PT_LNK, PT_XER = PT_XER, PT_CCR = PT_CCR, PT_MQ = PT_MQ,
-        PT_TRAP = PT_TRAP, PT_DAR = PT_DAR, PT_DSISR = PT_DSISR, PT_RESULT = PT_RESULT,
+        SIGHUP = Signal::SIGHUP.number(),
+        SIGINT = Signal::SIGINT.number(),
+        SIGQUIT = Signal::SIGQUIT.number(),
+        SIGILL = Signal::SIGILL.number(),
+        SIGTRAP = Signal::SIGTRAP.number(),
+        SIGABRT = Signal::SIGABRT.number(),
+        SIGBUS = Signal::SIGBUS.number(),
+        SIGFPE = Signal::SIGFPE.number(),
+        SIGKILL = Signal::SIGKILL.number(),
+        SIGUSR1 = Signal::SIGUSR1.number(),
+        SIGSEGV = Signal::SIGSEGV.number(),
+        SIGUSR2 = Signal::SIGUSR2.number(),
+        SIGPIPE = Signal::SIGPIPE.number(),
+        SIGALRM = Signal::SIGALRM.number(),
+        SIGTERM = Signal::SIGTERM.number(),
+        SIGSTKFLT = Signal::SIGSTKFLT.number(),
+        SIGCHLD = Signal::SIGCHLD.number(),
+        SIGCONT = Signal::SIGCONT.number(),
+        SIGSTOP = Signal::SIGSTOP.number(),
+        SIGTSTP = Signal::SIGTSTP.number(),
+        SIGTTIN = Signal::SIGTTIN.number(),
+        SIGTTOU = Signal::SIGTTOU.number(),
+        SIGURG = Signal::SIGURG.number(),
+        SIGXCPU = Signal::SIGXCPU.number(),
+        SIGXFSZ = Signal::SIGXFSZ.number(),
+        SIGVTALRM = Signal::SIGVTALRM.number(),
+        SIGPROF = Signal::SIGPROF.number(),
+        SIGWINCH = Signal::SIGWINCH.number(),
+        SIGIO = Signal::SIGIO.number(),
+        SIGPWR = Signal::SIGPWR.number(),
+        SIGSYS = Signal::SIGSYS.number(),
+        SIGRTMIN = Signal::SIGRTMIN.number(),
+        _NSIG = Signal::SIGRTMAX.number(),
+        SA_NOCLDSTOP = abi::SA_NOCLDSTOP,
+        SA_NOCLDWAIT = abi::SA_NOCLDWAIT,
+        SA_SIGINFO = abi::SA_SIGINFO,
+        SA_RESTORER = abi::SA_RESTORER,
+        SA_ONSTACK = abi::SA_ONSTACK,
+        SA_RESTART = abi::SA_RESTART,
+        SA_NODEFER = abi::SA_NODEFER,
+        SA_RESETHAND = abi::SA_RESETHAND,
+        SIG_BLOCK = abi::SIG_BLOCK,
+        SIG_UNBLOCK = abi::SIG_UNBLOCK,
+        SIG_SETMASK = abi::SIG_SETMASK,
+        SI_USER = abi::SI_USER,
+        SI_KERNEL = abi::SI_KERNEL,
+        SI_QUEUE = abi::SI_QUEUE,
+        SI_TIMER = abi::SI_TIMER,
+        SI_MESGQ = abi::SI_MESGQ,
+        SI_ASYNCIO = abi::SI_ASYNCIO,
+        SI_SIGIO = abi::SI_SIGIO,
+        SI_TKILL = abi::SI_TKILL,
+        SI_DETHREAD = abi::SI_DETHREAD,
+        SI_ASYNCNL = abi::SI_ASYNCNL,
+        ILL_ILLOPC = abi::ILL_ILLOPC,
+        ILL_ILLOPN = abi::ILL_ILLOPN,
+        ILL_ILLADR = abi::ILL_ILLADR,
+        ILL_ILLTRP = abi::ILL_ILLTRP,
+        ILL_PRVOPC = abi::ILL_PRVOPC,
+        ILL_PRVREG = abi::ILL_PRVREG,
+        ILL_COPROC = abi::ILL_COPROC,
+        ILL_BADSTK = abi::ILL_BADSTK,
+        FPE_INTDIV = abi::FPE_INTDIV,
+        FPE_INTOVF = abi::FPE_INTOVF,
+        FPE_FLTDIV = abi::FPE_FLTDIV,
+        FPE_FLTOVF = abi::FPE_FLTOVF,
+        FPE_FLTUND = abi::FPE_FLTUND,
+        FPE_FLTRES = abi::FPE_FLTRES,
+        FPE_FLTINV = abi::FPE_FLTINV,
+        FPE_FLTSUB = abi::FPE_FLTSUB,
+        SEGV_MAPERR = abi::SEGV_MAPERR,
+        SEGV_ACCERR = abi::SEGV_ACCERR,
+        BUS_ADRALN = abi::BUS_ADRALN,
+        BUS_ADRERR = abi::BUS_ADRERR,
+        BUS_OBJERR = abi::BUS_OBJERR,
+        TRAP_BRKPT = abi::TRAP_BRKPT,
+        TRAP_TRACE = abi::TRAP_TRACE,
+        CLD_EXITED = abi::CLD_EXITED,
+        CLD_KILLED = abi::CLD_KILLED,
+        CLD_DUMPED = abi::CLD_DUMPED,
+        CLD_TRAPPED = abi::CLD_TRAPPED,
+        CLD_STOPPED = abi::CLD_STOPPED,
+        CLD_CONTINUED = abi::CLD_CONTINUED,
+        SS_ONSTACK = abi::SS_ONSTACK,
+        SS_DISABLE = abi::SS_DISABLE,
+        SS_AUTODISARM = abi::SS_AUTODISARM,
+        MINSIGSTKSZ = abi::MINSIGSTKSZ,
+        SIGSTKSZ = abi::SIGSTKSZ,
+        WNOHANG = abi::WNOHANG,
+        WUNTRACED = abi::WUNTRACED,
+        WEXITED = abi::WEXITED,
+        WCONTINUED = abi::WCONTINUED,
+        WNOWAIT = abi::WNOWAIT,
+        PT_R1 = PT_R1,
+        PT_R3 = PT_R3,
+        PT_NIP = PT_NIP,
+        PT_MSR = PT_MSR,
+        PT_ORIG_R3 = PT_ORIG_R3,
+        PT_CTR = PT_CTR,
+        PT_LNK = PT_LNK,
+        PT_XER = PT_XER,
+        PT_CCR = PT_CCR,
+        PT_MQ = PT_MQ,
+        PT_TRAP = PT_TRAP,
+        PT_DAR = PT_DAR,
+        PT_DSISR = PT_DSISR,
+        PT_RESULT = PT_RESULT,
     );
     add(t, "(long)SIG_DFL", abi::SIG_DFL);
     add(t, "(long)SIG_IGN", abi::SIG_IGN);
@@ -219,7 +304,9 @@ fn printers(t: &Table) -> String {
 
 fn run(cmd: &mut Command, what: &str) -> std::process::Output {
     let out = cmd.output().unwrap_or_else(|e| {
-        panic!("cannot run {what} ({e}): install gcc-powerpc-linux-gnu and qemu-user (make test does)")
+        panic!(
+            "cannot run {what} ({e}): install gcc-powerpc-linux-gnu and qemu-user (make test does)"
+        )
     });
     assert!(out.status.success(), "{what} failed: {}", String::from_utf8_lossy(&out.stderr));
     out
@@ -236,7 +323,10 @@ fn layouts_and_constants_match_the_ppc32_headers() {
     let dir = std::env::temp_dir().join(format!("sigil-cross-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let a = format!("{UAPI_PRELUDE}void uapi_side(void) {{\n{}}}\n", printers(&uapi));
-    let b = format!("{GLIBC_PRELUDE}int main(void) {{\n  uapi_side();\n{setup}{}  return 0;\n}}\n", printers(&glibc));
+    let b = format!(
+        "{GLIBC_PRELUDE}int main(void) {{\n  uapi_side();\n{setup}{}  return 0;\n}}\n",
+        printers(&glibc)
+    );
     std::fs::write(dir.join("uapi.c"), a).unwrap();
     std::fs::write(dir.join("glibc.c"), b).unwrap();
     let exe = dir.join("abi");

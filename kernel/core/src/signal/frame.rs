@@ -242,11 +242,19 @@ impl FramePlacement {
 /// the top of the alternate stack, if the action has SA_ONSTACK and it is
 /// usable). `None` if the frame would wrap below address 0: the caller treats
 /// that like a fault writing the frame (SIGSEGV).
-pub fn place_frame(kind: FrameKind, sig: Signal, sp: u32, sa_flags: u32, alt: &AltStack) -> Option<FramePlacement> {
+pub fn place_frame(
+    kind: FrameKind,
+    sig: Signal,
+    sp: u32,
+    sa_flags: u32,
+    alt: &AltStack,
+) -> Option<FramePlacement> {
     let base = alt.signal_sp(sp, sa_flags);
     let (size, gap, tramp) = match kind {
         FrameKind::Classic => (SigFrame::SIZE, SIGNAL_FRAMESIZE, SigFrame::TRAMPOLINE),
-        FrameKind::Rt => (RtSigFrame::SIZE, SIGNAL_FRAMESIZE + RT_EXTRA_GAP, RtSigFrame::TRAMPOLINE),
+        FrameKind::Rt => {
+            (RtSigFrame::SIZE, SIGNAL_FRAMESIZE + RT_EXTRA_GAP, RtSigFrame::TRAMPOLINE)
+        }
     };
     let frame = base.checked_sub(size)? & !15;
     let new_sp = frame.checked_sub(gap)?;
@@ -257,7 +265,16 @@ pub fn place_frame(kind: FrameKind, sig: Signal, sp: u32, sa_flags: u32, alt: &A
         FrameKind::Classic => (None, None),
         FrameKind::Rt => (Some(frame + RtSigFrame::UCONTEXT), Some(frame)),
     };
-    Some(FramePlacement { kind, frame, new_sp, r3: sig.number(), r4: frame, r5, r6, lr: frame + tramp })
+    Some(FramePlacement {
+        kind,
+        frame,
+        new_sp,
+        r3: sig.number(),
+        r4: frame,
+        r5,
+        r6,
+        lr: frame + tramp,
+    })
 }
 
 // MSR bits (user-visible state of the 32-bit PowerPC machine state register).
@@ -313,7 +330,9 @@ pub const fn syscall_restart(err: Errno, handler_flags: Option<u32>) -> Restart 
     let restart = match (err, handler_flags) {
         (Errno::ERESTARTNOINTR, _) => true,
         (Errno::ERESTARTSYS, Some(flags)) => flags & abi::SA_RESTART != 0,
-        (Errno::ERESTARTSYS | Errno::ERESTARTNOHAND | Errno::ERESTART_RESTARTBLOCK, h) => h.is_none(),
+        (Errno::ERESTARTSYS | Errno::ERESTARTNOHAND | Errno::ERESTART_RESTARTBLOCK, h) => {
+            h.is_none()
+        }
         _ => return Restart::Unchanged,
     };
     match (restart, err) {
@@ -334,7 +353,10 @@ mod tests {
         assert_eq!(SigFrame::TRAMPOLINE, 488);
         assert_eq!(RtSigFrame::MCONTEXT, 320);
         assert_eq!(RtSigFrame::TRAMPOLINE, 776);
-        assert_eq!((PT_NIP, PT_MSR, PT_ORIG_R3, PT_CCR, PT_TRAP, PT_RESULT), (32, 33, 34, 38, 40, 43));
+        assert_eq!(
+            (PT_NIP, PT_MSR, PT_ORIG_R3, PT_CCR, PT_TRAP, PT_RESULT),
+            (32, 33, 34, 38, 40, 43)
+        );
     }
 
     /// Offsets measured under qemu-ppc (facts 6.2): classic r1 = oldsp -
@@ -361,7 +383,8 @@ mod tests {
     #[test]
     fn placement_aligns_and_uses_the_alt_stack() {
         let sp = 0x7fff_f00b; // misaligned interrupted r1
-        let c = place_frame(FrameKind::Classic, Signal::SIGINT, sp, 0, &AltStack::DISABLED).unwrap();
+        let c =
+            place_frame(FrameKind::Classic, Signal::SIGINT, sp, 0, &AltStack::DISABLED).unwrap();
         assert_eq!(c.frame % 16, 0);
         assert!(c.frame + SigFrame::SIZE <= sp);
         let mut alt = AltStack::DISABLED;
@@ -386,7 +409,13 @@ mod tests {
     #[test]
     fn msr_from_a_forged_frame_is_ignored() {
         assert_eq!(MSR_USER, 0xD032);
-        for forged in [0, !0, MSR_USER & !MSR_PR, MSR_USER | MSR_IP | MSR_FP | MSR_LE, MSR_USER & !(MSR_IR | MSR_DR)] {
+        for forged in [
+            0,
+            !0,
+            MSR_USER & !MSR_PR,
+            MSR_USER | MSR_IP | MSR_FP | MSR_LE,
+            MSR_USER & !(MSR_IR | MSR_DR),
+        ] {
             assert_eq!(sanitize_user_msr(forged), MSR_USER);
         }
         assert_eq!(MSR_USER & (MSR_FP | MSR_FE0 | MSR_FE1), 0);

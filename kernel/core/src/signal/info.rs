@@ -90,7 +90,11 @@ impl SigInfo {
 
     /// The sequence number of a kernel-queued timer signal (0: not one).
     pub const fn timer_seq(&self) -> u32 {
-        if self.code() == abi::SI_TIMER { self.0[6] } else { 0 }
+        if self.code() == abi::SI_TIMER {
+            self.0[6]
+        } else {
+            0
+        }
     }
 
     /// A timer that expired again while its signal waits re-tags it.

@@ -271,7 +271,10 @@ mod tests {
         q.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8).unwrap();
         let linked = q.newest().unwrap() as *const SigQueueNode;
         let node = q.dequeue(SigSet::EMPTY).unwrap();
-        assert_eq!(&*node as *const SigQueueNode, linked, "dequeue moves the node, it does not copy it");
+        assert_eq!(
+            &*node as *const SigQueueNode, linked,
+            "dequeue moves the node, it does not copy it"
+        );
     }
 
     #[test]
@@ -351,7 +354,10 @@ mod tests {
         // Standard signal from kill: over the limit anyway, info kept.
         assert_eq!(p.enqueue(SigInfo::kill(Signal::SIGUSR2, 9, 0), 2), Ok(Enqueued::Queued));
         // Standard signal from sigqueue: pending, info lost.
-        assert_eq!(p.enqueue(SigInfo::queue(Signal::SIGUSR1, 9, 0, 5), 2), Ok(Enqueued::PendingWithoutInfo));
+        assert_eq!(
+            p.enqueue(SigInfo::queue(Signal::SIGUSR1, 9, 0, 5), 2),
+            Ok(Enqueued::PendingWithoutInfo)
+        );
         assert_eq!(p.count_queued(), 3);
         let usr1 = p.dequeue(SigSet::EMPTY).unwrap();
         assert_eq!(usr1.info, SigInfo::lost(Signal::SIGUSR1));
@@ -368,7 +374,10 @@ mod tests {
     fn sigkill_has_no_node() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
-        assert_eq!(p.enqueue(SigInfo::kill(Signal::SIGKILL, 1, 0), 8), Ok(Enqueued::PendingWithoutInfo));
+        assert_eq!(
+            p.enqueue(SigInfo::kill(Signal::SIGKILL, 1, 0), 8),
+            Ok(Enqueued::PendingWithoutInfo)
+        );
         assert_eq!(p.count_queued(), 0);
         assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live);
         assert_eq!(p.dequeue(SigSet::EMPTY).unwrap().info, SigInfo::lost(Signal::SIGKILL));
@@ -380,7 +389,11 @@ mod tests {
         let (_g, live) = counted();
         let mut a = SigPending::new();
         let mut b = SigPending::new();
-        let infos = [SigInfo::queue(rt(0), 1, 0, 7), SigInfo::kill(Signal::SIGTERM, 2, 3), SigInfo::kill(rt(0), 4, 0)];
+        let infos = [
+            SigInfo::queue(rt(0), 1, 0, 7),
+            SigInfo::kill(Signal::SIGTERM, 2, 3),
+            SigInfo::kill(rt(0), 4, 0),
+        ];
         for i in infos {
             a.enqueue(i, 8).unwrap();
             b.enqueue(i, 8).unwrap();

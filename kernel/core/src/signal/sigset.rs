@@ -98,7 +98,10 @@ impl SigSet {
     );
     /// The job-control stop signals, discarded when SIGCONT is sent.
     pub const STOP: SigSet = SigSet(
-        Signal::SIGSTOP.set().0 | Signal::SIGTSTP.set().0 | Signal::SIGTTIN.set().0 | Signal::SIGTTOU.set().0,
+        Signal::SIGSTOP.set().0
+            | Signal::SIGTSTP.set().0
+            | Signal::SIGTTIN.set().0
+            | Signal::SIGTTOU.set().0,
     );
 
     /// The set as a plain bit pattern (bit n-1 = signal n).
@@ -237,7 +240,10 @@ mod tests {
         let set = Signal::SIGUSR2.set().union(SigSet::UNBLOCKABLE);
         let both = cur.union(Signal::SIGUSR2.set());
         assert_eq!(cur.apply_how(abi::SIG_BLOCK, set), Ok(both));
-        assert_eq!(both.apply_how(abi::SIG_UNBLOCK, Signal::SIGUSR1.set()), Ok(Signal::SIGUSR2.set()));
+        assert_eq!(
+            both.apply_how(abi::SIG_UNBLOCK, Signal::SIGUSR1.set()),
+            Ok(Signal::SIGUSR2.set())
+        );
         assert_eq!(cur.apply_how(abi::SIG_SETMASK, set), Ok(Signal::SIGUSR2.set()));
         assert_eq!(cur.apply_how(3, set), Err(Errno::EINVAL));
         assert_eq!(SigSet::from_bits(!0).blockable().bits(), !((1 << 8) | (1 << 18)));

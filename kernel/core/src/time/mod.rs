@@ -64,7 +64,11 @@ pub enum Layout {
 impl Layout {
     /// `time64` is how the syscall table names the second set of calls.
     pub const fn new(time64: bool) -> Layout {
-        if time64 { Layout::Time64 } else { Layout::Old32 }
+        if time64 {
+            Layout::Time64
+        } else {
+            Layout::Old32
+        }
     }
 
     /// Bytes of one `timespec`.
@@ -100,7 +104,9 @@ fn to_ns(sec: i64, nsec: i32) -> Result<u64, Errno> {
 pub fn decode_timespec(b: &[u8], layout: Layout) -> Result<u64, Errno> {
     match layout {
         Layout::Old32 => to_ns(be32(b, 0) as i32 as i64, be32(b, 4) as i32),
-        Layout::Time64 => to_ns(((be32(b, 0) as u64) << 32 | be32(b, 4) as u64) as i64, be32(b, 12) as i32),
+        Layout::Time64 => {
+            to_ns(((be32(b, 0) as u64) << 32 | be32(b, 4) as u64) as i64, be32(b, 12) as i32)
+        }
     }
 }
 
@@ -133,7 +139,10 @@ pub struct ItimerSpec {
 impl ItimerSpec {
     pub fn decode(b: &[u8], layout: Layout) -> Result<ItimerSpec, Errno> {
         let n = layout.timespec_size();
-        Ok(ItimerSpec { interval: decode_timespec(b, layout)?, value: decode_timespec(&b[n..], layout)? })
+        Ok(ItimerSpec {
+            interval: decode_timespec(b, layout)?,
+            value: decode_timespec(&b[n..], layout)?,
+        })
     }
 
     /// Encodes into a 32-byte buffer; the first `layout.itimerspec_size()` count.
@@ -180,7 +189,11 @@ pub const fn alarm_seconds(left: u64) -> u32 {
     let usec = (left % NSEC_PER_SEC) / NSEC_PER_USEC;
     let up = (sec == 0 && usec != 0) || usec >= 500_000;
     let sec = if up { sec + 1 } else { sec };
-    if sec > u32::MAX as u64 { u32::MAX } else { sec as u32 }
+    if sec > u32::MAX as u64 {
+        u32::MAX
+    } else {
+        sec as u32
+    }
 }
 
 /// The ITIMER_REAL value alarm(seconds) sets: 32-bit Linux clamps the count
@@ -216,13 +229,21 @@ pub enum Notify {
 pub fn decode_sigevent(words: [u32; 4], pid: u32) -> Result<Notify, Errno> {
     let [value, signo, notify, tid] = words;
     let signal = || {
-        if (1..=64).contains(&signo) { Ok(Notify::Signal { signo, value }) } else { Err(Errno::EINVAL) }
+        if (1..=64).contains(&signo) {
+            Ok(Notify::Signal { signo, value })
+        } else {
+            Err(Errno::EINVAL)
+        }
     };
     match notify {
         SIGEV_NONE => Ok(Notify::None),
         SIGEV_SIGNAL => signal(),
         n if n == SIGEV_SIGNAL | SIGEV_THREAD_ID => {
-            if tid == pid { signal() } else { Err(Errno::EINVAL) }
+            if tid == pid {
+                signal()
+            } else {
+                Err(Errno::EINVAL)
+            }
         }
         _ => Err(Errno::EINVAL),
     }

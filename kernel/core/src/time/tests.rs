@@ -72,12 +72,18 @@ fn alarm_rounds_like_linux() {
 
 #[test]
 fn sigevent_rules() {
-    assert_eq!(decode_sigevent([7, 34, SIGEV_SIGNAL, 0], 5), Ok(Notify::Signal { signo: 34, value: 7 }));
+    assert_eq!(
+        decode_sigevent([7, 34, SIGEV_SIGNAL, 0], 5),
+        Ok(Notify::Signal { signo: 34, value: 7 })
+    );
     assert_eq!(decode_sigevent([7, 0, SIGEV_SIGNAL, 0], 5), Err(Errno::EINVAL));
     assert_eq!(decode_sigevent([7, 65, SIGEV_SIGNAL, 0], 5), Err(Errno::EINVAL));
     assert_eq!(decode_sigevent([0, 0, SIGEV_NONE, 0], 5), Ok(Notify::None));
     assert_eq!(decode_sigevent([0, 10, SIGEV_THREAD, 0], 5), Err(Errno::EINVAL));
-    assert_eq!(decode_sigevent([1, 10, SIGEV_THREAD_ID, 5], 5), Ok(Notify::Signal { signo: 10, value: 1 }));
+    assert_eq!(
+        decode_sigevent([1, 10, SIGEV_THREAD_ID, 5], 5),
+        Ok(Notify::Signal { signo: 10, value: 1 })
+    );
     assert_eq!(decode_sigevent([1, 10, SIGEV_THREAD_ID, 6], 5), Err(Errno::EINVAL));
     assert_eq!(default_sigevent(3), Notify::Signal { signo: 14, value: 3 });
 }
@@ -197,7 +203,16 @@ fn a_timer_signal_carries_its_tag_until_delivery() {
 #[test]
 fn split_ns_is_exact() {
     let mut n: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut cases = alloc::vec![0, 1, NSEC_PER_SEC - 1, NSEC_PER_SEC, NSEC_PER_SEC + 1, u64::MAX, u64::MAX - NSEC_PER_SEC, KTIME_MAX];
+    let mut cases = alloc::vec![
+        0,
+        1,
+        NSEC_PER_SEC - 1,
+        NSEC_PER_SEC,
+        NSEC_PER_SEC + 1,
+        u64::MAX,
+        u64::MAX - NSEC_PER_SEC,
+        KTIME_MAX
+    ];
     for k in 0..64 {
         cases.extend([(1u64 << k) - 1, 1u64 << k, (1u64 << k) + 1]);
     }

@@ -114,7 +114,15 @@ pub struct PosixTimer {
 
 impl PosixTimer {
     pub const fn new(notify: Notify) -> PosixTimer {
-        PosixTimer { notify, status: Status::Disarmed, expires: 0, interval: 0, overrun: -1, overrun_last: 0, seq: 1 }
+        PosixTimer {
+            notify,
+            status: Status::Disarmed,
+            expires: 0,
+            interval: 0,
+            overrun: -1,
+            overrun_last: 0,
+            seq: 1,
+        }
     }
 
     fn sig_none(&self) -> bool {

@@ -30,7 +30,6 @@ pub fn present() -> bool {
     read_le(0, 4) == u32::from_le_bytes(*b"QEMU") as u64
 }
 
-
 pub fn boot_info() -> BootInfo {
     BootInfo {
         ram_size: read_le(RAM_SIZE, 8).min(0xc000_0000) as u32,

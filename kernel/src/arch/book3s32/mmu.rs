@@ -87,7 +87,9 @@ pub fn init(soft_tlb: bool) {
 
 fn set_sr(seg: u32, v: u32) {
     // SAFETY: only user segments (0-11) change meaning; the kernel runs from BATs.
-    unsafe { core::arch::asm!("mtsrin {0}, {1}", "isync", in(reg) v, in(reg) seg << 28, options(nostack)) };
+    unsafe {
+        core::arch::asm!("mtsrin {0}, {1}", "isync", in(reg) v, in(reg) seg << 28, options(nostack))
+    };
 }
 
 fn vsid(ctx: u32, seg: u32) -> u32 {
@@ -110,7 +112,9 @@ pub fn activate(ctx: u32, pgdir_phys: usize) {
 pub fn user_sr(seg: u32) -> u32 {
     let v: u32;
     // SAFETY: reading a segment register has no side effects.
-    unsafe { core::arch::asm!("mfsrin {0}, {1}", out(reg) v, in(reg) seg << 28, options(nomem, nostack)) };
+    unsafe {
+        core::arch::asm!("mfsrin {0}, {1}", out(reg) v, in(reg) seg << 28, options(nomem, nostack))
+    };
     v
 }
 

@@ -12,12 +12,18 @@ pub mod mmu;
 mod pci;
 mod trap;
 
-pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, set_decrementer, skip_faulted_access, timebase};
-pub use super::ppc32::context::{boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState};
-pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER};
+pub use super::ppc32::context::{
+    boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState,
+};
+pub use super::ppc32::cpu::{
+    emulate_privileged, idle, pvr, set_decrementer, skip_faulted_access, timebase,
+};
+pub use super::ppc32::frame::{
+    backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER,
+};
+pub use super::ppc32::BootInfo;
 pub use cuda::power_off;
 pub use escc::{getc as console_getc, putc as console_putc};
-pub use super::ppc32::BootInfo;
 pub use trap::classify;
 
 /// Brings up what the console needs and reads the boot information.
@@ -37,7 +43,11 @@ pub const MACHINE: &str = "QEMU g3beige";
 pub fn mmu_init() -> &'static str {
     let soft_tlb = is_603();
     mmu::init(soft_tlb);
-    if soft_tlb { "software (603)" } else { "hash table" }
+    if soft_tlb {
+        "software (603)"
+    } else {
+        "hash table"
+    }
 }
 
 /// A 603-class core (603e, e300): software TLB reload, no hash table.
@@ -47,7 +57,11 @@ pub fn is_603() -> bool {
 
 /// What Linux tells a program about this CPU (AT_PLATFORM, AT_HWCAP).
 pub fn platform() -> &'static str {
-    if is_603() { "ppc603" } else { "ppc750" }
+    if is_603() {
+        "ppc603"
+    } else {
+        "ppc750"
+    }
 }
 /// The e300c2 (the MPC832x core of the mailing-list measurements) is an
 /// e300c1 without its FPU. QEMU's model of it does execute FP instructions,
@@ -59,7 +73,11 @@ const PVR_E300C2: u32 = 0x0084;
 pub fn hwcap() -> u32 {
     const PPC_FEATURE_32_MMU: u32 = 0x8400_0000;
     const PPC_FEATURE_HAS_FPU: u32 = 0x0800_0000;
-    if pvr() >> 16 == PVR_E300C2 { PPC_FEATURE_32_MMU } else { PPC_FEATURE_32_MMU | PPC_FEATURE_HAS_FPU }
+    if pvr() >> 16 == PVR_E300C2 {
+        PPC_FEATURE_32_MMU
+    } else {
+        PPC_FEATURE_32_MMU | PPC_FEATURE_HAS_FPU
+    }
 }
 /// Cache block size: glibc's memset uses dcbz with it (AT_DCACHEBSIZE).
 pub const CACHE_BLOCK: u32 = 32;
@@ -72,7 +90,9 @@ pub fn sync_icache(addr: u32, len: u32) {
     while a < addr + len {
         // SAFETY: dcbst/icbi on a user address the caller just wrote; they
         // cannot change memory contents.
-        unsafe { core::arch::asm!("dcbst 0, {0}", "sync", "icbi 0, {0}", in(reg_nonzero) a, options(nostack)) };
+        unsafe {
+            core::arch::asm!("dcbst 0, {0}", "sync", "icbi 0, {0}", in(reg_nonzero) a, options(nostack))
+        };
         a += CACHE_BLOCK;
     }
     // SAFETY: a context-synchronising barrier.

@@ -17,7 +17,9 @@ pub fn classify(tf: &TrapFrame) -> Event {
             write: tf.dsisr & DSISR_STORE != 0,
             missing: tf.dsisr & DSISR_NOTFOUND != 0,
         },
-        0x400 => Event::PageFault { ea: tf.nip, write: false, missing: tf.msr & DSISR_NOTFOUND != 0 },
+        0x400 => {
+            Event::PageFault { ea: tf.nip, write: false, missing: tf.msr & DSISR_NOTFOUND != 0 }
+        }
         0x800 => Event::FpUnavailable,
         _ => classify_common(tf),
     }

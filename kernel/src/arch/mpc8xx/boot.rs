@@ -33,7 +33,6 @@ const fn decimal(s: &str) -> u32 {
 const RAM_SIZE: u32 = decimal(env!("SIGIL_RAM_MB")) << 20;
 const TB_FREQ: u32 = decimal(env!("SIGIL_TB_FREQ"));
 
-
 pub fn boot_info() -> BootInfo {
     // SAFETY: written once by head.S before any Rust code ran.
     let r = unsafe { boot_regs };

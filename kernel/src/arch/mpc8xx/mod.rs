@@ -16,12 +16,18 @@ pub mod mmu;
 mod smc;
 mod trap;
 
-pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, set_decrementer, skip_faulted_access, timebase};
-pub use super::ppc32::context::{boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState};
-pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER};
+pub use super::ppc32::context::{
+    boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState,
+};
+pub use super::ppc32::cpu::{
+    emulate_privileged, idle, pvr, set_decrementer, skip_faulted_access, timebase,
+};
+pub use super::ppc32::frame::{
+    backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER,
+};
 pub use super::ppc32::BootInfo;
-pub use trap::classify;
 pub use smc::{getc as console_getc, putc as console_putc};
+pub use trap::classify;
 
 /// The machine, for the boot banner.
 pub const MACHINE: &str = "MPC885ADS (U-Boot)";
@@ -63,7 +69,9 @@ pub fn sync_icache(addr: u32, len: u32) {
     while a < addr + len {
         // SAFETY: dcbst/icbi on a user address the caller just wrote; they
         // cannot change memory contents.
-        unsafe { core::arch::asm!("dcbst 0, {0}", "sync", "icbi 0, {0}", in(reg_nonzero) a, options(nostack)) };
+        unsafe {
+            core::arch::asm!("dcbst 0, {0}", "sync", "icbi 0, {0}", in(reg_nonzero) a, options(nostack))
+        };
         a += CACHE_BLOCK;
     }
     // SAFETY: a context-synchronising barrier.
@@ -77,6 +85,8 @@ pub fn sync_icache(addr: u32, len: u32) {
 pub fn power_off() -> ! {
     loop {
         // SAFETY: turns external and decrementer interrupts off for good.
-        unsafe { core::arch::asm!("mfmsr {t}", "rlwinm {t}, {t}, 0, 17, 15", "mtmsr {t}", t = out(reg) _, options(nostack)) };
+        unsafe {
+            core::arch::asm!("mfmsr {t}", "rlwinm {t}, {t}, 0, 17, 15", "mtmsr {t}", t = out(reg) _, options(nostack))
+        };
     }
 }

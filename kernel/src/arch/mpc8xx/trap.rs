@@ -45,7 +45,9 @@ pub fn classify(tf: &TrapFrame) -> Event {
             let (ea, write) = data_fault(tf);
             Event::PageFault { ea, write, missing: tf.dsisr & DSISR_NOTFOUND != 0 }
         }
-        0x1300 => Event::PageFault { ea: tf.nip, write: false, missing: tf.msr & SRR1_NOTFOUND != 0 },
+        0x1300 => {
+            Event::PageFault { ea: tf.nip, write: false, missing: tf.msr & SRR1_NOTFOUND != 0 }
+        }
         0x1000 => Event::FpUnavailable,
         _ => classify_common(tf),
     }

@@ -59,7 +59,11 @@ pub enum Event {
     Syscall,
     /// A data or instruction access that the MMU refused. `missing`: no
     /// translation (a reload may fix it); otherwise a protection violation.
-    PageFault { ea: u32, write: bool, missing: bool },
+    PageFault {
+        ea: u32,
+        write: bool,
+        missing: bool,
+    },
     Timer,
     External,
     FpUnavailable,
@@ -67,7 +71,9 @@ pub enum Event {
     PrivilegedInstruction,
     TrapInstruction,
     FpException,
-    Alignment { ea: u32 },
+    Alignment {
+        ea: u32,
+    },
     Trace,
     Unexpected,
 }
@@ -76,8 +82,14 @@ pub enum Event {
 /// address, and the backtrace.
 pub fn dump(tf: &TrapFrame) {
     use crate::console::print_always as p;
-    p(format_args!("  trap {:#x}  nip {:#010x}  msr {:#010x}  lr {:#010x}\n", tf.trap, tf.nip, tf.msr, tf.lr));
-    p(format_args!("  dar {:#010x}  dsisr {:#010x}  cr {:#010x}  ctr {:#010x}\n", tf.dar, tf.dsisr, tf.cr, tf.ctr));
+    p(format_args!(
+        "  trap {:#x}  nip {:#010x}  msr {:#010x}  lr {:#010x}\n",
+        tf.trap, tf.nip, tf.msr, tf.lr
+    ));
+    p(format_args!(
+        "  dar {:#010x}  dsisr {:#010x}  cr {:#010x}  ctr {:#010x}\n",
+        tf.dar, tf.dsisr, tf.cr, tf.ctr
+    ));
     for row in 0..8 {
         let r = &tf.gpr[row * 4..row * 4 + 4];
         p(format_args!("  r{:<2} {:08x} {:08x} {:08x} {:08x}\n", row * 4, r[0], r[1], r[2], r[3]));

@@ -5,8 +5,8 @@
 #![no_std]
 #![no_main]
 
-use ulib::process::{self, Fork};
 use ulib::println;
+use ulib::process::{self, Fork};
 
 ulib::entry!(main);
 
@@ -19,7 +19,9 @@ fn main(args: ulib::Args) -> i32 {
     match process::fork() {
         Ok(Fork::Child) => process::exit(7),
         Ok(Fork::Parent(pid)) => match process::wait4(pid as i32, 0) {
-            Ok((got, status)) => println!("child {}: {:?}", if got == pid { "reaped" } else { "mixed up" }, status),
+            Ok((got, status)) => {
+                println!("child {}: {:?}", if got == pid { "reaped" } else { "mixed up" }, status)
+            }
             Err(e) => println!("wait4: {}", e),
         },
         Err(e) => println!("fork: {}", e),

@@ -8,9 +8,9 @@
 
 use core::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 
+use ulib::println;
 use ulib::process::{self, Fork};
 use ulib::signal::{self, Handler, SigInfo, SigSet};
-use ulib::println;
 
 ulib::entry!(main);
 
@@ -28,7 +28,8 @@ extern "C" fn on_rt(_sig: i32, info: &SigInfo, _uc: *mut u8) {
 }
 
 fn main(_args: ulib::Args) -> i32 {
-    signal::sigaction(signal::SIGUSR1, Handler::Plain(on_usr1), 0, SigSet::EMPTY).expect("sigaction");
+    signal::sigaction(signal::SIGUSR1, Handler::Plain(on_usr1), 0, SigSet::EMPTY)
+        .expect("sigaction");
     for _ in 0..3 {
         signal::raise(signal::SIGUSR1).expect("raise");
     }
@@ -37,13 +38,22 @@ fn main(_args: ulib::Args) -> i32 {
     let rt = signal::SIGRTMIN_USER + 1;
     signal::sigaction(rt, Handler::Info(on_rt), 0, SigSet::EMPTY).expect("sigaction");
     signal::sigqueue(process::getpid(), rt, 0xfeed).expect("sigqueue");
-    println!("siginfo handler: code {} (SI_QUEUE is {}), value {:#x}", CODE.load(Ordering::Relaxed), signal::SI_QUEUE, VALUE.load(Ordering::Relaxed));
+    println!(
+        "siginfo handler: code {} (SI_QUEUE is {}), value {:#x}",
+        CODE.load(Ordering::Relaxed),
+        signal::SI_QUEUE,
+        VALUE.load(Ordering::Relaxed)
+    );
 
     let usr1 = SigSet::of(&[signal::SIGUSR1]);
     signal::sigprocmask(signal::SIG_BLOCK, &usr1).expect("block");
     signal::raise(signal::SIGUSR1).expect("raise");
     let pending = signal::sigpending().expect("sigpending").contains(signal::SIGUSR1);
-    println!("blocked SIGUSR1 pending: {}, handled so far: {}", pending, COUNT.load(Ordering::Relaxed));
+    println!(
+        "blocked SIGUSR1 pending: {}, handled so far: {}",
+        pending,
+        COUNT.load(Ordering::Relaxed)
+    );
     signal::sigprocmask(signal::SIG_UNBLOCK, &usr1).expect("unblock");
     println!("after unblock: handled {}", COUNT.load(Ordering::Relaxed));
 
