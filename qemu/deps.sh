@@ -13,6 +13,7 @@ needs=(
   "rust-web-src:/usr/lib/rustlib/src/rust/library/core/Cargo.toml"
   "binutils-powerpc-linux-gnu:/usr/bin/powerpc-linux-gnu-ld"
   "gcc-powerpc-linux-gnu:/usr/bin/powerpc-linux-gnu-gcc"
+  "g++-powerpc-linux-gnu:/usr/bin/powerpc-linux-gnu-g++"
   "libc6-dev-powerpc-cross:/usr/powerpc-linux-gnu/lib/libc.a"
   "linux-libc-dev-powerpc-cross:/usr/powerpc-linux-gnu/include/sound/asound.h"
   "qemu-system-ppc:/usr/bin/qemu-system-ppc"

@@ -143,6 +143,7 @@ fn leak_check(before: &Usage) {
     syscall::forget_reported();
     dev::timer::release_empty_events();
     timers::release_empty_table();
+    proc::futex::release_empty_queues();
     let after = Usage::now();
     let frames = before.free_frames as isize - after.free_frames as isize;
     let heap = after.heap as isize - before.heap as isize;

@@ -96,7 +96,7 @@ pub fn release_empty_table() {
 
 /// The current process's timers (created empty on first use).
 fn mine() -> (u32, &'static mut ProcTimers) {
-    let pid = proc::current().pid;
+    let pid = proc::group().pid;
     let t = TABLE.get().entry(pid).or_insert_with(|| ProcTimers {
         real: Slot { t: RealTimer::default(), key: None },
         posix: BTreeMap::new(),
@@ -190,7 +190,7 @@ pub fn expire(pid: u32, which: Which) {
 fn queue_timer_signal(pid: u32, id: u32, signo: u32, value: u32, seq: u32) {
     let Some(p) = proc::get(pid) else { return };
     let waiting = |i: &SigInfo| i.timer_seq() != 0 && i.timer_id() == id && i.signo() == signo;
-    if let Some(info) = p.sig.pending.find_queued_mut(waiting) {
+    if let Some(info) = p.sig.shared.find_queued_mut(waiting) {
         info.set_timer_seq(seq);
         return;
     }

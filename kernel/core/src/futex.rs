@@ -103,11 +103,6 @@ impl FutexOp {
             _ => return Err(Errno::ENOSYS),
         })
     }
-
-    /// Does this operation read a timeout from its fourth argument?
-    pub fn has_timeout(&self) -> bool {
-        matches!(self, FutexOp::Wait { .. })
-    }
 }
 
 /// The `val3` of FUTEX_WAKE_OP: `*uaddr2 = old OP oparg`, then wake on
