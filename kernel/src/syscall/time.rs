@@ -200,7 +200,9 @@ pub fn timer_create(clock: u32, sev: u32, id_out: u32) -> SysResult {
         let mut b = [0u8; SIGEVENT_SIZE];
         copy_from_user(&mut b, sev).map_err(|_| Errno::EFAULT)?;
         let w = |i: usize| u32::from_be_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
-        Some(time::decode_sigevent([w(0), w(1), w(2), w(3)], crate::proc::group().pid)?)
+        let pid = crate::proc::group().pid;
+        let in_process = |tid| crate::proc::thread(tid).is_some_and(|t| t.group().pid == pid);
+        Some(time::decode_sigevent([w(0), w(1), w(2), w(3)], in_process)?)
     } else {
         None
     };
