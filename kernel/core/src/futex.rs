@@ -185,7 +185,7 @@ impl FutexKey {
     /// The key of `addr` in address space `space`: EINVAL if misaligned
     /// (Linux `get_futex_key`).
     pub fn new(space: u32, addr: u32) -> Result<FutexKey, Errno> {
-        if addr % 4 != 0 {
+        if !addr.is_multiple_of(4) {
             return Err(Errno::EINVAL);
         }
         Ok(FutexKey { space, addr })

@@ -203,7 +203,7 @@ pub fn exit_robust_list(head: u32, tid: u32) {
 
 /// Linux `handle_futex_death` for the futex word at `addr`.
 fn owner_died(addr: u32, tid: u32) {
-    if addr % 4 != 0 {
+    if !addr.is_multiple_of(4) {
         return;
     }
     let Ok(word) = get_user::<u32>(addr) else { return };

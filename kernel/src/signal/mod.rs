@@ -15,6 +15,7 @@
 //!   `dequeue_signal`), still by pointer (deliver.rs);
 //! - SIGKILL and every fatal default action end the whole group; a stop
 //!   signal stops every thread (group stop) and SIGCONT resumes them.
+//!
 //! `do_signal` runs on every return to user mode; when something is
 //! deliverable, `deliver_pending` performs each signal's default action or
 //! builds its handler frame (deliver.rs).
