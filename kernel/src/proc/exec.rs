@@ -183,6 +183,10 @@ fn de_thread() {
             super::wake(t);
         }
         while super::group().threads.len() > 1 {
+            if super::group().exec_tid != Some(me) {
+                // SIGKILL arrived meanwhile: the exec dies with the rest.
+                super::wait::exit(super::group().exit.expect("set by SIGKILL"));
+            }
             super::current().state = super::State::Sleeping(exec_chan(me));
             super::schedule();
         }

@@ -212,7 +212,9 @@ fn prepare(g: &mut Group, sig: Signal) {
             }
         }
         abi::SIGKILL => {
+            // Also during another thread's exec: that thread dies too.
             g.exit = Some(wait_status::signaled(abi::SIGKILL, false));
+            g.exec_tid = None;
             g.stop = None;
             for t in g.members() {
                 proc::wake(t);
