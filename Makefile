@@ -60,7 +60,7 @@ runner: deps ## Build the host-side QEMU runner
 
 include user/build.mk
 
-user: deps user-c user-rust ## Build the user programs (C and Rust)
+user: deps user-c user-cxx user-rust ## Build the user programs (C, C++ and Rust)
 
 # The runner exits with PID 1's status (128 + signal if it was killed). make
 # itself can only exit 0 or 2, so a failing program ends `make run` with

@@ -15,6 +15,7 @@ needs=(
   "rust-web-clippy:/usr/bin/cargo-clippy"
   "binutils-powerpc-linux-gnu:/usr/bin/powerpc-linux-gnu-ld"
   "gcc-powerpc-linux-gnu:/usr/bin/powerpc-linux-gnu-gcc"
+  "g++-powerpc-linux-gnu:/usr/bin/powerpc-linux-gnu-g++"
   "libc6-dev-powerpc-cross:/usr/powerpc-linux-gnu/lib/libc.a"
   "linux-libc-dev-powerpc-cross:/usr/powerpc-linux-gnu/include/sound/asound.h"
   "qemu-system-ppc:/usr/bin/qemu-system-ppc"

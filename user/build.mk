@@ -7,8 +7,9 @@
 #
 # Input: USER_CFLAGS (extra compiler flags from the board file; may be empty),
 # CROSS_ENV and CARGO (from the top Makefile) for the Rust programs.
-# Output: USER_C_BINS (the C binaries) and the phony targets `user-c` and
-# `user-rust` (the Rust programs, see below).
+# Output: USER_C_BINS and USER_CXX_BINS (the C and C++ binaries) and the
+# phony targets `user-c`, `user-cxx` and `user-rust` (the Rust programs,
+# see below).
 
 USER_CC     := powerpc-linux-gnu-gcc
 USER_C_SRCS := $(sort $(wildcard user/c/*.c))
@@ -23,6 +24,19 @@ user-c: $(USER_C_BINS) ## Build the C test programs (static glibc) into target/u
 $(USER_C_BINS): target/user/%: user/c/%.c $(wildcard user/c/*.h) user/build.mk
 	@mkdir -p $(@D)
 	$(USER_CC) -O2 -static -Wall -Werror $(USER_CFLAGS) -o $@ $< -lm
+
+# C++ programs: every user/cxx/<name>.cc becomes target/user/<name> the
+# same way, with the cross g++ and its static libstdc++.
+USER_CXX      := powerpc-linux-gnu-g++
+USER_CXX_SRCS := $(sort $(wildcard user/cxx/*.cc))
+USER_CXX_BINS := $(patsubst user/cxx/%.cc,target/user/%,$(USER_CXX_SRCS))
+
+.PHONY: user-cxx
+user-cxx: $(USER_CXX_BINS) ## Build the C++ test programs (static glibc, libstdc++) into target/user/
+
+$(USER_CXX_BINS): target/user/%: user/cxx/%.cc user/build.mk
+	@mkdir -p $(@D)
+	$(USER_CXX) -O2 -static -Wall -Werror $(USER_CFLAGS) -o $@ $<
 
 # Sigil's own Rust programs: user/ulib/src/bin/<name>.rs on the ulib runtime
 # (user/ulib), cross-built for the built-in powerpc-unknown-linux-gnu target

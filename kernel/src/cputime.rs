@@ -20,7 +20,7 @@
 //! their expiry, as Linux's do at the first tick.
 //!
 //! The state (`sigil_core::time::cputime::CpuAccount`) lives in each
-//! `Process`: fork starts it from zero, execve keeps it, wait4 adds a
+//! process (`proc::Group`; each thread also counts its own total): fork starts it from zero, execve keeps it, wait4 adds a
 //! reaped child's totals to the parent's children totals.
 
 use sigil_core::signal::{SigInfo, Signal};
@@ -29,7 +29,7 @@ use sigil_core::time::ItimerSpec;
 
 use crate::dev::timer;
 use crate::kcell::KCell;
-use crate::proc::{self, Process};
+use crate::proc::{self, Thread};
 
 /// The granularity of sampling while a process runs: its time slice. The
 /// CPU timers add it to a first expiry (see `CpuTimer::set`).
@@ -50,9 +50,11 @@ fn elapsed(now: u64) -> Option<u64> {
 /// SIGVTALRM / SIGPROF (SI_KERNEL, as Linux) for the timers that expired.
 pub fn tick(from_user: bool, now: u64) {
     let Some(ns) = elapsed(now) else { return };
-    let Some(p) = proc::try_current() else { return };
-    let expired = p.cpu.sample(ns, from_user);
-    let pid = p.pid;
+    let Some(t) = proc::try_current() else { return };
+    t.cpu_ns += ns;
+    let g = t.group();
+    let expired = g.cpu.sample(ns, from_user);
+    let pid = g.pid;
     if expired.virt {
         let _ = crate::signal::send(pid, SigInfo::kernel(Signal::SIGVTALRM), false);
     }
@@ -61,12 +63,18 @@ pub fn tick(from_user: bool, now: u64) {
     }
 }
 
-/// The scheduler leaves `prev` for another process: `prev` pays, as system
+/// Charges `ns` of system time to thread `t` and its process.
+fn charge(t: &mut Thread, ns: u64) {
+    t.cpu_ns += ns;
+    t.group().cpu.charge(ns, false);
+}
+
+/// The scheduler leaves `prev` for another thread: `prev` pays, as system
 /// time, up to now (if it was being charged), and charging starts over.
-pub fn switch_out(prev: &mut Process) {
+pub fn switch_out(prev: &mut Thread) {
     let now = timer::now_ns();
     if let Some(last) = LAST.get().replace(now) {
-        prev.cpu.charge(now.saturating_sub(last), false);
+        charge(prev, now.saturating_sub(last));
     }
 }
 
@@ -75,7 +83,7 @@ pub fn switch_out(prev: &mut Process) {
 /// for the idle time.
 pub fn idle_begin() {
     if let (Some(ns), Some(p)) = (elapsed(timer::now_ns()), proc::try_current()) {
-        p.cpu.charge(ns, false);
+        charge(p, ns);
     }
     *LAST.get() = None;
 }
@@ -90,17 +98,19 @@ pub fn idle_end() {
     }
 }
 
-/// The CPU time the current process has used up to now, including the
-/// time since the last sample (CLOCK_PROCESS_CPUTIME_ID, which Linux also
+/// The CPU time the current process (or, with `thread`, the current
+/// thread) has used up to now, including the time since the last sample
+/// (CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID, which Linux also
 /// reads precisely rather than at the last tick).
-pub fn runtime() -> u64 {
+pub fn runtime(thread: bool) -> u64 {
     let pending = LAST.get().map_or(0, |last| timer::now_ns().saturating_sub(last));
-    proc::current().cpu.prof_clock() + pending
+    let used = if thread { proc::current().cpu_ns } else { proc::group().cpu.prof_clock() };
+    used + pending
 }
 
 /// ITIMER_VIRTUAL or ITIMER_PROF of the current process, and its clock.
 fn itimer(prof: bool) -> (&'static mut CpuTimer, u64) {
-    let a = &mut proc::current().cpu;
+    let a = &mut proc::group().cpu;
     if prof {
         let now = a.prof_clock();
         (&mut a.prof, now)

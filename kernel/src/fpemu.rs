@@ -57,7 +57,7 @@ impl Memory for UserMemory {
 /// Emulates the FP instruction at `tf.nip` of the current process.
 pub fn emulate(tf: &mut TrapFrame) {
     let Ok(insn) = uaccess::get_user::<u32>(tf.nip) else {
-        crate::trap::segv(tf.nip);
+        crate::trap::segv(tf, tf.nip);
         return;
     };
     let p = proc::current();
@@ -71,8 +71,8 @@ pub fn emulate(tf: &mut TrapFrame) {
             tf.nip += 4;
             EMULATED.fetch_add(1, Ordering::Relaxed);
         }
-        Outcome::Unknown => signal::force_fault(abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
-        Outcome::Fault(ea) => crate::trap::segv(ea),
-        Outcome::Trap(code) => signal::force_fault(abi::SIGFPE, code, tf.nip),
+        Outcome::Unknown => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
+        Outcome::Fault(ea) => crate::trap::segv(tf, ea),
+        Outcome::Trap(code) => signal::force_fault(tf, abi::SIGFPE, code, tf.nip),
     }
 }

@@ -149,6 +149,7 @@ fn leak_check(before: &Usage) {
     dev::timer::release_empty_events();
     dev::tty::release();
     timers::release_empty_table();
+    proc::futex::release_empty_queues();
     let after = Usage::now();
     let frames = before.free_frames as isize - after.free_frames as isize;
     let heap = after.heap as isize - before.heap as isize;

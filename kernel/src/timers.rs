@@ -99,7 +99,7 @@ pub fn release_empty_table() {
 
 /// The current process's timers (created empty on first use).
 fn mine() -> (u32, &'static mut ProcTimers) {
-    let pid = proc::current().pid;
+    let pid = proc::group().pid;
     let t = TABLE.get().entry(pid).or_insert_with(|| ProcTimers {
         real: Slot { t: RealTimer::default(), key: None },
         posix: BTreeMap::new(),
@@ -182,23 +182,36 @@ pub fn expire(pid: u32, which: Which) {
             let Some(s) = t.posix.get_mut(&id) else { return };
             s.key = None;
             let seq = s.t.expire();
-            if let Notify::Signal { signo, value } = s.t.notify {
-                queue_timer_signal(pid, id, signo, value, seq);
+            if let Notify::Signal { signo, value, thread } = s.t.notify {
+                queue_timer_signal(pid, thread, id, signo, value, seq);
             }
         }
     }
 }
 
-/// Queues a POSIX timer's signal, or re-tags the one still waiting.
-fn queue_timer_signal(pid: u32, id: u32, signo: u32, value: u32, seq: u32) {
-    let Some(p) = proc::get(pid) else { return };
+/// Queues a POSIX timer's signal on the process's set, or with
+/// SIGEV_THREAD_ID on the thread's (dropped if that thread has exited), or
+/// re-tags the one still waiting there.
+fn queue_timer_signal(pid: u32, thread: Option<u32>, id: u32, signo: u32, value: u32, seq: u32) {
+    let Some(g) = proc::get(pid) else { return };
+    let pending = match thread {
+        None => &mut g.sig.shared,
+        Some(tid) => match proc::thread(tid) {
+            Some(t) => &mut t.sig.pending,
+            None => return,
+        },
+    };
     let waiting = |i: &SigInfo| i.timer_seq() != 0 && i.timer_id() == id && i.signo() == signo;
-    if let Some(info) = p.sig.pending.find_queued_mut(waiting) {
+    if let Some(info) = pending.find_queued_mut(waiting) {
         info.set_timer_seq(seq);
         return;
     }
     let sig = Signal::new(signo).expect("checked by decode_sigevent");
-    let _ = crate::signal::send(pid, SigInfo::timer_queued(sig, id, value, seq), true);
+    let info = SigInfo::timer_queued(sig, id, value, seq);
+    let _ = match thread {
+        None => crate::signal::send(pid, info, true),
+        Some(tid) => crate::signal::send_thread(tid, info, true),
+    };
 }
 
 /// A signal is leaving `pid`'s queue for delivery (a handler frame or

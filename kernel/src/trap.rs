@@ -54,13 +54,13 @@ fn user_exception(tf: &mut TrapFrame, event: Event) {
         Event::Timer => crate::dev::timer::tick(true),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } => {
-            let space = proc::current().space();
+            let space = proc::group().space();
             match if missing { space.fault(ea, write) } else { Err(Fault::Bad) } {
                 Ok(()) => {}
                 // No frame left for a legal access: what Linux's OOM killer
                 // does, aimed at the process that asked.
                 Err(Fault::NoMem) => signal::out_of_memory(ea),
-                Err(Fault::Bad) => segv(ea),
+                Err(Fault::Bad) => segv(tf, ea),
             }
         }
         Event::FpUnavailable if crate::fpemu::active() => crate::fpemu::emulate(tf),
@@ -70,30 +70,27 @@ fn user_exception(tf: &mut TrapFrame, event: Event) {
             p.fp_live = true;
             tf.msr |= arch::MSR_FP;
         }
-        Event::IllegalInstruction => signal::force_fault(abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
+        Event::IllegalInstruction => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
         Event::PrivilegedInstruction => {
             let insn = uaccess::get_user::<u32>(tf.nip).unwrap_or(0);
             if !arch::emulate_privileged(tf, insn) {
-                signal::force_fault(abi::SIGILL, abi::ILL_PRVOPC, tf.nip);
+                signal::force_fault(tf, abi::SIGILL, abi::ILL_PRVOPC, tf.nip);
             }
         }
-        Event::TrapInstruction => signal::force_fault(abi::SIGTRAP, abi::TRAP_BRKPT, tf.nip),
-        Event::FpException => signal::force_fault(abi::SIGFPE, abi::FPE_FLTINV, tf.nip),
-        Event::Alignment { ea } => signal::force_fault(abi::SIGBUS, abi::BUS_ADRALN, ea),
-        Event::Trace => signal::force_fault(abi::SIGTRAP, abi::TRAP_TRACE, tf.nip),
-        Event::Unexpected => signal::force_fault(abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
+        Event::TrapInstruction => signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_BRKPT, tf.nip),
+        Event::FpException => signal::force_fault(tf, abi::SIGFPE, abi::FPE_FLTINV, tf.nip),
+        Event::Alignment { ea } => signal::force_fault(tf, abi::SIGBUS, abi::BUS_ADRALN, ea),
+        Event::Trace => signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_TRACE, tf.nip),
+        Event::Unexpected => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
     }
 }
 
 /// A user access to `ea` the MMU refused for good: SIGSEGV, with the code
 /// saying whether anything is mapped there.
-pub fn segv(ea: u32) {
-    let code = if proc::current().space().area(ea).is_some() {
-        abi::SEGV_ACCERR
-    } else {
-        abi::SEGV_MAPERR
-    };
-    signal::force_fault(abi::SIGSEGV, code, ea);
+pub fn segv(tf: &TrapFrame, ea: u32) {
+    let code =
+        if proc::group().space().area(ea).is_some() { abi::SEGV_ACCERR } else { abi::SEGV_MAPERR };
+    signal::force_fault(tf, abi::SIGSEGV, code, ea);
 }
 
 /// The last thing before user mode: take the CPU's turn (preemption), then
@@ -113,7 +110,7 @@ fn kernel_trap(tf: &mut TrapFrame, event: Event) {
         Event::Timer => crate::dev::timer::tick(false),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } if ea < TASK_SIZE => {
-            let space = proc::try_current().and_then(|p| p.space.as_mut());
+            let space = proc::try_current().and_then(|p| p.group().space.as_mut());
             if missing && space.is_some_and(|s| s.fault(ea, write).is_ok()) {
                 return;
             }

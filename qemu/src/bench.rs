@@ -38,10 +38,12 @@ pub struct Benchmark {
     pub iterations: u32,
     /// What one operation is, for the table's legend.
     pub op: &'static str,
-    /// Sigil's target for the default configuration (instructions per op).
-    pub target: u32,
-    /// Linux 6.1 (book3s/32, KUAP on) on the same QEMU machine, measured the same way.
-    pub linux: u32,
+    /// Sigil's target for the default configuration (instructions per op),
+    /// where one is set.
+    pub target: Option<u32>,
+    /// Linux 6.1 (book3s/32, KUAP on) on the same QEMU machine, measured the
+    /// same way; None where no Linux figure was measured.
+    pub linux: Option<u32>,
     pub variants: &'static [Variant],
 }
 
@@ -71,8 +73,8 @@ pub const BENCHMARKS: &[Benchmark] = &[
         program: "getppid_bench",
         iterations: 100_000,
         op: "getppid() through syscall()",
-        target: 100,
-        linux: 245,
+        target: Some(100),
+        linux: Some(245),
         variants: &[Variant { name: "default", boot_opts: &[], default: true }],
     },
     Benchmark {
@@ -80,8 +82,8 @@ pub const BENCHMARKS: &[Benchmark] = &[
         program: "sig_raise_bench",
         iterations: 100_000,
         op: "raise(SIGUSR1) with a signal() handler: gettid, getpid, tgkill, delivery, sigreturn",
-        target: 900,
-        linux: 3550,
+        target: Some(900),
+        linux: Some(3550),
         variants: SIGNAL_VARIANTS,
     },
     Benchmark {
@@ -89,8 +91,8 @@ pub const BENCHMARKS: &[Benchmark] = &[
         program: "sig_siginfo_bench",
         iterations: 100_000,
         op: "raise(SIGUSR1) with an SA_SIGINFO handler (rt frame)",
-        target: 1000,
-        linux: 3815,
+        target: Some(1000),
+        linux: Some(3815),
         variants: SIGNAL_VARIANTS,
     },
     Benchmark {
@@ -98,8 +100,8 @@ pub const BENCHMARKS: &[Benchmark] = &[
         program: "sig_pingpong_bench",
         iterations: 65_536,
         op: "one signal between two processes: kill, sigsuspend, switch, delivery, sigreturn",
-        target: 1200,
-        linux: 4650,
+        target: Some(1200),
+        linux: Some(4650),
         variants: SIGNAL_VARIANTS,
     },
     Benchmark {
@@ -107,13 +109,31 @@ pub const BENCHMARKS: &[Benchmark] = &[
         program: "pcm_syncptr_bench",
         iterations: 100_000,
         op: "ioctl(SNDRV_PCM_IOCTL_SYNC_PTR)",
-        target: 300,
-        linux: 805,
+        target: Some(300),
+        linux: Some(805),
         variants: &[
             Variant { name: "window", boot_opts: &["pcm.sync_ptr=window"], default: true },
             Variant { name: "copy", boot_opts: &["pcm.sync_ptr=copy"], default: false },
             Variant { name: "field", boot_opts: &["pcm.sync_ptr=field"], default: false },
         ],
+    },
+    Benchmark {
+        name: "thread_pingpong",
+        program: "thr_pingpong_bench",
+        iterations: 65_536,
+        op: "one signal between two threads: pthread_kill (tgkill), sigwait, switch",
+        target: None,
+        linux: None,
+        variants: SIGNAL_VARIANTS,
+    },
+    Benchmark {
+        name: "futex_pingpong",
+        program: "futex_pingpong_bench",
+        iterations: 65_536,
+        op: "one round trip between two threads: 2 x (FUTEX_WAKE, FUTEX_WAIT, switch)",
+        target: None,
+        linux: None,
+        variants: &[Variant { name: "default", boot_opts: &[], default: true }],
     },
 ];
 
@@ -164,8 +184,8 @@ pub struct Measurement {
     pub siginfo_bytes_per_op: f64,
     /// instructions_per_op / the default variant's (1.0 for the default).
     pub ratio_to_default: f64,
-    pub target: u32,
-    pub linux: u32,
+    pub target: Option<u32>,
+    pub linux: Option<u32>,
 }
 
 /// Boots `b` under `v` with `n` and `2n` operations and returns the per-op figures.
@@ -296,8 +316,9 @@ pub fn table(rows: &[Measurement]) -> String {
     );
     let _ = writeln!(s, "|---------------|--------------|----------------:|-----------:|-----------------:|----------:|-------:|----------:|");
     for m in rows {
+        let figure = |v: Option<u32>| v.map_or("-".to_string(), |v| v.to_string());
         let (target, linux) = if m.default {
-            (m.target.to_string(), m.linux.to_string())
+            (figure(m.target), figure(m.linux))
         } else {
             (String::new(), String::new())
         };
@@ -354,8 +375,8 @@ pub fn json(rows: &[Measurement]) -> String {
             m.window_bytes_per_op,
             m.siginfo_bytes_per_op,
             m.ratio_to_default,
-            m.target,
-            m.linux,
+            m.target.map_or("null".to_string(), |v| v.to_string()),
+            m.linux.map_or("null".to_string(), |v| v.to_string()),
             if i + 1 < rows.len() { "," } else { "" }
         );
     }
@@ -410,14 +431,18 @@ pub fn svg(rows: &[Measurement]) -> String {
                 &mut body,
             );
         }
-        bar("Linux 6.1", group[0].linux as f64, "#b0b0b0", &mut body);
-        let t = x(group[0].target as f64);
-        let _ = writeln!(
-            body,
-            r#"<line x1="{t:.1}" y1="{:.0}" x2="{t:.1}" y2="{:.0}" stroke="red" stroke-width="2"/>"#,
-            top - 2.0,
-            y - 2.0
-        );
+        if let Some(linux) = group[0].linux {
+            bar("Linux 6.1", linux as f64, "#b0b0b0", &mut body);
+        }
+        if let Some(target) = group[0].target {
+            let t = x(target as f64);
+            let _ = writeln!(
+                body,
+                r#"<line x1="{t:.1}" y1="{:.0}" x2="{t:.1}" y2="{:.0}" stroke="red" stroke-width="2"/>"#,
+                top - 2.0,
+                y - 2.0
+            );
+        }
         y += 10.0;
     }
     let mut grid = String::new();
@@ -477,8 +502,8 @@ mod tests {
             window_bytes_per_op: 8.0,
             siginfo_bytes_per_op: 0.0,
             ratio_to_default: 1.0,
-            target: 100,
-            linux: 245,
+            target: Some(100),
+            linux: Some(245),
         }
     }
 

@@ -27,6 +27,16 @@ fn sig_pingpong_bench() {
 }
 
 #[test]
+fn thr_pingpong_bench() {
+    quiet_success("thr_pingpong_bench", "2000");
+}
+
+#[test]
+fn futex_pingpong_bench() {
+    quiet_success("futex_pingpong_bench", "2000");
+}
+
+#[test]
 fn getppid_bench() {
     quiet_success("getppid_bench", "10000");
 }

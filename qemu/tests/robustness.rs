@@ -134,6 +134,6 @@ fn kernel_stack_overflow_is_an_oops() {
     cfg.boot_opts = vec!["selftest=kstack-overflow".into()];
     let r = sigil_qemu::run(&cfg);
     assert!(r.oopsed(), "no oops:\n{}", r.console);
-    assert!(r.console.contains("kernel stack overflow: pid 0"), "{}", r.console);
+    assert!(r.console.contains("kernel stack overflow: tid 0"), "{}", r.console);
     assert!(!r.console.contains("FAILED"), "{}", r.console);
 }

@@ -14,6 +14,13 @@
  * forged frame for rt_sigreturn), and some batches end in sigreturn or
  * rt_sigreturn called by hand with the stack pointer at a forged frame.
  *
+ * Threads get their own forms: clone with a soup of CLONE_* flags (the
+ * child, on a stack of its own, exits at once in assembly, touching no
+ * memory), futex with random operations on bad, misaligned and real words
+ * and absurd timeouts, and some children start two threads that fuzz
+ * alongside the main thread, which then exits alone (the leader's exit
+ * while the others run).
+ *
  * A child may kill itself (munmap its stack, SIGSEGV handler at 0...): the
  * parent counts how each child ended and goes on. Progress comes back through
  * a pipe, one byte per 32 calls, so calls by a child that dies are counted
@@ -30,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,8 +73,8 @@ static const unsigned short known[] = {
 	66, 67, 73, 75, 76, 77, 78, 85, 90, 91, 104, 105, 114, 116, 120, 122, 125, 126, 140, 141,
 	142, 145, 146, 158, 162, 163, 167, 173, 174, 175, 176, 177, 179, 180, 182, 185, 189, 190,
 	192, 195, 196, 197, 202, 204, 205, 207, 208, 221, 232, 240, 241, 242, 243, 244, 246, 247,
-	248, 250, 272, 280, 281, 286, 291, 296, 298, 316, 317, 322, 325, 359, 383, 403, 407, 421,
-	422, 439,
+	248, 250, 272, 280, 281, 286, 291, 296, 298, 299, 300, 316, 317, 322, 325, 359, 383, 403,
+	407, 421, 422, 435, 439,
 };
 
 /* Calls that can sleep until a signal or a timeout: every argument becomes
@@ -125,11 +133,22 @@ static uint32_t arg(void)
 	}
 }
 
+/* Every random word the fuzzer stores may end up executed (a forged NIP,
+ * a scribbled trampoline; book3s/32 has no no-execute pages). QEMU 7.2
+ * aborts the whole machine ("Raised an exception without defined vector
+ * 73") when a CPU without AltiVec, such as the 750 or the e300, executes a
+ * primary-opcode-4 word, instead of raising the program exception the
+ * hardware raises. So such words become opcode 5, also illegal. */
+static uint32_t not_vmx(uint32_t v)
+{
+	return (v >> 26) == 4 ? v ^ (1u << 26) : v;
+}
+
 /* Puts random bytes and a few real C strings into the shared buffer. */
 static void refill(void)
 {
 	for (size_t i = 0; i < sizeof buf / 4; i++)
-		((uint32_t *)buf)[i] = rnd() % 3 ? rnd() : arg();
+		((uint32_t *)buf)[i] = not_vmx(rnd() % 3 ? rnd() : arg());
 	for (int i = 0; i < 16; i++) {
 		const char *p = paths[rnd() % (sizeof paths / sizeof paths[0])];
 		size_t at = rnd() % (sizeof buf - 32);
@@ -147,7 +166,8 @@ static void scribble(int sig, siginfo_t *si, void *ctx)
 	uint32_t *w = ctx;
 	int n = 1 + rnd() % 3;
 	for (int i = 0; i < n; i++)
-		w[rnd() % (sizeof(ucontext_t) / 4)] = rnd() % 2 ? arg() : w[rnd() % (sizeof(ucontext_t) / 4)] ^ rnd();
+		w[rnd() % (sizeof(ucontext_t) / 4)] =
+			not_vmx(rnd() % 2 ? arg() : w[rnd() % (sizeof(ucontext_t) / 4)] ^ rnd());
 }
 
 static void forged_frame(void)
@@ -167,16 +187,102 @@ static void __attribute__((noreturn)) forged_sigreturn(void)
 {
 	uint32_t *f = (uint32_t *)(buf + 4096);
 	for (int i = 0; i < 1024; i++)
-		f[i] = rnd() % 4 ? arg() : (uint32_t)f + (rnd() % 4096 & ~3u);
+		f[i] = not_vmx(rnd() % 4 ? arg() : (uint32_t)f + (rnd() % 4096 & ~3u));
 	register uint32_t r0 __asm__("r0") = rnd() % 2 ? SYS_sigreturn : SYS_rt_sigreturn;
 	register uint32_t r3 __asm__("r3") = (uint32_t)f + (rnd() % 8) * 4;
 	__asm__ volatile("mr 1,3\n\tsc\n\t.long 0" : : "r"(r0), "r"(r3) : "memory");
 	__builtin_unreachable();
 }
 
+static const uint32_t clone_bits[] = {
+	0x100, 0x200, 0x400, 0x800, 0x1000, 0x2000, 0x4000, 0x8000, 0x10000, 0x20000, 0x40000,
+	0x80000, 0x100000, 0x200000, 0x400000, 0x800000, 0x1000000, 0x2000000, 0x40000000,
+};
+/* glibc's pthread_create flags, so that many soups are nearly valid. */
+#define PTHREAD_FLAGS 0x3d0f00u
+
+/* clone(flags, newsp, ptid, tls, ctid), the child exiting at once in
+ * assembly: it must not touch the parent's stack frame it shares. */
+static long raw_clone(uint32_t flags, uint32_t sp, uint32_t ptid, uint32_t tls, uint32_t ctid)
+{
+	register uint32_t r0 __asm__("r0") = SYS_clone;
+	register uint32_t r3 __asm__("r3") = flags;
+	register uint32_t r4 __asm__("r4") = sp;
+	register uint32_t r5 __asm__("r5") = ptid;
+	register uint32_t r6 __asm__("r6") = tls;
+	register uint32_t r7 __asm__("r7") = ctid;
+	__asm__ volatile("sc\n\t"
+			 "bns+ 1f\n\t"
+			 "neg 3,3\n"
+			 "1:\tcmpwi 3,0\n\t"
+			 "bne 2f\n\t"
+			 "li 0,1\n\t"
+			 "li 3,0\n\t"
+			 "sc\n"
+			 "2:"
+			 : "+r"(r3), "+r"(r0), "+r"(r4), "+r"(r5), "+r"(r6), "+r"(r7)
+			 :
+			 : "r8", "r9", "r10", "r11", "r12", "cr0", "ctr", "memory");
+	return (int32_t)r3;
+}
+
+static unsigned char thread_stacks[8][1024] __attribute__((aligned(16)));
+
+static void clone_soup(void)
+{
+	uint32_t flags = rnd() % 4 ? PTHREAD_FLAGS : 0;
+	for (int i = rnd() % 4; i > 0; i--)
+		flags ^= clone_bits[rnd() % (sizeof clone_bits / sizeof clone_bits[0])];
+	flags |= rnd() % 3 ? 17 : rnd() % 256; /* the exit signal */
+	uint32_t sp = (uint32_t)thread_stacks[rnd() % 8] + 1024 - 64;
+	uint32_t p = rnd() % 2 ? (uint32_t)buf + (rnd() % 1024) * 4 : bad_pointer();
+	uint32_t c = rnd() % 2 ? (uint32_t)buf + (rnd() % 1024) * 4 : bad_pointer();
+	raw_clone(flags, rnd() % 8 ? sp : arg(), p, arg(), c);
+}
+
+/* futex with a random operation and flags on a real, bad or misaligned
+ * word; a wait that could sleep gets at most 2 ms, or a timeout so large or
+ * malformed that the call must fail at once. */
+static void futex_soup(void)
+{
+	static const uint32_t ops[] = { 0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 2, 99 };
+	uint32_t op = ops[rnd() % (sizeof ops / sizeof ops[0])] | (rnd() % 2 ? 128 : 0) |
+		      (rnd() % 4 ? 0 : 256);
+	uint32_t *word = (uint32_t *)(buf + (rnd() % 1024) * 4);
+	uint32_t uaddr = rnd() % 3 ? (uint32_t)word : rnd() % 2 ? bad_pointer() : (uint32_t)word + 1;
+	/* The timespec: 32-bit {sec, nsec} for futex, 64-bit {sec_hi, sec_lo,
+	 * pad, nsec} for futex_time64. */
+	int time64 = rnd() % 2;
+	uint32_t *ts = (uint32_t *)(buf + 8192 + (rnd() % 64) * 16);
+	static const uint32_t secs[] = { 0, 0x7fffffff, 0xffffffff, 0x80000000, 1u << 30 };
+	uint32_t *sec = &ts[time64], *nsec = &ts[time64 ? 3 : 1];
+	ts[0] = ts[2] = 0;
+	*sec = secs[rnd() % 5];
+	*nsec = rnd() % 3 ? rnd() % 2000000 : rnd();
+	if (time64 && rnd() % 4 == 0)
+		ts[0] = rnd(); /* seconds beyond 2038, or negative */
+	int sleeps = (op & 127) == 0 || (op & 127) == 9;
+	uint32_t val = rnd() % 2 && uaddr == (uint32_t)word ? *word : rnd();
+	if (sleeps && val == *word) {
+		/* A matching wait: short, or an absolute time long past. */
+		ts[0] = *sec = 0;
+		*nsec %= 2000000;
+	}
+	/* A "bad" pointer may still be readable (text): a sleeping wait always
+	 * gets the tamed timespec. */
+	uint32_t timeout = rnd() % 8 == 0 && !(sleeps && val == *word) ? bad_pointer() : (uint32_t)ts;
+	if (sleeps && timeout == 0)
+		timeout = (uint32_t)ts;
+	syscall(time64 ? 422 : SYS_futex, uaddr, op, val, timeout, rnd() % 2 ? uaddr + 4 : arg(), arg());
+}
+
 /* One call. Returns 0 when the number was skipped. */
 static int one_call(pid_t me)
 {
+	switch (rnd() % 32) {
+	case 0: clone_soup(); return 1;
+	case 1: case 2: futex_soup(); return 1;
+	}
 	unsigned nr = rnd() % 2 ? known[rnd() % (sizeof known / sizeof known[0])] : rnd() % NSYS;
 	uint32_t a[6];
 	for (int i = 0; i < 6; i++)
@@ -185,6 +291,8 @@ static int one_call(pid_t me)
 	case SYS_exit: case SYS_exit_group: case SYS_reboot: case SYS_sigreturn: case SYS_rt_sigreturn:
 	case SYS_pause: case SYS_sigsuspend:
 		return 0;
+	case SYS_clone: case SYS_futex: case 422:
+		return 0; /* only in their own forms (clone_soup, futex_soup) */
 	case SYS_execve: case 362:
 		a[0] = bad_pointer();
 		a[1] = bad_pointer();
@@ -211,6 +319,16 @@ static int one_call(pid_t me)
 	return 1;
 }
 
+static int thread_batch;
+static void *fuzz_thread(void *arg)
+{
+	(void)arg;
+	for (int made = 0; made < thread_batch;)
+		if (one_call(getpid()) && ++made % PROGRESS_EVERY == 0)
+			write(PROGRESS_FD, "", 1);
+	_exit(0); /* exit_group: the last word on the process */
+}
+
 static void __attribute__((noreturn)) child(int batch)
 {
 	int null = open("/dev/null", O_RDWR);
@@ -220,6 +338,14 @@ static void __attribute__((noreturn)) child(int batch)
 		close(null);
 	pid_t me = getpid();
 	refill();
+	if (rnd() % 8 == 0) {
+		/* Two threads fuzz on while the leader exits alone (SYS_exit). */
+		pthread_t t;
+		thread_batch = batch / 2;
+		pthread_create(&t, NULL, fuzz_thread, NULL);
+		pthread_create(&t, NULL, fuzz_thread, NULL);
+		syscall(SYS_exit, 0);
+	}
 	int made = 0;
 	while (made < batch) {
 		if (rnd() % 256 == 0)

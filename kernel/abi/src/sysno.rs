@@ -173,6 +173,7 @@ sysnos! {
     Unlinkat = 292 => "unlinkat",
     Readlinkat = 296 => "readlinkat",
     Faccessat = 298 => "faccessat",
+    GetRobustList = 299 => "get_robust_list",
     SetRobustList = 300 => "set_robust_list",
     Dup3 = 316 => "dup3",
     Pipe2 = 317 => "pipe2",

@@ -12,11 +12,13 @@ extern crate std;
 extern crate alloc;
 
 pub use sigil_abi as abi;
+pub mod clone;
 pub mod cmdline;
 pub mod cpio;
 pub mod elf;
 pub mod exec;
 pub mod fpemu;
+pub mod futex;
 pub mod insn;
 pub mod job;
 pub mod mmu8xx;

@@ -44,7 +44,7 @@ static SEQ: AtomicU32 = AtomicU32::new(0);
 /// What happens when a deadline passes.
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
-    /// Wake the process sleeping in `sleep_until`.
+    /// Wake the thread sleeping in `sleep_until` or a timed futex wait.
     Wake(u32),
     /// A process timer expired (see `crate::timers`).
     Timer(u32, Which),
@@ -127,7 +127,7 @@ pub fn tick(from_user: bool) {
             break;
         }
         match entry.remove() {
-            Event::Wake(pid) => crate::proc::make_runnable(pid),
+            Event::Wake(tid) => crate::proc::make_runnable(tid),
             Event::Timer(pid, which) => crate::timers::expire(pid, which),
         }
     }
@@ -152,9 +152,9 @@ pub fn idle() {
 
 /// Sleeps until `deadline` (ns since boot). Err(()) if a signal interrupted it.
 pub fn sleep_until(deadline: u64) -> Result<(), ()> {
-    let pid = crate::proc::current().pid;
-    let key = arm(deadline, Event::Wake(pid));
-    let chan = sleep_chan(pid);
+    let tid = crate::proc::current().tid;
+    let key = arm(deadline, Event::Wake(tid));
+    let chan = sleep_chan(tid);
     let r = loop {
         if now_ns() >= deadline {
             break Ok(());
@@ -177,6 +177,6 @@ pub fn release_empty_events() {
     }
 }
 
-fn sleep_chan(pid: u32) -> usize {
-    0x2000_0000 + pid as usize
+fn sleep_chan(tid: u32) -> usize {
+    0x2000_0000 + tid as usize
 }

@@ -39,7 +39,7 @@ use sigil_core::job::kill::KillTarget;
 
 use crate::arch;
 use crate::kcell::KCell;
-use crate::proc::{self, Process};
+use crate::proc::{self, Group};
 use crate::uaccess::{copy_from_user, copy_to_user, get_user, put_user};
 
 /// `console=pipe` was given: the input is a framed host stream.
@@ -142,7 +142,7 @@ fn signal_foreground(sig: Signal) {
 }
 
 /// Is this the controlling terminal of `p`?
-fn controls(t: &Tty, p: &Process) -> bool {
+fn controls(t: &Tty, p: &Group) -> bool {
     t.session != 0 && p.job.sid == t.session
 }
 
@@ -161,11 +161,12 @@ fn orphaned(pgid: u32) -> bool {
 /// caller's group and ERESTARTSYS (the call runs again once continued).
 fn job_check(sig: Signal, quiet_ok: bool) -> Result<(), Errno> {
     let t = tty();
-    let p = proc::current();
+    let me = proc::current();
+    let p = me.group();
     if !controls(t, p) || t.pgrp == 0 || p.job.pgid == t.pgrp {
         return Ok(());
     }
-    if crate::signal::ignored_or_blocked(p, sig) {
+    if crate::signal::ignored_or_blocked(me, sig) {
         return if quiet_ok { Ok(()) } else { Err(Errno::EIO) };
     }
     let pgid = p.job.pgid;
@@ -182,7 +183,7 @@ fn job_check(sig: Signal, quiet_ok: bool) -> Result<(), Errno> {
 /// unless O_NOCTTY. (`rdev` says which name; /dev/console is neither.)
 pub fn opened(rdev: (u32, u32), noctty: bool) -> Result<(), Errno> {
     let t = tty();
-    let p = proc::current();
+    let p = proc::group();
     match rdev {
         (5, 0) if !controls(t, p) => Err(Errno::ENXIO),
         (4, 64) if !noctty && t.session == 0 && p.pid == p.job.sid => {
@@ -197,7 +198,7 @@ pub fn opened(rdev: (u32, u32), noctty: bool) -> Result<(), Errno> {
 /// Process `p` is exiting: if it leads the session this terminal controls,
 /// the foreground group is hung up and the terminal is free again (Linux
 /// `disassociate_ctty(1)`).
-pub fn exiting(p: &Process) {
+pub fn exiting(p: &Group) {
     let t = tty();
     if controls(t, p) && p.pid == p.job.sid {
         disassociate(false);
@@ -219,7 +220,7 @@ fn disassociate(cont: bool) {
 /// The job-control ioctls (Linux `tiocsctty`, `tiocspgrp`, ...).
 fn job_ioctl(req: u32, arg: u32) -> Result<u32, Errno> {
     let t = tty();
-    let p = proc::current();
+    let p = proc::group();
     match req {
         TIOCSCTTY => {
             if controls(t, p) {
@@ -311,7 +312,7 @@ pub fn read_user(buf: u32, len: u32, nonblock: bool) -> Result<u32, Errno> {
             return Err(Errno::EAGAIN);
         }
         let timer = deadline.filter(|_| vmin == 0 || avail > 0).map(|d| {
-            crate::dev::timer::arm(d, crate::dev::timer::Event::Wake(proc::current().pid))
+            crate::dev::timer::arm(d, crate::dev::timer::Event::Wake(proc::current().tid))
         });
         let slept = proc::sleep(chan());
         if let Some(key) = timer {

@@ -41,7 +41,7 @@ fn base(dirfd: i32) -> Result<String, Errno> {
     if dirfd == AT_FDCWD {
         return Ok(String::new());
     }
-    let f = proc::current().files.get(dirfd as u32)?.clone();
+    let f = proc::group().files.get(dirfd as u32)?.clone();
     f.dir_path().map(String::from).ok_or(Errno::ENOTDIR)
 }
 

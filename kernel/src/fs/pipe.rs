@@ -174,9 +174,11 @@ impl FileOps for WriteEnd {
                 let mut r = self.ring.borrow_mut();
                 if r.readers == 0 {
                     drop(r);
-                    let pid = proc::current().pid;
-                    // Linux send_sig(SIGPIPE, current, 0): SI_USER from itself.
-                    let _ = crate::signal::send(pid, SigInfo::kill(Signal::SIGPIPE, pid, 0), false);
+                    let (pid, tid) = (proc::group().pid, proc::current().tid);
+                    // Linux send_sig(SIGPIPE, current, 0): SI_USER from
+                    // itself, to the writing thread.
+                    let info = SigInfo::kill(Signal::SIGPIPE, pid, 0);
+                    let _ = crate::signal::send_thread(tid, info, false);
                     return if done > 0 { Ok(done as u32) } else { Err(Errno::EPIPE) };
                 }
                 let room = r.cap - r.buf.len();

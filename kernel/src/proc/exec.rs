@@ -29,7 +29,11 @@ fn errno(e: ExecError) -> Errno {
 
 /// Copies `bytes` to user address `ea` of a space that is not active,
 /// through the physical frames (filling pages that are missing).
-fn write_phys(space: &mut AddressSpace, mut ea: u32, mut bytes: &[u8]) -> Result<(), Errno> {
+pub(super) fn write_phys(
+    space: &mut AddressSpace,
+    mut ea: u32,
+    mut bytes: &[u8],
+) -> Result<(), Errno> {
     while !bytes.is_empty() {
         let phys = match space.phys(ea) {
             Some(p) => p,
@@ -140,9 +144,10 @@ pub fn read_strings(mut addr: u32) -> Result<Vec<Vec<u8>>, Errno> {
     }
 }
 
-/// The execve system call: on success the current process runs the new
-/// program when it returns to user mode.
-pub fn execve(path: u32, argv: u32, envp: u32) -> Result<u32, Errno> {
+/// The execve system call: on success the current process, now with this
+/// one thread, runs the new program when it returns to user mode (`tf_out`
+/// is the caller's live frame).
+pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result<u32, Errno> {
     let path = crate::uaccess::read_cstr(path, 4096).map_err(|_| Errno::EFAULT)?;
     let path = core::str::from_utf8(&path).map_err(|_| Errno::ENOENT)?;
     let argv = read_strings(argv)?;
@@ -150,18 +155,59 @@ pub fn execve(path: u32, argv: u32, envp: u32) -> Result<u32, Errno> {
     let argv_refs: Vec<&[u8]> = argv.iter().map(|v| v.as_slice()).collect();
     let envp_refs: Vec<&[u8]> = envp.iter().map(|v| v.as_slice()).collect();
     let (space, tf) = load(path, &argv_refs, &envp_refs)?;
-    let p = crate::proc::current();
+    de_thread();
+    let t = super::current();
+    let g = t.group();
     space.activate();
-    p.space = Some(space);
-    p.name = alloc::string::String::from(path);
-    p.fp_live = false;
-    p.fp = arch::FpState::new();
-    *p.frame() = tf;
-    p.files.close_on_exec();
-    p.sig.exec();
-    p.job.execed = true;
-    crate::timers::exec(p.pid);
+    g.space = Some(space);
+    g.name = alloc::string::String::from(path);
+    t.fp_live = false;
+    t.fp = arch::FpState::new();
+    *tf_out = tf;
+    g.files.close_on_exec();
+    g.sig.exec();
+    t.sig.exec();
+    // pgid and sid stay: they are the group's, and the group goes on.
+    g.job.execed = true;
+    crate::timers::exec(g.pid);
+    super::clone::vfork_done(g);
     Ok(0)
+}
+
+/// The point of no return of an exec in a threaded process (Linux
+/// `de_thread`): every other thread is killed and waited for, and the caller
+/// takes over the leader's id, so the process keeps its PID. If the group is
+/// already ending, the caller ends with it.
+fn de_thread() {
+    let me = super::current().tid;
+    let g = super::group();
+    if let Some(status) = g.exit {
+        super::wait::exit(status);
+    }
+    if g.threads.len() > 1 {
+        g.exit = Some(sigil_core::abi::wait_status::signaled(sigil_core::abi::SIGKILL, false));
+        g.exec_tid = Some(me);
+        g.stop = None;
+        for t in g.members().filter(|t| t.tid != me) {
+            super::wake(t);
+        }
+        while super::group().threads.len() > 1 {
+            if super::group().exec_tid != Some(me) {
+                // SIGKILL arrived meanwhile: the exec dies with the rest.
+                super::wait::exit(super::group().exit.expect("set by SIGKILL"));
+            }
+            super::current().state = super::State::Sleeping(exec_chan(me));
+            super::schedule();
+        }
+        let g = super::group();
+        g.exit = None;
+        g.exec_tid = None;
+    }
+    super::take_over_pid();
+}
+
+fn exec_chan(tid: u32) -> usize {
+    0x4000_0000 + tid as usize
 }
 
 impl From<Fault> for Errno {

@@ -7,10 +7,12 @@
 //! has a member (Linux keeps a `struct pid` per group for the same answer).
 //!
 //! Where job-control state lives:
-//! - `JobIds`, in each `Process`: the group, the session, and whether the
-//!   process has exec'd since fork. When threads come, pgid and sid move
-//!   to the thread group (Linux `signal_struct`), `execed` stays with the
-//!   group leader; `Process::job` is the only field to move.
+//! - `JobIds`, in each thread group (`proc::Group`, a process): the group,
+//!   the session, and whether the process has exec'd since fork. Linux keeps
+//!   pgid and sid in `signal_struct`, shared by the threads, so every thread
+//!   reports the same ids and a kill to a group reaches each process once;
+//!   the exec mark is the group's too, since an exec from any thread makes
+//!   that thread the leader (`exec::de_thread`).
 //! - The foreground group of a session's controlling terminal belongs to the
 //!   terminal, as in Linux (`tty->pgrp`, `tty->session`): the console's tty
 //!   keeps (session, foreground pgrp) and signals the foreground group with
@@ -24,7 +26,7 @@ use sigil_core::job::kill::{KillTarget, Outcome};
 use sigil_core::job::{orphan, Member};
 use sigil_core::signal::{SigInfo, Signal};
 
-use super::{all, current, get, Process, State};
+use super::{all, get, group, Group};
 
 /// A process's place in job control (Linux `task_pgrp`, `task_session`,
 /// `PF_FORKNOEXEC`). Fork copies it with `execed` clear; exec sets `execed`.
@@ -42,7 +44,7 @@ impl JobIds {
     }
 }
 
-impl Process {
+impl Group {
     /// This process as the job-control rules see it.
     pub fn member(&self) -> Member {
         Member {
@@ -50,8 +52,8 @@ impl Process {
             ppid: self.ppid,
             pgid: self.job.pgid,
             sid: self.job.sid,
-            stopped: self.state == State::Stopped,
-            zombie: self.state == State::Zombie,
+            stopped: self.stop.is_some(),
+            zombie: self.zombie,
         }
     }
 
@@ -73,7 +75,7 @@ fn group_session(pgid: u32) -> Option<u32> {
 
 /// setpgid(pid, pgid).
 pub fn setpgid(pid: i32, pgid: i32) -> Result<u32, Errno> {
-    let me = current();
+    let me = group();
     let (pid, pgid) = resolve_setpgid(me.pid, pid, pgid)?;
     let caller = me.ids();
     let target = get(pid).ok_or(Errno::ESRCH)?;
@@ -83,9 +85,9 @@ pub fn setpgid(pid: i32, pgid: i32) -> Result<u32, Errno> {
 }
 
 /// The process `pid` names for getpgid/getsid: 0 is the caller.
-fn lookup(pid: i32) -> Result<&'static mut Process, Errno> {
+fn lookup(pid: i32) -> Result<&'static mut Group, Errno> {
     match pid {
-        0 => Ok(current()),
+        0 => Ok(group()),
         p if p < 0 => Err(Errno::ESRCH),
         p => get(p as u32).ok_or(Errno::ESRCH),
     }
@@ -104,9 +106,9 @@ pub fn getsid(pid: i32) -> Result<u32, Errno> {
 /// setsid(): a new session and group, both with the caller's pid, and no
 /// controlling terminal. Returns the new session id.
 pub fn setsid() -> Result<u32, Errno> {
-    let pid = current().pid;
+    let pid = group().pid;
     check_setsid(all().any(|p| p.job.pgid == pid))?;
-    let me = current();
+    let me = group();
     me.job.pgid = pid;
     me.job.sid = pid;
     Ok(pid)
@@ -116,8 +118,10 @@ pub fn setsid() -> Result<u32, Errno> {
 /// current process (Linux `kill_something_info` / `kill_pgrp`); `None` is
 /// signal 0, the existence check. This is the API the terminal uses for
 /// Ctrl-C: `send(KillTarget::Group(fg), Some(SigInfo::kernel(SIGINT)))`.
+/// Each selected process gets the signal once, as a process-directed one
+/// (its shared pending set; `signal::send` picks the thread that takes it).
 pub fn send(target: KillTarget, info: Option<SigInfo>) -> Result<(), Errno> {
-    let caller = super::try_current().map_or(0, |p| p.pid);
+    let caller = super::try_current().map_or(0, |t| t.group().pid);
     let pids: Vec<u32> =
         all().filter(|p| target.selects(&p.member(), caller)).map(|p| p.pid).collect();
     let mut outcome = Outcome::default();
@@ -134,7 +138,7 @@ pub fn send(target: KillTarget, info: Option<SigInfo>) -> Result<(), Errno> {
 /// group this orphans with a stopped member gets SIGHUP, then SIGCONT.
 pub fn hangup_orphaned(gone: u32) {
     // Almost no exit has a stopped process anywhere: skip the snapshot.
-    if !all().any(|p| p.state == State::Stopped) {
+    if !all().any(|p| p.stop.is_some()) {
         return;
     }
     let procs: Vec<Member> = all().map(|p| p.member()).collect();

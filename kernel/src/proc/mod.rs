@@ -1,19 +1,52 @@
-//! Processes: the table, the scheduler, and the life cycle (spawn, fork,
-//! exec, exit, wait).
+//! Processes and threads: the two tables, the scheduler, and the life cycle
+//! (spawn, fork, clone, exec, exit, wait).
 //!
-//! Each process has one thread: a kernel stack whose top holds its user
-//! `TrapFrame`, and an address space. Scheduling is round-robin: the
-//! decrementer preempts user code at the end of its 10 ms time slice
-//! (`dev::timer`); kernel code runs until it blocks
-//! (`sleep`) or returns to user mode. See `kcell.rs` for why the table needs no
-//! lock.
+//! A process is a thread *group* (`Group`): the address space, the file
+//! table, the signal handlers and the shared pending set, the itimers and
+//! CPU accounting, the parent and the wait status, the process group and
+//! session (`group.rs`: process groups and sessions are sets of these thread
+//! groups, and a terminal signals each member once). Its threads (`Thread`)
+//! each have a kernel stack whose top holds the thread's user `TrapFrame`,
+//! FP registers, a signal mask, a private pending set, a sigaltstack, the
+//! `clear_child_tid` and robust-list pointers, and a CPU clock. The group's
+//! id (the PID) is its first thread's id (the TID of the leader), as on Linux.
+//!
+//! Scheduling is round-robin over threads: the decrementer preempts user
+//! code at the end of its 10 ms time slice (`dev::timer`); kernel code runs
+//! until it blocks (`sleep`) or returns to user mode.
+//!
+//! # Invariants (who owns what, and how long a borrow lives)
+//! - `TABLE.threads` owns every `Thread` (boxed, so it never moves);
+//!   `TABLE.groups` owns one reference to each `Group`, and every thread of
+//!   the group holds another (`Rc`): a group lives until its last thread is
+//!   freed *and* its parent has reaped it (or it was auto-reaped: `detach`,
+//!   for a parent ignoring SIGCHLD). Group state has that one owner;
+//!   nothing else keeps a pointer to it.
+//! - `Group::threads` lists the live threads, by id; a thread that has exited
+//!   is `State::Dead` and off that list, and its Box is freed by the next
+//!   thread that resumes from a context switch (`reap_dead`): never by
+//!   itself, since it is still running on the stack being freed.
+//! - One CPU, no kernel preemption (`kcell.rs`): a `&mut Thread` or
+//!   `&mut Group` obtained from this module is valid until the next context
+//!   switch (`schedule`, `sleep`, `yield_now`), and must not be used after
+//!   one: code that sleeps looks its thread and group up again afterwards
+//!   (`current()`, `group()`), because another thread of the same group may
+//!   have changed the group meanwhile, or ended it.
+//! - `TABLE.current` is the running thread; its group is `group()`. The
+//!   trap handler's live `TrapFrame` is passed down by reference; the only
+//!   other way to reach a thread's frame (`Thread::frame`) is private to
+//!   the scheduler, for the thread it switches out; clone, fork and the
+//!   signal code take the caller's frame from the trap handler instead.
 
+pub mod clone;
 pub mod exec;
+pub mod futex;
 pub mod group;
 pub mod wait;
 
 use alloc::boxed::Box;
 use alloc::collections::{BTreeMap, VecDeque};
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -21,7 +54,7 @@ use crate::arch::{self, FpState, TrapFrame};
 use crate::fs::FdTable;
 use crate::kcell::KCell;
 use crate::mm::space::AddressSpace;
-use crate::signal::SignalState;
+use crate::signal::{GroupSignals, ThreadSignals};
 use group::JobIds;
 use sigil_core::job::wait::Event;
 use sigil_core::time::cputime::CpuAccount;
@@ -32,7 +65,9 @@ pub const MAX_PROCS: usize = 64;
 // Each process has an address space, and one more while execve builds the
 // next: MMU context numbers can never run out.
 const _: () = assert!(2 * MAX_PROCS < crate::mm::context::NR_CONTEXTS);
-
+/// The most threads, all processes together (clone beyond it: EAGAIN):
+/// each holds a 16 KiB kernel stack.
+pub const MAX_THREADS: usize = 160;
 /// A kernel stack. Its lowest word holds STACK_GUARD: a stack that grew
 /// past its bottom overwrites it before it overwrites the heap object below,
 /// and the next check (`check_kernel_stack`, or the guard-only check on the
@@ -59,14 +94,14 @@ impl KernelStack {
 }
 
 /// Checks the stack the kernel runs on, given its stack pointer `sp`: the
-/// current process's kernel stack (guard word intact, `sp` inside with
+/// current thread's kernel stack (guard word intact, `sp` inside with
 /// STACK_MARGIN to spare) or, before PID 1 and after it, the boot stack.
 /// Called on every context switch and every trap taken in kernel mode (where
 /// a deep kernel path shows up); a failure is a kernel bug, so an oops
 /// (panic), never silent corruption of the heap.
 pub fn check_kernel_stack(sp: usize) {
     let (bottom, top, guard_ok, pid) = match try_current() {
-        Some(p) => (p.kstack.0.as_ptr() as usize, p.kstack_top(), p.kstack.guard_intact(), p.pid),
+        Some(p) => (p.kstack.0.as_ptr() as usize, p.kstack_top(), p.kstack.guard_intact(), p.tid),
         None => {
             let (bottom, top) = arch::boot_stack_bounds();
             (bottom, top, true, 0)
@@ -78,7 +113,7 @@ pub fn check_kernel_stack(sp: usize) {
 }
 
 /// `check_kernel_stack` for a trap from user mode, on every system call:
-/// the stack pointer there is the top of the current process's kernel stack
+/// the stack pointer there is the top of the current thread's kernel stack
 /// less one trap frame, by construction (the entry code takes it from the
 /// CPU's per-thread slot), so only the guard word can be wrong - overwritten
 /// by an overflow during an earlier kernel entry that no check caught. One
@@ -88,17 +123,17 @@ pub fn check_kernel_stack_guard() {
     if let Some(p) = try_current() {
         if !p.kstack.guard_intact() {
             let bottom = p.kstack.0.as_ptr() as usize;
-            stack_overflow(p.pid, bottom, p.kstack_top(), arch::stack_pointer() as usize, false);
+            stack_overflow(p.tid, bottom, p.kstack_top(), arch::stack_pointer() as usize, false);
         }
     }
 }
 
 #[cold]
 #[inline(never)]
-fn stack_overflow(pid: u32, bottom: usize, top: usize, sp: usize, guard_ok: bool) -> ! {
+fn stack_overflow(tid: u32, bottom: usize, top: usize, sp: usize, guard_ok: bool) -> ! {
     panic!(
-        "kernel stack overflow: pid {} stack [{:#x}, {:#x}) sp {:#x}, guard word {}",
-        pid,
+        "kernel stack overflow: tid {} stack [{:#x}, {:#x}) sp {:#x}, guard word {}",
+        tid,
         bottom,
         top,
         sp,
@@ -111,150 +146,277 @@ pub enum State {
     Runnable,
     /// Blocked until `wakeup(chan)` (or a signal, if interruptible).
     Sleeping(usize),
-    /// Stopped by SIGSTOP & co until SIGCONT.
+    /// Stopped with its group (SIGSTOP & co) until SIGCONT.
     Stopped,
-    /// Exited; the wait status waits for the parent.
-    Zombie,
+    /// Exited; the Box waits for `reap_dead`.
+    Dead,
 }
 
-pub struct Process {
+/// What the threads of a group share: a process.
+pub struct Group {
+    /// The process id: the leader thread's id.
     pub pid: u32,
     pub ppid: u32,
-    pub state: State,
     pub name: String,
     pub space: Option<AddressSpace>,
     pub files: FdTable,
-    pub sig: SignalState,
-    pub fp: FpState,
-    /// Does this process's user state have live FP registers (MSR[FP])?
-    pub fp_live: bool,
-    /// Linux wait status word, valid once Zombie (or for stop/continue reports).
+    pub sig: GroupSignals,
+    /// Live threads, by id, oldest first.
+    pub threads: Vec<u32>,
+    /// Set when the group is ending (exit_group, a fatal signal, or exec
+    /// killing the other threads): the wait status; every thread but
+    /// `exec_tid` leaves on its way back to user mode.
+    pub exit: Option<u32>,
+    /// The thread whose execve is waiting for the others to end.
+    pub exec_tid: Option<u32>,
+    /// The stop signal while the group is stopped (group stop).
+    pub stop: Option<u32>,
+    /// The leader's own exit status (Linux reports it unless the group exited
+    /// as a whole).
+    pub leader_status: u32,
+    /// Every thread has ended; the wait status waits for the parent.
+    pub zombie: bool,
+    /// Linux wait status word, valid once zombie.
     pub wait_status: u32,
     /// A stop or continue not yet reported to the parent by a wait.
     pub report: Option<Event>,
-    /// Process group, session, exec'd since fork (`group.rs`).
+    /// Process group, session, exec'd since fork (`group.rs`): the thread
+    /// group's, as Linux keeps them in `signal_struct`.
     pub job: JobIds,
+    /// The thread of the parent sleeping in vfork until this child execs or exits.
+    pub vfork_parent: Option<u32>,
     /// CPU time used and the timers counting it (see `crate::cputime`).
     pub cpu: CpuAccount,
+}
+
+impl Group {
+    pub fn space(&mut self) -> &mut AddressSpace {
+        self.space.as_mut().expect("a live process has an address space")
+    }
+
+    /// The group's threads, for signal targeting and group-wide wake-ups.
+    pub fn members(&self) -> impl Iterator<Item = &'static mut Thread> + '_ {
+        self.threads.iter().filter_map(|&tid| thread(tid))
+    }
+}
+
+/// One thread of control.
+pub struct Thread {
+    pub tid: u32,
+    group: Rc<KCell<Group>>,
+    pub state: State,
+    pub sig: ThreadSignals,
+    pub fp: FpState,
+    /// Does this thread's user state have live FP registers (MSR[FP])?
+    pub fp_live: bool,
+    /// set_tid_address / CLONE_CHILD_CLEARTID: zeroed and woken at exit.
+    pub clear_child_tid: u32,
+    /// set_robust_list: the head of the robust mutexes this thread holds.
+    pub robust_list: u32,
+    /// CPU time this thread has used (CLOCK_THREAD_CPUTIME_ID), in ns.
+    pub cpu_ns: u64,
+    /// The futex this thread waits on, while queued (`futex.rs`).
+    pub futex: Option<sigil_core::futex::FutexKey>,
     kstack: Box<KernelStack>,
     ksp: usize,
 }
 
-impl Process {
+impl Thread {
     fn kstack_top(&self) -> usize {
         self.kstack.0.as_ptr() as usize + KSTACK_SIZE
     }
 
-    /// The user state saved when this process last entered the kernel.
-    pub fn frame(&mut self) -> &mut TrapFrame {
+    /// The thread's group. Valid until the next context switch (see the
+    /// module invariants).
+    #[allow(clippy::mut_from_ref)]
+    pub fn group(&self) -> &'static mut Group {
+        // SAFETY: the Rc keeps the group alive as long as this thread, and
+        // threads live in their Box until reaped; one CPU, no preemption.
+        unsafe { &mut *(self.group.get() as *mut Group) }
+    }
+
+    /// The user state saved when this thread last entered the kernel: for
+    /// the scheduler, switching it out. Code handling a trap uses the
+    /// handler's `&mut TrapFrame` instead, which is this same memory.
+    fn frame(&mut self) -> &mut TrapFrame {
         // SAFETY: the top of our own kernel stack always holds our user frame
         // while we are in the kernel or switched out.
         unsafe { &mut *arch::user_frame(self.kstack_top()) }
     }
-
-    pub fn space(&mut self) -> &mut AddressSpace {
-        self.space.as_mut().expect("a live process has an address space")
-    }
 }
 
 struct Table {
-    procs: BTreeMap<u32, Box<Process>>,
+    threads: BTreeMap<u32, Box<Thread>>,
+    groups: BTreeMap<u32, Rc<KCell<Group>>>,
     runq: VecDeque<u32>,
-    /// The running process (null during boot): a pointer into its Box in
-    /// `procs`, so `current()` - called several times by every syscall - is
-    /// one load instead of a tree search. The Box never moves, and a process
-    /// is removed from `procs` only when another one reaps it, never while
-    /// it runs.
-    current: *mut Process,
-    /// Zombies nobody will wait for (their parent ignores SIGCHLD): out of
-    /// `procs`, so no lookup finds them, and freed by the next `schedule`
-    /// that does not run on their kernel stack.
-    detached: Vec<Box<Process>>,
-    next_pid: u32,
+    /// The running thread (null during boot): a pointer into its Box in
+    /// `threads`, so `current()` - called several times by every syscall -
+    /// is one load instead of a tree search. The Box never moves, and a
+    /// thread is freed only by another one (`reap_dead`).
+    current: *mut Thread,
+    /// Threads that have exited, to be freed once off the CPU.
+    dead: Vec<u32>,
+    next_id: u32,
     /// Where the boot thread's stack pointer goes when PID 1 starts.
     boot_ksp: usize,
 }
 
 static TABLE: KCell<Table> = KCell::new(Table {
-    procs: BTreeMap::new(),
+    threads: BTreeMap::new(),
+    groups: BTreeMap::new(),
     runq: VecDeque::new(),
     current: core::ptr::null_mut(),
-    detached: Vec::new(),
-    next_pid: 1,
+    dead: Vec::new(),
+    next_id: 1,
     boot_ksp: 0,
 });
 
-/// The running process.
-pub fn current() -> &'static mut Process {
-    try_current().expect("no current process")
+/// The running thread.
+pub fn current() -> &'static mut Thread {
+    try_current().expect("no current thread")
 }
 
-/// The running process, if one has started (not during boot).
-pub fn try_current() -> Option<&'static mut Process> {
-    // SAFETY: null or a live boxed process (see `Table::current`).
+/// The running thread, if one has started (not during boot).
+pub fn try_current() -> Option<&'static mut Thread> {
+    // SAFETY: null or a live boxed thread (see `Table::current`).
     unsafe { TABLE.get().current.as_mut() }
 }
 
-pub fn get(pid: u32) -> Option<&'static mut Process> {
-    // The caller itself (raise, getpid-style lookups) needs no tree search.
-    if let Some(p) = try_current().filter(|p| p.pid == pid) {
-        return Some(p);
+/// The running thread's group: the current process.
+pub fn group() -> &'static mut Group {
+    current().group()
+}
+
+/// The thread `tid`, if it exists and has not exited.
+pub fn thread(tid: u32) -> Option<&'static mut Thread> {
+    if let Some(t) = try_current().filter(|t| t.tid == tid) {
+        return Some(t);
     }
-    TABLE.get().procs.get_mut(&pid).map(|b| &mut **b)
+    TABLE.get().threads.get_mut(&tid).map(|b| &mut **b).filter(|t| t.state != State::Dead)
+}
+
+/// The process `pid` (a zombie too).
+pub fn get(pid: u32) -> Option<&'static mut Group> {
+    // The caller itself (raise, getpid-style lookups) needs no tree search.
+    if let Some(g) = try_current().map(|t| t.group()).filter(|g| g.pid == pid) {
+        return Some(g);
+    }
+    // SAFETY: as `Thread::group`: the table holds a reference.
+    TABLE.get().groups.get(&pid).map(|g| unsafe { &mut *(g.get() as *mut Group) })
 }
 
 /// Every process, for signal broadcast and orphan re-parenting.
-pub fn all() -> impl Iterator<Item = &'static mut Process> {
-    TABLE.get().procs.values_mut().map(|b| &mut **b)
+pub fn all() -> impl Iterator<Item = &'static mut Group> {
+    // SAFETY: as in `get`.
+    TABLE.get().groups.values().map(|g| unsafe { &mut *(g.get() as *mut Group) })
 }
 
+/// Processes that exist (zombies too).
 pub fn count() -> usize {
-    TABLE.get().procs.len()
+    TABLE.get().groups.len()
 }
 
-/// Creates a process around `space` that will enter user mode with `tf`.
+/// A free id for a thread or process: neither a live thread's nor a
+/// group's (a zombie's PID, or a group whose leader has exited, stays taken).
+fn alloc_id() -> u32 {
+    let t = TABLE.get();
+    loop {
+        let id = t.next_id;
+        t.next_id = if id >= 32767 { 2 } else { id + 1 };
+        if !t.threads.contains_key(&id) && !t.groups.contains_key(&id) {
+            return id;
+        }
+    }
+}
+
+/// Creates a thread of `group` that will enter user mode with `tf`.
+fn spawn_thread(
+    tid: u32,
+    group: Rc<KCell<Group>>,
+    sig: ThreadSignals,
+    fp: FpState,
+    tf: &TrapFrame,
+) {
+    let mut t = Box::new(Thread {
+        tid,
+        group,
+        state: State::Runnable,
+        sig,
+        fp,
+        fp_live: false,
+        clear_child_tid: 0,
+        robust_list: 0,
+        cpu_ns: 0,
+        futex: None,
+        kstack: KernelStack::new(),
+        ksp: 0,
+    });
+    t.ksp = arch::new_thread(t.kstack_top(), tf);
+    t.group().threads.push(tid);
+    let table = TABLE.get();
+    table.threads.insert(tid, t);
+    table.runq.push_back(tid);
+}
+
+/// Creates a process around `space` whose one thread enters user mode with
+/// `tf`: the child of `parent` (its pid, and its process group and session
+/// per `JobIds::fork`), or of no one (PID 1). Returns its pid.
 fn create(
-    ppid: u32,
-    job: JobIds,
+    parent: Option<&Group>,
     name: String,
     space: AddressSpace,
     files: FdTable,
-    sig: SignalState,
+    sig: (GroupSignals, ThreadSignals),
+    fp: FpState,
     tf: &TrapFrame,
-) -> Result<u32, ()> {
+) -> Result<u32, sigil_core::abi::Errno> {
+    use sigil_core::abi::Errno;
     let t = TABLE.get();
-    if t.procs.len() >= MAX_PROCS {
-        return Err(());
+    if t.groups.len() >= MAX_PROCS || t.threads.len() >= MAX_THREADS {
+        return Err(Errno::EAGAIN);
     }
-    let pid = loop {
-        let p = t.next_pid;
-        t.next_pid = if p >= 32767 { 2 } else { p + 1 };
-        if !t.procs.contains_key(&p) {
-            break p;
-        }
-    };
-    let kstack = KernelStack::new();
-    let mut p = Box::new(Process {
+    let pid = alloc_id();
+    // Group and session 0 for PID 1, as Linux's init starts; it calls setsid itself.
+    let (ppid, job) = parent.map_or((0, JobIds::default()), |p| (p.pid, p.job.fork()));
+    let g = Rc::new(KCell::new(Group {
         pid,
         ppid,
-        state: State::Runnable,
         name,
         space: Some(space),
         files,
-        sig,
-        fp: FpState::new(),
-        fp_live: false,
+        sig: sig.0,
+        threads: Vec::new(),
+        exit: None,
+        exec_tid: None,
+        stop: None,
+        leader_status: 0,
+        zombie: false,
         wait_status: 0,
         report: None,
         job,
+        vfork_parent: None,
         cpu: CpuAccount::default(),
-        kstack,
-        ksp: 0,
-    });
-    p.ksp = arch::new_thread(p.kstack_top(), tf);
-    t.procs.insert(pid, p);
-    t.runq.push_back(pid);
+    }));
+    t.groups.insert(pid, g.clone());
+    spawn_thread(pid, g, sig.1, fp, tf);
     Ok(pid)
+}
+
+/// Frees the threads that have exited, except the running one.
+fn reap_dead() {
+    let t = TABLE.get();
+    if t.dead.is_empty() {
+        return;
+    }
+    let me = try_current().map(|c| c.tid);
+    let dead = core::mem::take(&mut t.dead);
+    for tid in dead {
+        if Some(tid) == me {
+            t.dead.push(tid);
+        } else {
+            t.threads.remove(&tid);
+        }
+    }
 }
 
 /// Runs PID 1 from the initramfs on behalf of the boot thread, which sleeps
@@ -263,28 +425,29 @@ fn create(
 pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errno> {
     let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
     let (space, tf) = exec::load(path, argv, &envp)?;
-    // Group and session 0, as Linux's init starts; it calls setsid itself.
-    let job = JobIds::default();
+    let sig = (GroupSignals::new(), ThreadSignals::new());
     let pid =
-        create(0, job, String::from(path), space, FdTable::console(), SignalState::new(), &tf)
-            .map_err(|_| sigil_core::abi::Errno::EAGAIN)?;
+        create(None, String::from(path), space, FdTable::console(), sig, FpState::new(), &tf)?;
     let t = TABLE.get();
     t.runq.clear();
-    let p = get(pid).expect("just created");
+    let p = thread(pid).expect("just created");
     t.current = p;
-    p.space().activate();
+    p.group().space().activate();
     arch::set_kernel_stack(p.kstack_top());
     // SAFETY: boot_ksp is a static slot; p.ksp came from new_thread.
     unsafe { arch::switch(&mut t.boot_ksp, p.ksp) };
-    // Back from `back_to_boot`: PID 1's kernel stack is idle now, so it can go.
+    // Back from `back_to_boot`: PID 1's last thread is idle now, so it can go.
     let t = TABLE.get();
     t.current = core::ptr::null_mut();
-    let init = t.procs.remove(&pid).expect("PID 1 in the table");
+    let init = t.groups.remove(&1).expect("PID 1 in the table");
+    let status = init.get().wait_status;
     // Empty containers keep their storage; give it back for the leak check.
-    t.procs = BTreeMap::new();
+    t.threads = BTreeMap::new();
+    t.groups = BTreeMap::new();
     t.runq = VecDeque::new();
-    t.detached = Vec::new();
-    Ok(init.wait_status)
+    t.dead = Vec::new();
+    drop(init);
+    Ok(status)
 }
 
 /// The end of PID 1 (called by `wait::exit` once everything else is gone):
@@ -292,41 +455,41 @@ pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errn
 fn back_to_boot() -> ! {
     let t = TABLE.get();
     let p = current();
-    // SAFETY: p.ksp lives in PID 1's Box, which run_init frees only after this
-    // switch has saved into it; boot_ksp was saved by run_init's switch.
+    // SAFETY: p.ksp lives in the thread's Box, which run_init frees only after
+    // this switch has saved into it; boot_ksp was saved by run_init's switch.
     unsafe { arch::switch(&mut p.ksp, t.boot_ksp) };
     unreachable!("PID 1 resumed after its end")
 }
 
-/// Makes `pid` runnable (if it still exists and is not a zombie).
-pub fn make_runnable(pid: u32) {
-    if let Some(p) = get(pid) {
-        wake(p);
+/// Makes thread `tid` runnable (if it still exists and has not exited).
+pub fn make_runnable(tid: u32) {
+    if let Some(t) = thread(tid) {
+        wake(t);
     }
 }
 
-/// Makes `p` runnable unless it is a zombie: `make_runnable` for a caller
-/// that already holds the process (a signal's sender), saving a lookup.
-pub fn wake(p: &mut Process) {
-    if p.state != State::Zombie && p.state != State::Runnable {
-        p.state = State::Runnable;
-        TABLE.get().runq.push_back(p.pid);
+/// Makes `t` runnable unless it has exited: `make_runnable` for a caller
+/// that already holds the thread (a signal's sender), saving a lookup.
+pub fn wake(t: &mut Thread) {
+    if t.state != State::Dead && t.state != State::Runnable {
+        t.state = State::Runnable;
+        TABLE.get().runq.push_back(t.tid);
     }
 }
 
-/// Wakes every process sleeping on `chan`: one pass over the table and no
+/// Wakes every thread sleeping on `chan`: one pass over the table and no
 /// allocation, since it runs on every pipe transfer and child exit.
 pub fn wakeup(chan: usize) {
     let t = TABLE.get();
-    for p in t.procs.values_mut() {
+    for p in t.threads.values_mut() {
         if p.state == State::Sleeping(chan) {
             p.state = State::Runnable;
-            t.runq.push_back(p.pid);
+            t.runq.push_back(p.tid);
         }
     }
 }
 
-/// Blocks the current process on `chan` until woken. Returns early, with
+/// Blocks the current thread on `chan` until woken. Returns early, with
 /// `Err(())`, if a signal is pending that should interrupt the sleep.
 pub fn sleep(chan: usize) -> Result<(), ()> {
     if crate::signal::interrupt_pending(current()) {
@@ -345,33 +508,26 @@ pub fn sleep(chan: usize) -> Result<(), ()> {
 pub fn yield_now() {
     let t = TABLE.get();
     if !t.runq.is_empty() {
-        t.runq.push_back(current().pid);
+        t.runq.push_back(current().tid);
         schedule();
     }
 }
 
 /// Takes zombie `pid` out of the table for good (auto-reaping): it can no
-/// longer be found or waited for, and its memory goes once it is not running.
+/// longer be found or waited for. Its last thread still holds the group, so
+/// it is freed with that thread's Box, once off the CPU (`reap_dead`).
 pub fn detach(pid: u32) {
-    let t = TABLE.get();
-    if let Some(p) = t.procs.remove(&pid) {
-        t.detached.push(p);
-    }
+    TABLE.get().groups.remove(&pid);
 }
 
-/// Runs the next runnable process. Returns when the current one runs again.
+/// Runs the next runnable thread. Returns when the current one runs again.
 /// If nothing can run, waits for an interrupt (timer, console) to change that.
 pub fn schedule() {
-    let t = TABLE.get();
-    if !t.detached.is_empty() {
-        let me = t.current as *const Process;
-        t.detached.retain(|p| core::ptr::eq(&**p, me));
-    }
     loop {
         let t = TABLE.get();
-        while let Some(pid) = t.runq.pop_front() {
-            let Some(next) = get(pid).filter(|p| p.state == State::Runnable) else { continue };
-            if pid != current().pid {
+        while let Some(tid) = t.runq.pop_front() {
+            let Some(next) = thread(tid).filter(|p| p.state == State::Runnable) else { continue };
+            if tid != current().tid {
                 switch_to(next);
             }
             return;
@@ -383,7 +539,7 @@ pub fn schedule() {
     }
 }
 
-fn switch_to(next: &'static mut Process) {
+fn switch_to(next: &'static mut Thread) {
     check_kernel_stack(arch::stack_pointer() as usize);
     let t = TABLE.get();
     let prev = current();
@@ -394,36 +550,34 @@ fn switch_to(next: &'static mut Process) {
         prev.fp_live = false;
     }
     t.current = &mut *next;
-    if let Some(s) = next.space.as_ref() {
-        s.activate();
+    // Threads of one group share the space: no MMU switch between them.
+    if !Rc::ptr_eq(&prev.group, &next.group) {
+        if let Some(s) = next.group().space.as_ref() {
+            s.activate();
+        }
     }
     arch::set_kernel_stack(next.kstack_top());
-    // SAFETY: prev.ksp lives in prev's Box, valid until prev is reaped;
-    // next.ksp came from new_thread or an earlier switch.
+    // SAFETY: prev.ksp lives in prev's Box, valid until prev is reaped (by
+    // another thread, after this switch); next.ksp came from new_thread or
+    // an earlier switch.
     unsafe { arch::switch(&mut prev.ksp, next.ksp) };
+    reap_dead();
 }
 
-/// fork/clone(SIGCHLD): a copy of the current process. Returns the child's pid.
-pub fn fork() -> Result<u32, sigil_core::abi::Errno> {
-    use sigil_core::abi::Errno;
-    let parent = current();
-    if count() >= MAX_PROCS {
-        return Err(Errno::EAGAIN);
+/// execve from a thread other than the leader, once it is the only one
+/// left (`exec::de_thread`): it takes over the process's id, as Linux's
+/// `de_thread` exchanges the leader's PID with the caller's.
+fn take_over_pid() {
+    let me = current();
+    let g = me.group();
+    if me.tid == g.pid {
+        return;
     }
-    let space = parent.space().fork().map_err(|_| Errno::ENOMEM)?;
-    let mut tf = parent.frame().clone();
-    tf.gpr[3] = 0;
-    tf.cr &= !arch::CR0_SO;
-    if parent.fp_live {
-        arch::fp_save(&mut parent.fp);
-    }
-    tf.msr &= !arch::MSR_FP;
-    let fp = parent.fp.clone();
-    let files = parent.files.clone();
-    let sig = parent.sig.fork();
-    let name = parent.name.clone();
-    let job = parent.job.fork();
-    let pid = create(parent.pid, job, name, space, files, sig, &tf).map_err(|_| Errno::EAGAIN)?;
-    get(pid).expect("just created").fp = fp;
-    Ok(pid)
+    // The old leader has exited: free its Box so its id is free to take.
+    reap_dead();
+    let t = TABLE.get();
+    let mut b = t.threads.remove(&me.tid).expect("the current thread is in the table");
+    b.tid = g.pid;
+    g.threads = alloc::vec![g.pid];
+    t.threads.insert(g.pid, b);
 }

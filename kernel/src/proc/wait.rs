@@ -1,15 +1,23 @@
-//! exit, wait4 and waitid: how a process ends and how its parent learns of it.
+//! exit, exit_group, wait4 and waitid: how threads and processes end and
+//! how a parent learns of it.
 //!
-//! An exiting process frees its address space and files at once, hangs up
-//! the process groups its exit orphans (`group::hangup_orphaned`), hands its
-//! children to PID 1, becomes a Zombie holding its Linux wait status, and
-//! tells its parent (`notify_parent`). A parent that ignores SIGCHLD or set
-//! SA_NOCLDWAIT gets no zombie: the child is detached from the table at once
-//! and freed by the next `schedule` that runs on another stack. Waits reap
-//! zombies (freeing the kernel stack last, adding the child's CPU time to the
-//! parent's children totals) and report stops/continues when asked; which
-//! children and events a wait selects is sigil-core's `job::wait`.
-//! When PID 1 exits, every other process is killed and reaped, and the boot
+//! `exit` ends one thread: its robust mutexes are marked OWNER_DIED, its
+//! `clear_child_tid` word is zeroed and woken (pthread_join waits on it), and
+//! it leaves its group. `exit_group` (and a fatal signal) marks the group as
+//! ending and wakes every thread, each of which leaves on its way back to
+//! user mode. The last thread out ends the process: it frees the address
+//! space and files, hangs up the process groups its exit orphans
+//! (`group::hangup_orphaned`), hands its children to PID 1, leaves the group
+//! a zombie holding its Linux wait status, and tells its parent
+//! (`notify_parent`). So a leader that exits before its threads is waited
+//! for only once the last of them is gone, as on Linux. A parent that
+//! ignores SIGCHLD or set SA_NOCLDWAIT gets no zombie: the group leaves the
+//! table at once, and is freed with its last thread's Box (`reap_dead`).
+//! Waits reap zombies (adding the child's CPU time to the parent's children
+//! totals) and report stops/continues when asked; which children and events
+//! a wait selects is sigil-core's `job::wait`. Any thread of the parent may
+//! wait for its children.
+//! When PID 1 ends, every other process is killed and reaped, and the boot
 //! thread takes over (`run_init`) to check for leaks and power off.
 
 use sigil_core::abi::Errno;
@@ -17,28 +25,72 @@ use sigil_core::job::wait::{autoreap, Event, WaitFor};
 use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::cputime::CpuTimes;
 
-use super::{current, get, schedule, sleep, State, TABLE};
+use super::{current, get, group, schedule, sleep, State, TABLE};
 
-/// Ends the current process with Linux wait status `status`. Never returns.
+/// exit_group(status), or a fatal signal: the whole process ends with wait
+/// status `status` (the first reason wins). Never returns.
+pub fn exit_group(status: u32) -> ! {
+    let g = group();
+    if g.exit.is_none() {
+        g.exit = Some(status);
+        g.stop = None;
+        for t in g.members() {
+            super::wake(t);
+        }
+    }
+    exit(g.exit.expect("just set"))
+}
+
+/// exit(status): ends the calling thread; the last one ends the process.
+/// Never returns.
 pub fn exit(status: u32) -> ! {
-    let p = current();
-    p.sig.flush();
-    crate::timers::exit(p.pid);
-    p.files.close_all();
-    p.space = None;
-    if p.pid == 1 {
+    let t = current();
+    let g = t.group();
+    super::futex::exit_robust_list(t.robust_list, t.tid);
+    if t.clear_child_tid != 0 && g.threads.len() > 1 {
+        // Linux zeroes it only if others share the memory (mm_users > 1).
+        let _ = crate::uaccess::put_user(t.clear_child_tid, 0u32);
+        super::futex::wake(g.pid, t.clear_child_tid, 1);
+    }
+    t.sig.flush();
+    g.threads.retain(|&x| x != t.tid);
+    if t.tid == g.pid {
+        g.leader_status = status;
+    }
+    if g.threads.is_empty() {
+        process_end();
+    }
+    if let Some(waiter) = g.exec_tid.filter(|_| g.threads.len() == 1) {
+        super::make_runnable(waiter);
+    }
+    t.state = State::Dead;
+    t.fp_live = false;
+    TABLE.get().dead.push(t.tid);
+    schedule();
+    unreachable!("a dead thread ran again");
+}
+
+/// The last thread of the current process is leaving: the process ends.
+fn process_end() {
+    let g = group();
+    let status = g.exit.unwrap_or(g.leader_status);
+    g.sig.flush();
+    crate::timers::exit(g.pid);
+    g.files.close_all();
+    g.space = None;
+    super::clone::vfork_done(g);
+    if g.pid == 1 {
         end_of_init(status);
     }
-    p.fp_live = false;
-    p.wait_status = status;
-    p.state = State::Zombie;
-    let pid = p.pid;
-    crate::dev::tty::exiting(p);
+    g.wait_status = status;
+    g.zombie = true;
+    let pid = g.pid;
+    crate::dev::tty::exiting(g);
     super::group::hangup_orphaned(pid);
     let mut zombies = alloc::vec::Vec::new();
     for c in super::all().filter(|c| c.ppid == pid) {
         c.ppid = 1;
-        if c.state == State::Zombie {
+        if c.zombie {
             zombies.push(c.pid);
         }
     }
@@ -47,8 +99,6 @@ pub fn exit(status: u32) -> ! {
         notify_parent(z);
     }
     notify_parent(pid);
-    schedule();
-    unreachable!("a zombie ran again");
 }
 
 /// Zombie `pid` tells its parent it exited: SIGCHLD (unless the parent
@@ -73,22 +123,14 @@ fn notify_parent(pid: u32) {
 /// PID 1 exited, so the machine goes down: every other process is killed
 /// and reaped first (each frees what it holds on its own way out), so that
 /// what is still allocated after `run_init` returns is a leak, not a
-/// survivor. PID 1 stays runnable meanwhile, to get the CPU back.
+/// survivor. PID 1's last thread stays runnable meanwhile, to get the CPU back.
 fn end_of_init(status: u32) -> ! {
-    let me = current();
-    me.wait_status = status;
+    group().wait_status = status;
     for _ in 0..MAX_KILL_ROUNDS {
         let t = TABLE.get();
-        let zombies: alloc::vec::Vec<u32> = t
-            .procs
-            .values()
-            .filter(|p| p.pid != 1 && p.state == State::Zombie)
-            .map(|p| p.pid)
-            .collect();
-        for pid in zombies {
-            t.procs.remove(&pid);
-        }
-        let alive: alloc::vec::Vec<u32> = t.procs.keys().copied().filter(|&pid| pid != 1).collect();
+        t.groups.retain(|&pid, g| pid == 1 || !g.get().zombie);
+        let alive: alloc::vec::Vec<u32> =
+            t.groups.keys().copied().filter(|&pid| pid != 1).collect();
         if alive.is_empty() {
             break;
         }
@@ -104,7 +146,9 @@ fn end_of_init(status: u32) -> ! {
         ));
     }
     // The dying children sent SIGCHLD: drop those nodes too.
-    me.sig.flush();
+    group().sig.flush();
+    current().sig.flush();
+    super::reap_dead();
     super::back_to_boot()
 }
 
@@ -130,20 +174,16 @@ pub struct Found {
 /// nothing to report; ECHILD when no child is selected at all.
 pub fn wait(sel: WaitFor, options: u32) -> Result<Option<Found>, Errno> {
     use sigil_core::abi::{WNOHANG, WNOWAIT};
-    let me = current().pid;
+    let me = group().pid;
     let keep = options & WNOWAIT != 0;
     loop {
         let mut selected = false;
         let mut found = None;
         for c in super::all().filter(|c| c.ppid == me && sel.selects(&c.member())) {
             selected = true;
-            let event = if c.state == State::Zombie {
-                Some(Event::Exited(c.wait_status))
-            } else {
-                c.report
-            };
+            let event = if c.zombie { Some(Event::Exited(c.wait_status)) } else { c.report };
             if let Some(event) = event.filter(|e| e.wanted(options)) {
-                if !keep && c.state != State::Zombie {
+                if !keep && !c.zombie {
                     c.report = None;
                 }
                 found = Some(Found { pid: c.pid, event, cpu: c.cpu.total() });
@@ -152,8 +192,8 @@ pub fn wait(sel: WaitFor, options: u32) -> Result<Option<Found>, Errno> {
         }
         if let Some(f) = found {
             if !keep && matches!(f.event, Event::Exited(_)) {
-                let child = TABLE.get().procs.remove(&f.pid).expect("zombie");
-                current().cpu.reap(&child.cpu);
+                let child = TABLE.get().groups.remove(&f.pid).expect("zombie");
+                group().cpu.reap(&child.get().cpu);
             }
             return Ok(Some(f));
         }

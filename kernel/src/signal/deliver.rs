@@ -31,7 +31,7 @@ use sigil_core::signal::frame::{
 use sigil_core::signal::{handler_mask, SigInfo, SigQueueNode, SigSet, Signal, StackT};
 
 use crate::arch::{self, TrapFrame, CR0_SO};
-use crate::proc::{self, Process};
+use crate::proc::{self, Thread};
 use crate::uaccess::{self, Access, UserWindow};
 
 /// `signal.dequeue=copy`: copy the siginfo out of the node (the old way).
@@ -62,24 +62,31 @@ impl Dequeued {
     }
 }
 
-/// Takes the next deliverable signal off `p`'s queue.
+/// Takes the next deliverable signal for thread `t`: from its private set
+/// first, then from its group's shared set (Linux `dequeue_signal`).
 /// A timer signal has its overrun filled in on the way out, or is dropped
 /// if stale (`crate::timers::on_dequeue`).
-pub fn dequeue(p: &mut Process) -> Option<Dequeued> {
-    let blocked = p.sig.blocked;
+pub fn dequeue(t: &mut Thread) -> Option<Dequeued> {
+    let blocked = t.sig.blocked;
+    let g = t.group();
     loop {
+        let set = if t.sig.pending.has_deliverable(blocked) {
+            &mut t.sig.pending
+        } else {
+            &mut g.sig.shared
+        };
         let mut dq = if DEQUEUE_COPY.load(Ordering::Relaxed) {
             let mut info = SigInfo::kernel(Signal::new(abi::SIGKILL).expect("signal"));
-            p.sig.pending.dequeue_copy(blocked, &mut info).map(|_| Dequeued::Copied(info))?
+            set.dequeue_copy(blocked, &mut info).map(|_| Dequeued::Copied(info))?
         } else {
-            p.sig.pending.dequeue(blocked).map(Dequeued::Node)?
+            set.dequeue(blocked).map(Dequeued::Node)?
         };
         let info = match &mut dq {
             Dequeued::Node(n) => &mut n.info,
             Dequeued::Copied(i) => i,
         };
-        if crate::timers::on_dequeue(p.pid, info) {
-            crate::sigtrace!(dequeue(p.pid, dq.info().signal(), dq.node()));
+        if crate::timers::on_dequeue(g.pid, info) {
+            crate::sigtrace!(dequeue(g.pid, dq.info().signal(), dq.node()));
             return Some(dq);
         }
     }
@@ -192,8 +199,9 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
 /// true if it did. A frame that cannot be written gets the process SIGSEGV.
 pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
     let p = proc::current();
+    let g = p.group();
     let sig = dq.info().signal();
-    let act = p.sig.action(sig).take_for_delivery();
+    let act = g.sig.action(sig).take_for_delivery();
     let kind = FrameKind::for_flags(act.flags);
     restart_syscall(tf, Some(act.flags));
     if p.fp_live {
@@ -203,7 +211,7 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
     }
     let mask = p.sig.saved_mask.take().unwrap_or(p.sig.blocked);
     let Some(place) = place_frame(kind, sig, tf.gpr[1], act.flags, &p.sig.altstack) else {
-        frame_failed(sig);
+        frame_failed(tf, sig);
         return false;
     };
     let (base, len) = place.window();
@@ -231,9 +239,9 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
         }
     };
     drop(dq); // the node's last moment: its siginfo is on the user stack now
-    crate::sigtrace!(frame(p.pid, sig.number(), kind, place.frame, (base, len), windows, ok));
+    crate::sigtrace!(frame(g.pid, sig.number(), kind, place.frame, (base, len), windows, ok));
     if !ok {
-        frame_failed(sig);
+        frame_failed(tf, sig);
         return false;
     }
     arch::sync_icache(place.lr, 8);
@@ -254,12 +262,11 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
 }
 
 /// Linux `force_sigsegv`: a frame for SIGSEGV itself that fails kills.
-fn frame_failed(sig: Signal) {
-    let p = proc::current();
+fn frame_failed(tf: &TrapFrame, sig: Signal) {
     if sig.number() == abi::SIGSEGV {
-        *p.sig.action(sig) = sigil_core::signal::SigAction::DEFAULT;
+        *proc::group().sig.action(sig) = sigil_core::signal::SigAction::DEFAULT;
     }
-    super::force_fault(abi::SIGSEGV, abi::SI_KERNEL, 0);
+    super::force_fault(tf, abi::SIGSEGV, abi::SI_KERNEL, 0);
 }
 
 /// Finishes a system call that returned a restart code: restart it, or make
@@ -303,11 +310,11 @@ pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> 
     match read_frame(tf, p, kind, frame, size) {
         Ok(()) => {
             tf.trap = 0; // nothing to restart
-            crate::sigtrace!(sigreturn(p.pid, kind, frame, tf.nip));
+            crate::sigtrace!(sigreturn(p.group().pid, kind, frame, tf.nip));
             Ok(tf.gpr[3])
         }
         Err(_) => {
-            super::force_fault(abi::SIGSEGV, abi::SI_KERNEL, 0);
+            super::force_fault(tf, abi::SIGSEGV, abi::SI_KERNEL, 0);
             Ok(tf.gpr[3])
         }
     }
@@ -315,7 +322,7 @@ pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> 
 
 fn read_frame(
     tf: &mut TrapFrame,
-    p: &mut Process,
+    p: &mut Thread,
     kind: FrameKind,
     frame: u32,
     size: u32,

@@ -1,9 +1,21 @@
-//! Signals in the kernel: per-process state, sending, and what happens on
-//! the way back to user mode.
+//! Signals in the kernel: per-thread and per-process state, sending, and
+//! what happens on the way back to user mode.
 //!
 //! The rules live in sigil-core (`sigil_core::signal`): sets, actions, the
-//! sigqueue, frame layouts. This module applies them to processes:
-//! `send` generates a signal (kill, tgkill, a fault, a child's exit),
+//! sigqueue, frame layouts. This module applies them to thread groups, the
+//! Linux way:
+//! - a signal sent to a *process* (kill, rt_sigqueueinfo, a timer, a child's
+//!   exit) is queued on the group's shared set, and `complete` picks the
+//!   thread that will take it (Linux `complete_signal`): the main thread if
+//!   it does not block it, else the first other thread that does not, which
+//!   is woken; if every thread blocks it, it waits on the shared set;
+//! - a signal sent to a *thread* (tgkill, tkill, rt_tgsigqueueinfo, a
+//!   fault) is queued on that thread's private set;
+//! - delivery takes the private set first, then the shared one (Linux
+//!   `dequeue_signal`), still by pointer (deliver.rs);
+//! - SIGKILL and every fatal default action end the whole group; a stop
+//!   signal stops every thread (group stop) and SIGCONT resumes them.
+//!
 //! `do_signal` runs on every return to user mode; when something is
 //! deliverable, `deliver_pending` performs each signal's default action or
 //! builds its handler frame (deliver.rs).
@@ -22,7 +34,7 @@ use core::sync::atomic::Ordering;
 use sigil_core::signal::queue::LIVE_NODES;
 
 use crate::arch::TrapFrame;
-use crate::proc::{self, Process, State};
+use crate::proc::{self, Group, State, Thread};
 
 /// RLIMIT_SIGPENDING: the signals one user may have queued at once, in all
 /// its processes together. Linux charges each queued signal to the sending
@@ -31,27 +43,68 @@ use crate::proc::{self, Process, State};
 /// it would let 64 processes each queue the limit and fill the kernel heap.
 pub const SIGQUEUE_MAX: usize = 1024;
 
-pub struct SignalState {
+/// A thread's own signal state.
+pub struct ThreadSignals {
+    /// Signals sent to this thread (tgkill, faults).
     pub pending: SigPending,
     pub blocked: SigSet,
-    pub actions: [SigAction; 64],
     pub altstack: AltStack,
     /// The mask to restore after the handler that ended a wait with a
     /// temporary mask (rt_sigsuspend; Linux's `saved_sigmask`).
     pub saved_mask: Option<SigSet>,
+    /// The signals a sigtimedwait in this thread is taking (Linux's
+    /// real_blocked trick): such a signal is not fatal to the group.
+    pub waiting: SigSet,
+}
+
+impl ThreadSignals {
+    pub fn new() -> ThreadSignals {
+        ThreadSignals {
+            pending: SigPending::new(),
+            blocked: SigSet::EMPTY,
+            altstack: AltStack::default(),
+            saved_mask: None,
+            waiting: SigSet::EMPTY,
+        }
+    }
+
+    /// fork: the same mask and alt stack; nothing pending.
+    pub fn fork(&self) -> ThreadSignals {
+        ThreadSignals { blocked: self.blocked, altstack: self.altstack, ..ThreadSignals::new() }
+    }
+
+    /// A new thread: the creator's mask, no alt stack (Linux clears it for
+    /// CLONE_VM), nothing pending.
+    pub fn for_new_thread(&self) -> ThreadSignals {
+        ThreadSignals { blocked: self.blocked, ..ThreadSignals::new() }
+    }
+
+    /// execve: the alt stack is gone.
+    pub fn exec(&mut self) {
+        self.altstack = AltStack::default();
+    }
+
+    /// The thread exited: drop what was pending (frees the nodes).
+    pub fn flush(&mut self) {
+        self.pending.flush_all();
+    }
+}
+
+/// What a thread group shares.
+pub struct GroupSignals {
+    /// Signals sent to the process.
+    pub shared: SigPending,
+    pub actions: [SigAction; 64],
     /// RLIMIT_CORE (soft, hard): whether a core-dump signal's death reports
     /// a core (WCOREDUMP). Linux's initial value is (0, unlimited).
     pub core_limit: (u64, u64),
 }
 
-impl SignalState {
-    pub fn new() -> SignalState {
-        SignalState {
-            pending: SigPending::new(),
-            blocked: SigSet::EMPTY,
+impl GroupSignals {
+    pub fn new() -> GroupSignals {
+        GroupSignals {
+            shared: SigPending::new(),
             actions: [SigAction::default(); 64],
-            altstack: AltStack::default(),
-            saved_mask: None,
             core_limit: (0, u64::MAX),
         }
     }
@@ -60,67 +113,77 @@ impl SignalState {
         &mut self.actions[sig.number() as usize - 1]
     }
 
-    /// fork: same actions, mask and alt stack; nothing pending.
-    pub fn fork(&self) -> SignalState {
-        SignalState { pending: SigPending::new(), saved_mask: None, ..*self }
+    /// fork: same actions; nothing pending.
+    pub fn fork(&self) -> GroupSignals {
+        GroupSignals { shared: SigPending::new(), ..*self }
     }
 
-    /// execve: handlers reset to default (ignored stay ignored), alt stack gone.
+    /// execve: handlers reset to default (ignored stay ignored).
     pub fn exec(&mut self) {
         for a in self.actions.iter_mut() {
             if a.disposition() != Disposition::Ignore {
                 *a = SigAction::default();
             }
         }
-        self.altstack = AltStack::default();
     }
 
-    /// The process exited: drop what was pending (frees the nodes).
+    /// The process ended: drop what was pending (frees the nodes).
     pub fn flush(&mut self) {
-        self.pending.flush_all();
+        self.shared.flush_all();
     }
 }
 
-/// Would `sig` be ignored or held back by `p` (the terminal's SIGTTIN/SIGTTOU
-/// choice between stopping a job and failing its call)?
-pub fn ignored_or_blocked(p: &mut Process, sig: Signal) -> bool {
-    is_ignored(p, sig) || p.sig.blocked.contains(sig)
+/// Would `sig` be ignored or held back by thread `t` (the terminal's
+/// SIGTTIN/SIGTTOU choice between stopping a job and failing its call)?
+pub fn ignored_or_blocked(t: &mut Thread, sig: Signal) -> bool {
+    is_ignored(t.group(), sig) || t.sig.blocked.contains(sig)
 }
 
-fn is_ignored(p: &mut Process, sig: Signal) -> bool {
-    match p.sig.action(sig).disposition() {
+fn is_ignored(g: &mut Group, sig: Signal) -> bool {
+    match g.sig.action(sig).disposition() {
         Disposition::Ignore => true,
         Disposition::Default => default_action(sig) == DefaultAction::Ignore,
         Disposition::Handler(_) => false,
     }
 }
 
-/// Generates `info` for process `pid` (Linux `send_signal`): SIGCONT and stop
-/// signals cancel each other, ignored signals are dropped unless blocked,
-/// SIGKILL and SIGCONT wake a stopped process, and a sleeping target is woken
-/// so its interruptible sleep can end.
+/// Generates `info` for process `pid` (a process-directed signal).
 pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
-    let p = proc::get(pid).ok_or(Errno::ESRCH)?;
-    if p.state == State::Zombie {
+    let g = proc::get(pid).ok_or(Errno::ESRCH)?;
+    generate(g, None, info, rt_limit)
+}
+
+/// Generates `info` for thread `tid` (a thread-directed signal).
+pub fn send_thread(tid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
+    let t = proc::thread(tid).ok_or(Errno::ESRCH)?;
+    generate(t.group(), Some(t), info, rt_limit)
+}
+
+/// Linux `send_signal` + `complete_signal`: SIGCONT and stop signals cancel
+/// each other, ignored signals are dropped unless blocked, SIGKILL ends the
+/// group at once, and the thread chosen to take the signal is woken so its
+/// interruptible sleep can end.
+fn generate(
+    g: &mut Group,
+    mut target: Option<&mut Thread>,
+    info: SigInfo,
+    rt_limit: bool,
+) -> Result<(), Errno> {
+    if g.zombie || g.exit.is_some() && g.exec_tid.is_none() {
         return Ok(());
     }
     let sig = info.signal();
-    match sig.number() {
-        abi::SIGCONT => {
-            p.sig.pending.flush_stop();
-            if p.state == State::Stopped {
-                p.report = Some(Event::Continued);
-                proc::make_runnable(pid);
-                notify_parent_stop(p);
-            }
-        }
-        abi::SIGSTOP | abi::SIGTSTP | abi::SIGTTIN | abi::SIGTTOU => p.sig.pending.flush_cont(),
-        abi::SIGKILL if p.state == State::Stopped => proc::make_runnable(pid),
-        _ => {}
-    }
-    crate::sigtrace!(generate(pid, &info));
-    if is_ignored(p, sig) && !p.sig.blocked.contains(sig) {
-        crate::sigtrace!(ignored(pid, sig));
+    prepare(g, sig);
+    let id = target.as_ref().map_or(g.pid, |t| t.tid);
+    crate::sigtrace!(generate(id, &info));
+    // Linux `sig_ignored` looks at the mask of the thread the signal was
+    // sent to: the main thread for a process (or the oldest left).
+    let blocked = match &target {
+        Some(t) => t.sig.blocked,
+        None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
+    };
+    if is_ignored(g, sig) && !blocked.contains(sig) {
+        crate::sigtrace!(ignored(id, sig));
         return Ok(());
     }
     // RT signals always count against the limit, even from kill() (Linux
@@ -129,71 +192,161 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     // timer's signal is never refused: the timer was charged when it was
     // made (timers::create) and queues at most one signal at a time, as a
     // Linux timer owns a preallocated sigqueue entry.
+    let pending = match target.as_deref_mut() {
+        Some(t) => &mut t.sig.pending,
+        None => &mut g.sig.shared,
+    };
     let limit = if info.code() == abi::SI_TIMER {
         usize::MAX
     } else if rt_limit || sig.is_rt() {
         let room = SIGQUEUE_MAX.saturating_sub(LIVE_NODES.load(Ordering::Relaxed));
-        p.sig.pending.count_queued() + room
+        pending.count_queued() + room
     } else {
         usize::MAX
     };
-    let queued = p.sig.pending.enqueue(info, limit);
-    crate::sigtrace!(queue(pid, sig, queued, &p.sig.pending));
+    let queued = pending.enqueue(info, limit);
+    crate::sigtrace!(queue(id, sig, queued, pending));
     queued?;
-    if !p.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
-        if let State::Sleeping(_) = p.state {
-            proc::wake(p);
-        }
-    }
+    complete(g, target, sig);
     Ok(())
 }
 
-/// A fault in user mode (SIGSEGV, SIGILL, ...): if the signal is blocked or
-/// ignored, the default action is forced, as Linux `force_sig_fault` does.
-pub fn force_fault(signo: u32, code: i32, addr: u32) {
-    let p = proc::current();
-    let nip = p.frame().nip;
+/// The side effects of generating `sig`, whatever happens to it (Linux
+/// `prepare_signal`): SIGCONT resumes a stopped group and discards pending
+/// stop signals; a stop signal discards a pending SIGCONT; SIGKILL ends the
+/// group now (Linux `complete_signal`'s fatal path, which for SIGKILL is
+/// unconditional).
+fn prepare(g: &mut Group, sig: Signal) {
+    match sig.number() {
+        abi::SIGCONT => {
+            g.sig.shared.flush_stop();
+            for t in g.members() {
+                t.sig.pending.flush_stop();
+            }
+            if g.stop.take().is_some() {
+                g.report = Some(Event::Continued);
+                for t in g.members().filter(|t| t.state == State::Stopped) {
+                    proc::wake(t);
+                }
+                notify_parent_stop(g);
+            }
+        }
+        abi::SIGSTOP | abi::SIGTSTP | abi::SIGTTIN | abi::SIGTTOU => {
+            g.sig.shared.flush_cont();
+            for t in g.members() {
+                t.sig.pending.flush_cont();
+            }
+        }
+        abi::SIGKILL => {
+            // Also during another thread's exec: that thread dies too.
+            g.exit = Some(wait_status::signaled(abi::SIGKILL, false));
+            g.exec_tid = None;
+            g.stop = None;
+            for t in g.members() {
+                proc::wake(t);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Does `t` take `sig` now? (Linux `wants_signal`.)
+fn wants(t: &Thread, sig: Signal) -> bool {
+    !t.sig.blocked.contains(sig) && (sig.number() == abi::SIGKILL || t.state != State::Stopped)
+}
+
+/// Picks the thread that takes `sig` and wakes it (Linux `complete_signal`):
+/// the target of a thread-directed signal; for a process-directed one the
+/// main thread if it wants it, else the first other thread that does.
+fn complete(g: &mut Group, target: Option<&mut Thread>, sig: Signal) {
+    let t = match target {
+        Some(t) => Some(t),
+        None => g.members().find(|t| wants(t, sig)),
+    };
+    if let Some(t) = t {
+        if !t.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
+            if let State::Sleeping(_) = t.state {
+                proc::wake(t);
+            }
+        }
+    }
+}
+
+/// The current thread has just blocked `newly`: process-directed signals
+/// pending among them go to a thread that still takes them, which is woken
+/// (Linux `retarget_shared_pending`).
+pub fn retarget(newly: SigSet) {
+    let g = proc::group();
+    let mut left = g.sig.shared.pending().intersect(newly);
+    while let Some(sig) = left.lowest() {
+        left.remove(sig);
+        complete(g, None, sig);
+    }
+}
+
+/// A fault in user mode (SIGSEGV, SIGILL, ...), sent to the faulting
+/// thread: if the signal is blocked or ignored, the default action is
+/// forced, as Linux `force_sig_fault` does.
+pub fn force_fault(tf: &TrapFrame, signo: u32, code: i32, addr: u32) {
+    let t = proc::current();
+    let g = t.group();
     crate::kprintln!(
         "sigil: pid {} ({}): signal {} code {} at {:#x}, nip {:#x}",
-        p.pid,
-        p.name,
+        g.pid,
+        g.name,
         signo,
         code,
         addr,
-        nip
+        tf.nip
     );
     let sig = Signal::new(signo).expect("valid fault signal");
-    if p.sig.blocked.contains(sig) || is_ignored(p, sig) {
-        p.sig.blocked.remove(sig);
-        *p.sig.action(sig) = SigAction::default();
+    if t.sig.blocked.contains(sig) || is_ignored(g, sig) {
+        t.sig.blocked.remove(sig);
+        *g.sig.action(sig) = SigAction::default();
     }
-    let _ = send(p.pid, SigInfo::fault(sig, code, addr), false);
+    let _ = send_thread(t.tid, SigInfo::fault(sig, code, addr), false);
 }
 
 /// A legal page fault found no free frame: the current process gets SIGKILL
 /// (Linux's OOM killer would pick the biggest process; Sigil picks the one
 /// asking, which cannot catch it or loop on a handler) and a console line.
 pub fn out_of_memory(ea: u32) {
-    let p = proc::current();
-    crate::kprintln!("sigil: out of memory at {:#x}: killing pid {} ({})", ea, p.pid, p.name);
-    let _ = send(p.pid, SigInfo::kernel(Signal::SIGKILL), false);
+    let g = proc::group();
+    crate::kprintln!("sigil: out of memory at {:#x}: killing pid {} ({})", ea, g.pid, g.name);
+    let _ = send(g.pid, SigInfo::kernel(Signal::SIGKILL), false);
 }
 
-/// Should an interruptible sleep end? (A signal is pending and not blocked.)
-pub fn interrupt_pending(p: &mut Process) -> bool {
-    p.sig.pending.has_deliverable(p.sig.blocked)
+/// Is something for `t` to act on at the next return to user mode: a
+/// deliverable signal on either set, or its group ending or stopping?
+#[inline]
+fn work_pending(t: &Thread, g: &Group) -> bool {
+    t.sig.pending.has_deliverable(t.sig.blocked)
+        || g.sig.shared.has_deliverable(t.sig.blocked)
+        || g.stop.is_some()
+        || doomed(t, g)
+}
+
+/// Is `t` to leave because its group is ending (exit_group, a fatal signal,
+/// another thread's exec)?
+fn doomed(t: &Thread, g: &Group) -> bool {
+    g.exit.is_some() && g.exec_tid != Some(t.tid)
+}
+
+/// Should an interruptible sleep end?
+pub fn interrupt_pending(t: &mut Thread) -> bool {
+    work_pending(t, t.group())
 }
 
 /// SIGCHLD (CLD_STOPPED or CLD_CONTINUED, unless the parent set
-/// SA_NOCLDSTOP) for the stop or continue `p.report` holds, and a wake-up
+/// SA_NOCLDSTOP) for the stop or continue `g.report` holds, and a wake-up
 /// of the parent's waits.
-fn notify_parent_stop(p: &mut Process) {
-    let ppid = p.ppid;
+fn notify_parent_stop(g: &mut Group) {
+    let ppid = g.ppid;
     let nocldstop = proc::get(ppid)
         .map(|pp| pp.sig.action(Signal::SIGCHLD).flags & abi::SA_NOCLDSTOP != 0)
         .unwrap_or(true);
-    if let Some(event) = p.report.filter(|_| !nocldstop) {
-        let _ = send(ppid, event.siginfo(p.pid, 0), false);
+    if let Some(event) = g.report.filter(|_| !nocldstop) {
+        let _ = send(ppid, event.siginfo(g.pid, 0), false);
     }
     proc::wakeup(proc::wait::wait_chan(ppid));
 }
@@ -204,28 +357,40 @@ fn notify_parent_stop(p: &mut Process) {
 /// (Linux tests `_TIF_SIGPENDING` the same way before calling anything).
 #[inline]
 pub fn do_signal(tf: &mut TrapFrame) {
-    let p = proc::current();
-    if p.sig.pending.has_deliverable(p.sig.blocked) {
+    let t = proc::current();
+    if work_pending(t, t.group()) {
         deliver_pending(tf);
     }
     deliver::restart_syscall(tf, None);
     // Test before clearing: `take()` would store None on every return.
-    if let Some(mask) = p.sig.saved_mask {
-        p.sig.saved_mask = None;
-        p.sig.blocked = mask;
+    let t = proc::current();
+    if let Some(mask) = t.sig.saved_mask {
+        t.sig.saved_mask = None;
+        t.sig.blocked = mask;
     }
 }
 
-/// The slow half of `do_signal`: a signal is deliverable.
+/// The slow half of `do_signal`: a signal is deliverable, or the group is
+/// ending or stopping.
 #[inline(never)]
 fn deliver_pending(tf: &mut TrapFrame) {
     // The handler whose frame was set up last: it is the one user mode enters.
     let mut entered = None;
     loop {
-        let p = proc::current();
-        let Some(node) = deliver::dequeue(p) else { break };
+        // Looked up again each round: a stop switches away.
+        let t = proc::current();
+        let g = t.group();
+        if doomed(t, g) {
+            proc::wait::exit(g.exit.expect("doomed"));
+        }
+        if g.stop.is_some() {
+            t.state = State::Stopped;
+            proc::schedule();
+            continue;
+        }
+        let Some(node) = deliver::dequeue(t) else { break };
         let sig = node.info().signal();
-        match p.sig.action(sig).disposition() {
+        match g.sig.action(sig).disposition() {
             // Every deliverable signal gets its frame now, each stacked on the
             // last (as Linux's exit-to-user loop does): the last one set up
             // runs first, and each handler's mask applies to the ones after it.
@@ -235,26 +400,26 @@ fn deliver_pending(tf: &mut TrapFrame) {
                 }
             }
             Disposition::Ignore => {
-                crate::sigtrace!(default_action(p.pid, sig.number(), DefaultAction::Ignore))
+                crate::sigtrace!(default_action(g.pid, sig.number(), DefaultAction::Ignore))
             }
             Disposition::Default => {
                 // Free the node first: a terminating action never returns
                 // here, so a node still owned by this frame would leak.
                 drop(node);
                 let action = default_action(sig);
-                crate::sigtrace!(default_action(p.pid, sig.number(), action));
+                crate::sigtrace!(default_action(g.pid, sig.number(), action));
                 match action {
                     DefaultAction::Ignore | DefaultAction::Continue => {}
-                    DefaultAction::Stop => stop(p, sig),
+                    DefaultAction::Stop => group_stop(g, sig),
                     DefaultAction::Terminate => {
-                        proc::wait::exit(wait_status::signaled(sig.number(), false))
+                        proc::wait::exit_group(wait_status::signaled(sig.number(), false))
                     }
                     DefaultAction::CoreDump => core_dump(sig),
                 }
             }
         }
     }
-    crate::sigtrace!(handler(proc::current().pid, entered, tf.nip, tf.gpr[1], tf.lr));
+    crate::sigtrace!(handler(proc::group().pid, entered, tf.nip, tf.gpr[1], tf.lr));
 }
 
 /// A core-dump signal's default action. Linux writes a core only if the
@@ -264,23 +429,29 @@ fn deliver_pending(tf: &mut TrapFrame) {
 /// the console that the image was not kept; with the default limit 0 it
 /// behaves exactly as Linux does.
 fn core_dump(sig: Signal) -> ! {
-    let p = proc::current();
-    let core = p.sig.core_limit.0 > 0;
+    let g = proc::group();
+    let core = g.sig.core_limit.0 > 0;
     if core {
         crate::kprintln!(
             "sigil: pid {} ({}) killed by signal {}: core dumped (no image kept)",
-            p.pid,
-            p.name,
+            g.pid,
+            g.name,
             sig.number()
         );
     }
-    proc::wait::exit(wait_status::signaled(sig.number(), core))
+    proc::wait::exit_group(wait_status::signaled(sig.number(), core))
 }
 
-/// SIGSTOP & co: stop until SIGCONT (or SIGKILL), telling the parent.
-fn stop(p: &mut Process, sig: Signal) {
-    p.state = State::Stopped;
-    p.report = Some(Event::Stopped(sig.number()));
-    notify_parent_stop(p);
-    proc::schedule();
+/// SIGSTOP & co: the whole group stops until SIGCONT (or SIGKILL), and the
+/// parent is told. Each thread stops itself on its way to user mode
+/// (`deliver_pending`); the sleeping ones are woken to do so.
+fn group_stop(g: &mut Group, sig: Signal) {
+    g.stop = Some(sig.number());
+    g.report = Some(Event::Stopped(sig.number()));
+    for t in g.members() {
+        if let State::Sleeping(_) = t.state {
+            proc::wake(t);
+        }
+    }
+    notify_parent_stop(g);
 }

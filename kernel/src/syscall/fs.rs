@@ -24,12 +24,12 @@ const AT_EMPTY_PATH: u32 = 0x1000;
 const AT_STATX_SYNC_TYPE: u32 = 0x6000;
 
 pub fn read(fd: u32, buf: u32, len: u32) -> SysResult {
-    let f = proc::current().files.get(fd)?.clone();
+    let f = proc::group().files.get(fd)?.clone();
     f.read(buf, len)
 }
 
 pub fn write(fd: u32, buf: u32, len: u32) -> SysResult {
-    let f = proc::current().files.get(fd)?.clone();
+    let f = proc::group().files.get(fd)?.clone();
     f.write(buf, len)
 }
 
@@ -38,7 +38,7 @@ pub fn writev(fd: u32, iov: u32, n: u32) -> SysResult {
     if n > 1024 {
         return Err(Errno::EINVAL);
     }
-    let f = proc::current().files.get(fd)?.clone();
+    let f = proc::group().files.get(fd)?.clone();
     let mut vecs = alloc::vec::Vec::with_capacity(n as usize);
     let w = UserWindow::open(iov, n * 8, Access::Read).map_err(|_| Errno::EFAULT)?;
     for i in 0..n {
@@ -62,13 +62,13 @@ pub fn writev(fd: u32, iov: u32, n: u32) -> SysResult {
 /// close: the descriptor is dropped after the table is let go (the last
 /// close of a pipe end wakes the other side).
 pub fn close(fd: u32) -> SysResult {
-    let old = proc::current().files.close(fd)?;
+    let old = proc::group().files.close(fd)?;
     drop(old);
     Ok(0)
 }
 
 fn file(fd: u32) -> Result<Arc<File>, Errno> {
-    proc::current().files.get(fd).cloned()
+    proc::group().files.get(fd).cloned()
 }
 
 /// pipe2(fds, flags): fds[0] the read end, fds[1] the write end.
@@ -78,7 +78,7 @@ pub fn pipe2(fds: u32, flags: u32) -> SysResult {
     }
     let (r, w) = pipe::new(flags)?;
     let cloexec = flags & O_CLOEXEC != 0;
-    let t = &mut proc::current().files;
+    let t = &mut proc::group().files;
     let rfd = t.install(r, 0, cloexec)?;
     let wfd = match t.install(w, 0, cloexec) {
         Ok(fd) => fd,
@@ -92,7 +92,7 @@ pub fn pipe2(fds: u32, flags: u32) -> SysResult {
     win.put(0, rfd);
     win.put(4, wfd);
     if win.finish().is_err() {
-        let t = &mut proc::current().files;
+        let t = &mut proc::group().files;
         let (a, b) = (t.close(rfd), t.close(wfd));
         drop((a, b));
         return Err(Errno::EFAULT);
@@ -132,7 +132,7 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, _mode: u32) -> SysResult {
         }
         Err(e) => return Err(e),
     };
-    proc::current().files.install(file, 0, flags & O_CLOEXEC != 0)
+    proc::group().files.install(file, 0, flags & O_CLOEXEC != 0)
 }
 
 pub fn open(path: u32, flags: u32, mode: u32) -> SysResult {
@@ -141,7 +141,7 @@ pub fn open(path: u32, flags: u32, mode: u32) -> SysResult {
 
 pub fn dup(fd: u32) -> SysResult {
     let f = file(fd)?;
-    proc::current().files.install(f, 0, false)
+    proc::group().files.install(f, 0, false)
 }
 
 /// dup2: newfd == oldfd is a no-op once oldfd is known to be valid.
@@ -150,7 +150,7 @@ pub fn dup2(old: u32, new: u32) -> SysResult {
     if old == new {
         return Ok(new);
     }
-    let replaced = proc::current().files.install_at(new, f, false)?;
+    let replaced = proc::group().files.install_at(new, f, false)?;
     drop(replaced);
     Ok(new)
 }
@@ -162,7 +162,7 @@ pub fn dup3(old: u32, new: u32, flags: u32) -> SysResult {
         return Err(Errno::EINVAL);
     }
     let f = file(old)?;
-    let replaced = proc::current().files.install_at(new, f, flags & O_CLOEXEC != 0)?;
+    let replaced = proc::group().files.install_at(new, f, flags & O_CLOEXEC != 0)?;
     drop(replaced);
     Ok(new)
 }
@@ -177,7 +177,7 @@ pub fn fcntl(fd: u32, cmd: u32, arg: u32) -> SysResult {
     const F_SETFL: u32 = 4;
     const F_DUPFD_CLOEXEC: u32 = 1030;
     const FD_CLOEXEC: u32 = 1;
-    let t = &mut proc::current().files;
+    let t = &mut proc::group().files;
     let e = t.entry(fd)?.clone();
     match cmd {
         F_DUPFD | F_DUPFD_CLOEXEC => {
@@ -346,6 +346,6 @@ pub fn poll(fds: u32, n: u32, timeout_ms: i32) -> SysResult {
 /// ioctl: the file decides. (The console is not a terminal, like a pipe under
 /// qemu-ppc, so glibc buffers stdout the same way on both.)
 pub fn ioctl(fd: u32, req: u32, arg: u32) -> SysResult {
-    let f = proc::current().files.get(fd)?.clone();
+    let f = proc::group().files.get(fd)?.clone();
     f.ioctl(req, arg)
 }

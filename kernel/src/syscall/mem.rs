@@ -1,4 +1,5 @@
-//! Memory system calls: brk, mmap (anonymous, private or shared), munmap, mprotect.
+//! Memory system calls: brk, mmap (anonymous, private or shared), munmap,
+//! mprotect, madvise.
 
 use sigil_core::abi::Errno;
 
@@ -15,7 +16,7 @@ fn page_ceil(a: u32) -> Option<u32> {
 
 /// brk(addr): moves the program break; returns the (possibly unchanged) break.
 pub fn brk(addr: u32) -> SysResult {
-    let space = proc::current().space();
+    let space = proc::group().space();
     let (start, cur) = (space.brk_start, space.brk);
     if addr < start {
         return Ok(cur);
@@ -49,7 +50,7 @@ pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, _fd: i32, _pgoff: u32) -
         return Err(Errno::ENODEV);
     }
     let len = page_ceil(len).ok_or(Errno::ENOMEM)?;
-    let space = proc::current().space();
+    let space = proc::group().space();
     if !space.room_for(1) {
         return Err(Errno::ENOMEM);
     }
@@ -88,7 +89,7 @@ pub fn munmap(addr: u32, len: u32) -> SysResult {
     if !addr.is_multiple_of(PAGE) || len == 0 || end > TASK_SIZE {
         return Err(Errno::EINVAL);
     }
-    proc::current().space().unmap(addr, end).map_err(|_| Errno::ENOMEM)?;
+    proc::group().space().unmap(addr, end).map_err(|_| Errno::ENOMEM)?;
     Ok(0)
 }
 
@@ -100,9 +101,19 @@ pub fn mprotect(addr: u32, len: u32, prot: u32) -> SysResult {
     if end > TASK_SIZE {
         return Err(Errno::ENOMEM);
     }
-    proc::current()
-        .space()
-        .protect(addr, end, Prot::from_linux(prot))
-        .map_err(|_| Errno::ENOMEM)?;
+    proc::group().space().protect(addr, end, Prot::from_linux(prot)).map_err(|_| Errno::ENOMEM)?;
+    Ok(0)
+}
+
+/// madvise(addr, len, advice): advice is a hint, and Sigil takes none of it
+/// (glibc gives a finished thread's stack back with MADV_DONTNEED; the pages
+/// stay, so their contents are not zeroed as Linux would zero them).
+/// Linux's checks apply: a misaligned address or an unknown advice is EINVAL.
+pub fn madvise(addr: u32, len: u32, advice: u32) -> SysResult {
+    // MADV_NORMAL..MADV_DONTNEED, MADV_FREE..MADV_POPULATE_WRITE.
+    let known = matches!(advice, 0..=4 | 8..=23);
+    if !addr.is_multiple_of(PAGE) || !known || addr.checked_add(len).is_none() {
+        return Err(Errno::EINVAL);
+    }
     Ok(0)
 }

@@ -25,7 +25,7 @@ const RLIMIT_CORE: u32 = 4;
 fn limit(resource: u32) -> Result<(u64, u64), Errno> {
     Ok(match resource {
         3 => (8 << 20, u64::MAX), // STACK
-        RLIMIT_CORE => crate::proc::current().sig.core_limit,
+        RLIMIT_CORE => crate::proc::group().sig.core_limit,
         6 => (crate::proc::MAX_PROCS as u64, crate::proc::MAX_PROCS as u64), // NPROC
         7 => (crate::fs::MAX_FDS as u64, crate::fs::MAX_FDS as u64),         // NOFILE
         11 => (crate::signal::SIGQUEUE_MAX as u64, crate::signal::SIGQUEUE_MAX as u64), // SIGPENDING
@@ -42,7 +42,7 @@ fn set_limit(resource: u32, new: (u64, u64)) -> Result<(), Errno> {
         return Err(Errno::EINVAL);
     }
     match resource {
-        RLIMIT_CORE => crate::proc::current().sig.core_limit = new,
+        RLIMIT_CORE => crate::proc::group().sig.core_limit = new,
         _ if new != old => return Err(Errno::EPERM),
         _ => {}
     }
@@ -78,7 +78,7 @@ pub fn setrlimit(resource: u32, rlim: u32) -> SysResult {
 
 /// prlimit64(pid, resource, new, old): only the caller's own limits.
 pub fn prlimit64(pid: u32, resource: u32, new: u32, old: u32) -> SysResult {
-    if pid != 0 && pid != crate::proc::current().pid {
+    if pid != 0 && pid != crate::proc::group().pid {
         return Err(Errno::ESRCH);
     }
     let prev = limit(resource)?;
@@ -106,7 +106,7 @@ pub fn readlink(path: u32, buf: u32, size: u32) -> SysResult {
     if p != b"/proc/self/exe" {
         return Err(Errno::ENOENT);
     }
-    let name = crate::proc::current().name.clone();
+    let name = crate::proc::group().name.clone();
     let n = (name.len() as u32).min(size);
     copy_to_user(buf, &name.as_bytes()[..n as usize]).map_err(|_| Errno::EFAULT)?;
     Ok(n)

@@ -10,6 +10,7 @@ mod mem;
 mod misc;
 mod process;
 mod sig;
+mod thread;
 mod time;
 
 use sigil_core::abi::{Errno, Sysno};
@@ -54,10 +55,13 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
     let Some(sys) = Sysno::from_raw(nr) else { return unknown(nr) };
     match sys {
         Exit => process::exit(a[0]),
-        ExitGroup => process::exit(a[0]),
-        Fork | Vfork => process::fork(),
-        Clone => process::clone(a[0], a[1]),
-        Execve => process::execve(a[0], a[1], a[2]),
+        ExitGroup => process::exit_group(a[0]),
+        Fork => thread::fork(tf),
+        Vfork => thread::vfork(tf),
+        Clone => thread::clone(tf, a),
+        // glibc falls back to clone when clone3 is ENOSYS (as on older kernels).
+        Clone3 => Err(Errno::ENOSYS),
+        Execve => process::execve(tf, a[0], a[1], a[2]),
         Wait4 => process::wait4(a[0] as i32, a[1], a[2], a[3]),
         Waitpid => process::wait4(a[0] as i32, a[1], a[2], 0),
         Waitid => process::waitid(a[0], a[1] as i32, a[2], a[3], a[4]),
@@ -66,9 +70,14 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Getpgrp => crate::proc::group::getpgid(0),
         Setsid => crate::proc::group::setsid(),
         Getsid => crate::proc::group::getsid(a[0] as i32),
-        Getpid | Gettid => Ok(crate::proc::current().pid),
-        Getppid => Ok(crate::proc::current().ppid),
-        SetTidAddress => Ok(crate::proc::current().pid),
+        Getpid => Ok(crate::proc::group().pid),
+        Gettid => Ok(crate::proc::current().tid),
+        Getppid => Ok(crate::proc::group().ppid),
+        SetTidAddress => thread::set_tid_address(a[0]),
+        SetRobustList => thread::set_robust_list(a[0], a[1]),
+        GetRobustList => thread::get_robust_list(a[0], a[1], a[2]),
+        Futex => thread::futex(a, false),
+        FutexTime64 => thread::futex(a, true),
         Getuid | Geteuid | Getgid | Getegid => Ok(0),
         SchedYield => {
             crate::proc::yield_now();
@@ -79,6 +88,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Mmap2 => mem::mmap(a[0], a[1], a[2], a[3], a[4] as i32, a[5]),
         Munmap => mem::munmap(a[0], a[1]),
         Mprotect => mem::mprotect(a[0], a[1], a[2]),
+        Madvise => mem::madvise(a[0], a[1], a[2]),
         Read => fs::read(a[0], a[1], a[2]),
         Write => fs::write(a[0], a[1], a[2]),
         Writev => fs::writev(a[0], a[1], a[2]),
@@ -140,7 +150,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         TimerGetoverrun => time::timer_getoverrun(a[0]),
         TimerDelete => time::timer_delete(a[0]),
         Reboot => misc::reboot(a[0], a[1], a[2]),
-        SetRobustList | Rseq => Err(Errno::ENOSYS),
+        Rseq => Err(Errno::ENOSYS),
         Kill => sig::kill(a[0] as i32, a[1]),
         Tkill => sig::tgkill(0, a[0], a[1]),
         Tgkill => sig::tgkill(a[0], a[1], a[2]),

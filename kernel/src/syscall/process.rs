@@ -1,41 +1,28 @@
-//! Process system calls: exit, fork/clone, execve, wait4/waitid, and the
-//! process-group and session calls (setpgid, getpgid, getpgrp, setsid, getsid).
+//! Process system calls: exit, exit_group, execve, wait4/waitid, and the
+//! process-group and session calls (setpgid, getpgid, getpgrp, setsid,
+//! getsid); fork and clone are in thread.rs.
 
 use sigil_core::abi::{wait_status, Errno};
 use sigil_core::job::wait::{self, WaitFor};
 use sigil_core::time::cputime::CpuTimes;
 
 use super::SysResult;
+use crate::arch::TrapFrame;
 use crate::proc;
 use crate::uaccess::{put_user, Access, UserWindow};
 
+/// exit: ends the calling thread (the process, if it is the last).
 pub fn exit(code: u32) -> SysResult {
     proc::wait::exit(wait_status::exited(code & 0xff))
 }
 
-pub fn fork() -> SysResult {
-    proc::fork()
+/// exit_group: ends every thread of the process.
+pub fn exit_group(code: u32) -> SysResult {
+    proc::wait::exit_group(wait_status::exited(code & 0xff))
 }
 
-/// CSIGNAL: the low byte of clone's flags is the exit signal.
-const CSIGNAL: u32 = 0xff;
-/// What glibc's fork() passes besides SIGCHLD; Sigil can honour these two
-/// for a single-threaded process (the tid pointers are the only effect).
-const CLONE_CHILD_SETTID: u32 = 0x0100_0000;
-const CLONE_CHILD_CLEARTID: u32 = 0x0020_0000;
-
-/// clone(flags, newsp, ...): only the fork form (a new process, SIGCHLD) is
-/// supported; threads (CLONE_VM and friends) get EINVAL.
-pub fn clone(flags: u32, newsp: u32) -> SysResult {
-    let extra = flags & !CSIGNAL & !(CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID);
-    if extra != 0 || newsp != 0 {
-        return Err(Errno::EINVAL);
-    }
-    proc::fork()
-}
-
-pub fn execve(path: u32, argv: u32, envp: u32) -> SysResult {
-    proc::exec::execve(path, argv, envp)
+pub fn execve(tf: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> SysResult {
+    proc::exec::execve(tf, path, argv, envp)
 }
 
 /// wait4(pid, &status, options, &rusage): the rusage holds the child's CPU
@@ -43,7 +30,7 @@ pub fn execve(path: u32, argv: u32, envp: u32) -> SysResult {
 /// only when a child is reported.
 pub fn wait4(pid: i32, status: u32, options: u32, rusage: u32) -> SysResult {
     let options = wait::wait4_options(options)?;
-    let sel = WaitFor::from_wait4(pid, proc::current().job.pgid);
+    let sel = WaitFor::from_wait4(pid, proc::group().job.pgid);
     let Some(found) = proc::wait::wait(sel, options)? else { return Ok(0) };
     if status != 0 {
         put_user(status, found.event.status()).map_err(|_| Errno::EFAULT)?;
@@ -55,7 +42,7 @@ pub fn wait4(pid: i32, status: u32, options: u32, rusage: u32) -> SysResult {
 /// waitid(idtype, id, &info, options, &rusage): the event as a SIGCHLD
 /// siginfo (all zero when WNOHANG finds nothing); returns 0.
 pub fn waitid(idtype: u32, id: i32, info: u32, options: u32, rusage: u32) -> SysResult {
-    let sel = WaitFor::from_waitid(idtype, id, proc::current().job.pgid)?;
+    let sel = WaitFor::from_waitid(idtype, id, proc::group().job.pgid)?;
     let found = proc::wait::wait(sel, wait::waitid_options(options)?)?;
     if info != 0 {
         let words = found.as_ref().map_or([0; 8], |f| *f.event.siginfo(f.pid, 0).words());

@@ -4,12 +4,13 @@
 //! alternate stack (sigaltstack), and the way back from a handler
 //! (sigreturn, rt_sigreturn).
 
+use alloc::boxed::Box;
 use sigil_core::abi::{self, Errno};
 use sigil_core::job::kill::kill_target;
 use sigil_core::signal::action::check_rt_sigaction;
 use sigil_core::signal::frame::FrameKind;
 use sigil_core::signal::info::check_queue_code;
-use sigil_core::signal::{SigAction, SigInfo, SigSet, Signal, StackT};
+use sigil_core::signal::{SigAction, SigInfo, SigQueueNode, SigSet, Signal, StackT};
 
 use super::SysResult;
 use crate::arch::TrapFrame;
@@ -26,37 +27,54 @@ fn signal_or_zero(sig: u32) -> Result<Option<Signal>, Errno> {
 
 /// kill(pid, sig): one process, the caller's group (0), a group (< -1) or
 /// everyone but PID 1 and the caller (-1); sigil-core's `job::kill` decodes
-/// the target, `proc::group::send` reaches it.
+/// the target, `proc::group::send` reaches it, each process once (on its
+/// shared pending set). A thread's id names its process, as on Linux.
 pub fn kill(pid: i32, sig: u32) -> SysResult {
     let sig = signal_or_zero(sig)?;
-    let me = proc::current();
+    let me = proc::group();
     if pid > 0 {
-        // One target, the common case (ping-pong): no list to allocate, and
-        // one lookup (`send` answers ESRCH itself).
+        // One target, the common case (ping-pong): no list to allocate.
+        let target = process_of(pid as u32)?;
         return match sig {
-            Some(sig) => signal::send(pid as u32, SigInfo::kill(sig, me.pid, 0), false).map(|_| 0),
-            None => proc::get(pid as u32).map(|_| 0).ok_or(Errno::ESRCH),
+            Some(sig) => signal::send(target, SigInfo::kill(sig, me.pid, 0), false).map(|_| 0),
+            None => Ok(0),
         };
     }
     let target = kill_target(pid, me.job.pgid)?;
     proc::group::send(target, sig.map(|s| SigInfo::kill(s, me.pid, 0))).map(|_| 0)
 }
 
-/// tgkill(tgid, tid, sig) and tkill(tid, sig) (tgid 0): one thread = one
-/// process in Sigil. This is what glibc's raise() calls.
+/// The process `id` names: a process, or one of its threads.
+fn process_of(id: u32) -> Result<u32, Errno> {
+    match proc::get(id) {
+        Some(g) => Ok(g.pid),
+        None => proc::thread(id).map(|t| t.group().pid).ok_or(Errno::ESRCH),
+    }
+}
+
+/// The thread `tid`, checked to be in process `tgid` unless that is 0 (tkill).
+fn thread_in(tgid: u32, tid: u32) -> Result<u32, Errno> {
+    let t = proc::thread(tid).ok_or(Errno::ESRCH)?;
+    if tgid != 0 && t.group().pid != tgid {
+        return Err(Errno::ESRCH);
+    }
+    Ok(tid)
+}
+
+/// tgkill(tgid, tid, sig) and tkill(tid, sig) (tgid 0): a signal for one
+/// thread, queued on its private set. This is what glibc's raise() and
+/// pthread_kill call.
 pub fn tgkill(tgid: u32, tid: u32, sig: u32) -> SysResult {
     if tid as i32 <= 0 || (tgid != 0 && tgid as i32 <= 0) {
         return Err(Errno::EINVAL);
     }
     let sig = signal_or_zero(sig)?;
-    if tgid != 0 && tgid != tid {
-        return Err(Errno::ESRCH);
-    }
+    let tid = thread_in(tgid, tid)?;
     match sig {
         Some(sig) => {
-            signal::send(tid, SigInfo::tkill(sig, proc::current().pid, 0), false).map(|_| 0)
+            signal::send_thread(tid, SigInfo::tkill(sig, proc::group().pid, 0), false).map(|_| 0)
         }
-        None => proc::get(tid).map(|_| 0).ok_or(Errno::ESRCH),
+        None => Ok(0),
     }
 }
 
@@ -71,8 +89,8 @@ pub fn rt_sigaction(sig: u32, act: u32, oldact: u32, sigsetsize: u32) -> SysResu
     } else {
         None
     };
-    let p = proc::current();
-    let old = *p.sig.action(sig);
+    let g = proc::group();
+    let old = *g.sig.action(sig);
     if oldact != 0 {
         let mut w = UserWindow::open(oldact, 20, Access::Write).map_err(|_| Errno::EFAULT)?;
         for (i, v) in old.to_words().iter().enumerate() {
@@ -81,16 +99,20 @@ pub fn rt_sigaction(sig: u32, act: u32, oldact: u32, sigsetsize: u32) -> SysResu
         w.finish().map_err(|_| Errno::EFAULT)?;
     }
     if let Some(new) = new {
-        *p.sig.action(sig) = new;
+        *g.sig.action(sig) = new;
         // Setting SIG_IGN (or a default that ignores) discards what is pending.
         if new.is_ignored(sig, SigSet::EMPTY) {
-            p.sig.pending.flush_signal(sig);
+            // ... on the shared set and on every thread's.
+            g.sig.shared.flush_signal(sig);
+            for t in g.members() {
+                t.sig.pending.flush_signal(sig);
+            }
         }
     }
     Ok(0)
 }
 
-/// rt_sigprocmask(how, set, oldset, sigsetsize).
+/// rt_sigprocmask(how, set, oldset, sigsetsize): the calling thread's mask.
 pub fn rt_sigprocmask(how: u32, set: u32, oldset: u32, sigsetsize: u32) -> SysResult {
     if sigsetsize != abi::SIGSET_SIZE {
         return Err(Errno::EINVAL);
@@ -114,6 +136,7 @@ pub fn rt_sigprocmask(how: u32, set: u32, oldset: u32, sigsetsize: u32) -> SysRe
     }
     if let Some(new) = new {
         p.sig.blocked = new.blockable();
+        signal::retarget(p.sig.blocked.without(old));
     }
     Ok(0)
 }
@@ -126,13 +149,20 @@ pub fn rt_sigreturn(tf: &mut TrapFrame) -> SysResult {
     deliver::restore_frame(tf, FrameKind::Rt)
 }
 
-/// rt_sigpending(set, sigsetsize): pending signals that are blocked.
+/// rt_sigpending(set, sigsetsize): pending signals that are blocked, on the
+/// thread's own set or the process's.
 pub fn rt_sigpending(set: u32, sigsetsize: u32) -> SysResult {
     if sigsetsize != abi::SIGSET_SIZE {
         return Err(Errno::EINVAL);
     }
     let p = proc::current();
-    let (a, b) = p.sig.pending.pending().intersect(p.sig.blocked).words();
+    let (a, b) = p
+        .sig
+        .pending
+        .pending()
+        .union(p.group().sig.shared.pending())
+        .intersect(p.sig.blocked)
+        .words();
     let mut w = UserWindow::open(set, 8, Access::Write).map_err(|_| Errno::EFAULT)?;
     w.put(0, a);
     w.put(4, b);
@@ -193,23 +223,23 @@ fn read_siginfo(uinfo: u32) -> Result<[u32; 32], Errno> {
 pub fn rt_sigqueueinfo(pid: u32, sig: u32, uinfo: u32) -> SysResult {
     let sig = signal_or_zero(sig)?;
     let words = read_siginfo(uinfo)?;
-    let me = proc::current().pid;
+    let me = proc::group().pid;
     let Some(sig) = sig else {
         check_queue_code(words[2] as i32, me, pid)?;
-        return proc::get(pid).map(|_| 0).ok_or(Errno::ESRCH);
+        return process_of(pid).map(|_| 0);
     };
     let info = SigInfo::from_user(sig, &words)?;
     info.check_queue_sender(me, pid)?;
-    proc::get(pid).ok_or(Errno::ESRCH)?;
-    signal::send(pid, info, true)?;
+    signal::send(process_of(pid)?, info, true)?;
     Ok(0)
 }
 
 pub fn rt_tgsigqueueinfo(tgid: u32, tid: u32, sig: u32, uinfo: u32) -> SysResult {
-    if tgid != tid {
-        return Err(Errno::ESRCH);
-    }
-    rt_sigqueueinfo(tid, sig, uinfo)
+    let sig = Signal::new(sig).ok_or(Errno::EINVAL)?;
+    let info = SigInfo::from_user(sig, &read_siginfo(uinfo)?)?;
+    info.check_queue_sender(proc::group().pid, tgid)?;
+    signal::send_thread(thread_in(tgid, tid)?, info, true)?;
+    Ok(0)
 }
 
 /// rt_sigtimedwait(set, info, timeout, sigsetsize): takes a pending signal
@@ -238,16 +268,26 @@ pub fn rt_sigtimedwait(
     // wakes us), as Linux does with real_blocked.
     let saved = p.sig.blocked;
     p.sig.blocked = saved.without(want);
-    let r = wait_for(p, want, uinfo, deadline);
+    p.sig.waiting = want;
+    let r = wait_for(want, uinfo, deadline);
+    let p = proc::current();
     p.sig.blocked = saved;
+    p.sig.waiting = SigSet::EMPTY;
     r
 }
 
-fn wait_for(p: &mut proc::Process, want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
+/// Takes a signal of `want` off the thread's own set, else the process's.
+fn take_wanted(p: &mut proc::Thread, want: SigSet) -> Option<Box<SigQueueNode>> {
     let others = SigSet::from_bits(!want.bits());
+    p.sig.pending.dequeue(others).or_else(|| p.group().sig.shared.dequeue(others))
+}
+
+fn wait_for(want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
     loop {
-        if let Some(mut node) = p.sig.pending.dequeue(others) {
-            if !crate::timers::on_dequeue(p.pid, &mut node.info) {
+        // Looked up again after each sleep (the invariants of `proc`).
+        let p = proc::current();
+        if let Some(mut node) = take_wanted(p, want) {
+            if !crate::timers::on_dequeue(p.group().pid, &mut node.info) {
                 continue; // a stale timer signal
             }
             if uinfo != 0 {
@@ -263,7 +303,7 @@ fn wait_for(p: &mut proc::Process, want: SigSet, uinfo: u32, deadline: Option<u6
             }
             return Ok(node.info.signo());
         }
-        if p.sig.pending.has_deliverable(p.sig.blocked) {
+        if signal::interrupt_pending(p) {
             // Another unblocked signal: its handler runs first.
             return Err(Errno::EINTR);
         }
@@ -273,7 +313,7 @@ fn wait_for(p: &mut proc::Process, want: SigSet, uinfo: u32, deadline: Option<u6
                 let _ = crate::dev::timer::sleep_until(d);
             }
             None => {
-                let _ = proc::sleep(p as *const proc::Process as usize);
+                let _ = proc::sleep(p as *const proc::Thread as usize);
             }
         }
     }

@@ -68,8 +68,8 @@ pub fn get_timespec(addr: u32, layout: Layout) -> Result<u64, Errno> {
 pub fn clock_gettime(clock: u32, ts: u32, layout: Layout) -> SysResult {
     readable_clock(clock)?;
     let ns = match clock {
-        // A process is its one thread.
-        CLOCK_PROCESS_CPUTIME_ID | CLOCK_THREAD_CPUTIME_ID => crate::cputime::runtime(),
+        CLOCK_PROCESS_CPUTIME_ID => crate::cputime::runtime(false),
+        CLOCK_THREAD_CPUTIME_ID => crate::cputime::runtime(true),
         _ => timer::now_ns(),
     };
     put_timespec(ts, ns, layout)?;
@@ -169,7 +169,7 @@ pub fn getitimer(which: u32, value: u32) -> SysResult {
 /// counts from an arbitrary point too; only differences mean anything).
 pub fn times(buf: u32) -> SysResult {
     if buf != 0 {
-        copy_to_user(buf, &cputime::encode_tms(&crate::proc::current().cpu))
+        copy_to_user(buf, &cputime::encode_tms(&crate::proc::group().cpu))
             .map_err(|_| Errno::EFAULT)?;
     }
     Ok(cputime::clock_ticks(timer::now_ns()))
@@ -182,7 +182,7 @@ const RUSAGE_THREAD: i32 = 1;
 /// getrusage(who, ru): the old 72-byte layout with 32-bit timevals (glibc
 /// on ppc32 converts it to its time64 struct). A process is its one thread.
 pub fn getrusage(who: u32, ru: u32) -> SysResult {
-    let a = &crate::proc::current().cpu;
+    let a = &crate::proc::group().cpu;
     let t: CpuTimes = match who as i32 {
         RUSAGE_SELF | RUSAGE_THREAD => a.own,
         RUSAGE_CHILDREN => a.children,
@@ -200,7 +200,9 @@ pub fn timer_create(clock: u32, sev: u32, id_out: u32) -> SysResult {
         let mut b = [0u8; SIGEVENT_SIZE];
         copy_from_user(&mut b, sev).map_err(|_| Errno::EFAULT)?;
         let w = |i: usize| u32::from_be_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
-        Some(time::decode_sigevent([w(0), w(1), w(2), w(3)], crate::proc::current().pid)?)
+        let pid = crate::proc::group().pid;
+        let in_process = |tid| crate::proc::thread(tid).is_some_and(|t| t.group().pid == pid);
+        Some(time::decode_sigevent([w(0), w(1), w(2), w(3)], in_process)?)
     } else {
         None
     };

@@ -215,32 +215,33 @@ pub const SIGEVENT_SIZE: usize = 64;
 /// How a POSIX timer tells its owner it expired.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Notify {
-    /// Queue `signo` (SI_TIMER, carrying `value`).
-    Signal { signo: u32, value: u32 },
+    /// Queue `signo` (SI_TIMER, carrying `value`) for the process, or with
+    /// SIGEV_THREAD_ID for thread `thread` only.
+    Signal { signo: u32, value: u32, thread: Option<u32> },
     /// Nothing: the owner polls timer_gettime.
     None,
 }
 
-/// Linux `good_sigevent` for a one-thread process `pid`: SIGEV_SIGNAL with a
-/// valid signal, SIGEV_NONE, or SIGEV_THREAD_ID naming the caller itself.
-/// SIGEV_THREAD is glibc's business (a helper thread with SIGEV_THREAD_ID),
-/// so the kernel, like Linux, rejects it. `words` are the first four
-/// sigevent words: value, signo, notify, tid.
-pub fn decode_sigevent(words: [u32; 4], pid: u32) -> Result<Notify, Errno> {
+/// Linux `good_sigevent`: SIGEV_SIGNAL with a valid signal, SIGEV_NONE, or
+/// SIGEV_THREAD_ID naming a thread of the caller's process (`in_process`
+/// says which ids are). SIGEV_THREAD is glibc's business (a helper thread
+/// with SIGEV_THREAD_ID), so the kernel, like Linux, rejects it. `words` are
+/// the first four sigevent words: value, signo, notify, tid.
+pub fn decode_sigevent(words: [u32; 4], in_process: impl Fn(u32) -> bool) -> Result<Notify, Errno> {
     let [value, signo, notify, tid] = words;
-    let signal = || {
+    let signal = |thread| {
         if (1..=64).contains(&signo) {
-            Ok(Notify::Signal { signo, value })
+            Ok(Notify::Signal { signo, value, thread })
         } else {
             Err(Errno::EINVAL)
         }
     };
     match notify {
         SIGEV_NONE => Ok(Notify::None),
-        SIGEV_SIGNAL => signal(),
+        SIGEV_SIGNAL => signal(None),
         n if n == SIGEV_SIGNAL | SIGEV_THREAD_ID => {
-            if tid == pid {
-                signal()
+            if in_process(tid) {
+                signal(Some(tid))
             } else {
                 Err(Errno::EINVAL)
             }
@@ -249,9 +250,9 @@ pub fn decode_sigevent(words: [u32; 4], pid: u32) -> Result<Notify, Errno> {
     }
 }
 
-/// The event a NULL sigevent means: SIGALRM carrying the timer id.
+/// The default notification (a NULL sigevent): SIGALRM carrying the id.
 pub const fn default_sigevent(id: u32) -> Notify {
-    Notify::Signal { signo: crate::abi::SIGALRM, value: id }
+    Notify::Signal { signo: crate::abi::SIGALRM, value: id, thread: None }
 }
 
 #[cfg(test)]

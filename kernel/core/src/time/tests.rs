@@ -73,19 +73,19 @@ fn alarm_rounds_like_linux() {
 #[test]
 fn sigevent_rules() {
     assert_eq!(
-        decode_sigevent([7, 34, SIGEV_SIGNAL, 0], 5),
-        Ok(Notify::Signal { signo: 34, value: 7 })
+        decode_sigevent([7, 34, SIGEV_SIGNAL, 0], |t| t == 5),
+        Ok(Notify::Signal { signo: 34, value: 7, thread: None })
     );
-    assert_eq!(decode_sigevent([7, 0, SIGEV_SIGNAL, 0], 5), Err(Errno::EINVAL));
-    assert_eq!(decode_sigevent([7, 65, SIGEV_SIGNAL, 0], 5), Err(Errno::EINVAL));
-    assert_eq!(decode_sigevent([0, 0, SIGEV_NONE, 0], 5), Ok(Notify::None));
-    assert_eq!(decode_sigevent([0, 10, SIGEV_THREAD, 0], 5), Err(Errno::EINVAL));
+    assert_eq!(decode_sigevent([7, 0, SIGEV_SIGNAL, 0], |t| t == 5), Err(Errno::EINVAL));
+    assert_eq!(decode_sigevent([7, 65, SIGEV_SIGNAL, 0], |t| t == 5), Err(Errno::EINVAL));
+    assert_eq!(decode_sigevent([0, 0, SIGEV_NONE, 0], |t| t == 5), Ok(Notify::None));
+    assert_eq!(decode_sigevent([0, 10, SIGEV_THREAD, 0], |t| t == 5), Err(Errno::EINVAL));
     assert_eq!(
-        decode_sigevent([1, 10, SIGEV_THREAD_ID, 5], 5),
-        Ok(Notify::Signal { signo: 10, value: 1 })
+        decode_sigevent([1, 10, SIGEV_THREAD_ID, 5], |t| t == 5),
+        Ok(Notify::Signal { signo: 10, value: 1, thread: Some(5) })
     );
-    assert_eq!(decode_sigevent([1, 10, SIGEV_THREAD_ID, 6], 5), Err(Errno::EINVAL));
-    assert_eq!(default_sigevent(3), Notify::Signal { signo: 14, value: 3 });
+    assert_eq!(decode_sigevent([1, 10, SIGEV_THREAD_ID, 6], |t| t == 5), Err(Errno::EINVAL));
+    assert_eq!(default_sigevent(3), Notify::Signal { signo: 14, value: 3, thread: None });
 }
 
 #[test]
@@ -116,7 +116,7 @@ fn real_timer_rearms_when_sigalrm_is_dequeued() {
 }
 
 fn sig() -> Notify {
-    Notify::Signal { signo: 34, value: 9 }
+    Notify::Signal { signo: 34, value: 9, thread: None }
 }
 
 #[test]

@@ -48,6 +48,11 @@ impl TrapFrame {
     pub fn is_user(&self) -> bool {
         self.msr & MSR_PR != 0
     }
+
+    /// The thread pointer (CLONE_SETTLS): r2 in the ppc32 ABI.
+    pub fn set_tls(&mut self, tls: u32) {
+        self.gpr[2] = tls;
+    }
 }
 
 /// What an exception means, in words the generic kernel understands.

@@ -1,0 +1,144 @@
+//! fork, vfork and clone: a new process (copies of everything) or a new
+//! thread of the caller's group (shares everything but its own registers,
+//! stack, mask and pending set). Which one the flags ask for, and which
+//! combinations are refused, is `sigil_core::clone::check`.
+//!
+//! Called from the syscall layer with the caller's live `TrapFrame`: the
+//! child starts as a copy of it, with r3 = 0.
+
+use sigil_core::abi::Errno;
+use sigil_core::clone::{self as rules, CloneKind};
+
+use super::{alloc_id, create, current, group, spawn_thread, State, TABLE};
+use crate::arch::{self, TrapFrame};
+use crate::uaccess::put_user;
+
+/// clone's pointer arguments (ppc32 order: flags, newsp, ptid, tls, ctid).
+pub struct CloneArgs {
+    pub flags: u32,
+    pub newsp: u32,
+    pub ptid: u32,
+    pub tls: u32,
+    pub ctid: u32,
+}
+
+/// The child's first registers: the caller's, returning 0 from the call,
+/// on `newsp` if one was given.
+fn child_frame(tf: &TrapFrame, newsp: u32) -> TrapFrame {
+    let mut c = tf.clone();
+    c.gpr[3] = 0;
+    c.cr &= !arch::CR0_SO;
+    c.msr &= !arch::MSR_FP;
+    if newsp != 0 {
+        c.gpr[1] = newsp;
+    }
+    c
+}
+
+/// The caller's FP registers, saved if they are live in the FPU.
+fn caller_fp() -> arch::FpState {
+    let me = current();
+    if me.fp_live {
+        arch::fp_save(&mut me.fp);
+    }
+    me.fp.clone()
+}
+
+/// fork(), vfork() and clone(): returns the child's id to the caller.
+pub fn clone(tf: &TrapFrame, a: CloneArgs) -> Result<u32, Errno> {
+    let kind = rules::check(a.flags, group().pid == 1)?;
+    let mut ctf = child_frame(tf, a.newsp);
+    if a.flags & rules::CLONE_SETTLS != 0 {
+        ctf.set_tls(a.tls);
+    }
+    let id = match kind {
+        CloneKind::Thread => new_thread(&ctf)?,
+        CloneKind::Process { .. } => new_process(&ctf)?,
+    };
+    // The new task has not run yet: its memory is ours (a thread) or a copy
+    // taken before these stores (a process), as Linux's order has it:
+    // CHILD_SETTID is written in the child's memory, PARENT_SETTID in ours.
+    // Linux ignores a bad pointer here (the child exists by then).
+    if a.flags & rules::CLONE_PARENT_SETTID != 0 {
+        let _ = put_user(a.ptid, id);
+    }
+    let child = super::thread(id).expect("just created");
+    if a.flags & rules::CLONE_CHILD_CLEARTID != 0 {
+        child.clear_child_tid = a.ctid;
+    }
+    if a.flags & rules::CLONE_CHILD_SETTID != 0 {
+        write_child_tid(child.group(), a.ctid, id);
+    }
+    if let CloneKind::Process { vfork: true, .. } = kind {
+        vfork_wait(id);
+    }
+    Ok(id)
+}
+
+/// CLONE_CHILD_SETTID: the child's id at `ctid` in the child's memory
+/// (ours, for a thread). A bad pointer is ignored, as in Linux (the child
+/// would fault on it).
+fn write_child_tid(g: &mut super::Group, ctid: u32, id: u32) {
+    if core::ptr::eq(g, group()) {
+        let _ = put_user(ctid, id);
+    } else if let Some(space) = g.space.as_mut() {
+        let _ = super::exec::write_phys(space, ctid, &id.to_be_bytes());
+    }
+}
+
+/// A thread of the caller's group.
+fn new_thread(tf: &TrapFrame) -> Result<u32, Errno> {
+    let t = TABLE.get();
+    if t.threads.len() >= super::MAX_THREADS {
+        return Err(Errno::EAGAIN);
+    }
+    let me = current();
+    let g = me.group();
+    if g.exit.is_some() {
+        // The group is dying: Linux's copy_process answers EINTR.
+        return Err(Errno::EINTR);
+    }
+    let fp = caller_fp();
+    let tid = alloc_id();
+    spawn_thread(tid, me.group.clone(), me.sig.for_new_thread(), fp, tf);
+    Ok(tid)
+}
+
+/// A new process: copies of the address space, files and handlers; only
+/// the calling thread is copied (POSIX fork in a threaded process).
+fn new_process(tf: &TrapFrame) -> Result<u32, Errno> {
+    let g = group();
+    if super::count() >= super::MAX_PROCS {
+        return Err(Errno::EAGAIN);
+    }
+    let space = g.space().fork().map_err(|_| Errno::ENOMEM)?;
+    let fp = caller_fp();
+    let sig = (g.sig.fork(), current().sig.fork());
+    create(Some(g), g.name.clone(), space, g.files.clone(), sig, fp, tf)
+}
+
+/// CLONE_VFORK: the caller sleeps until the child execs or exits
+/// (`vfork_done`), signals held off as Linux does (the sleep is killable only).
+fn vfork_wait(child: u32) {
+    let me = current().tid;
+    let Some(g) = super::get(child) else { return };
+    g.vfork_parent = Some(me);
+    while super::get(child).is_some_and(|g| g.vfork_parent == Some(me)) {
+        if group().exit.is_some() {
+            break;
+        }
+        current().state = State::Sleeping(vfork_chan(me));
+        super::schedule();
+    }
+}
+
+fn vfork_chan(tid: u32) -> usize {
+    0x3000_0000 + tid as usize
+}
+
+/// The child of a vfork has exec'd or exited: its parent runs again.
+pub fn vfork_done(g: &mut super::Group) {
+    if let Some(tid) = g.vfork_parent.take() {
+        super::wakeup(vfork_chan(tid));
+    }
+}

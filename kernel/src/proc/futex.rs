@@ -1,0 +1,215 @@
+//! Futex wait queues: the kernel half of `futex(2)` (the decoding is
+//! `sigil_core::futex`), and the two things thread exit does with futexes
+//! (the robust-list walk and the `clear_child_tid` wake).
+//!
+//! A waiter is queued under its `FutexKey` and records the key in its
+//! `Thread::futex`; a waker takes it off the queue, clears that field and
+//! makes it runnable. So a waiter that runs again knows why: field cleared
+//! = woken (or its requeue target woken), field still set = a timeout or a
+//! signal, and it takes itself off the queue. The queues are bounded by the
+//! number of threads (each waits on at most one futex).
+
+use alloc::collections::{BTreeMap, VecDeque};
+
+use sigil_core::abi::Errno;
+use sigil_core::futex::{self as rules, FutexKey, WakeOp};
+
+use super::{current, group, thread};
+use crate::kcell::KCell;
+use crate::uaccess::{get_user, put_user};
+
+struct Waiter {
+    tid: u32,
+    bitset: u32,
+}
+
+static QUEUES: KCell<BTreeMap<FutexKey, VecDeque<Waiter>>> = KCell::new(BTreeMap::new());
+
+/// Every queue is empty at power-off; free the map's storage for the leak check.
+pub fn release_empty_queues() {
+    let q = QUEUES.get();
+    if q.is_empty() {
+        *q = BTreeMap::new();
+    }
+}
+
+fn key(addr: u32) -> Result<FutexKey, Errno> {
+    FutexKey::new(group().pid, addr)
+}
+
+fn chan(tid: u32) -> usize {
+    0x5000_0000 + tid as usize
+}
+
+/// FUTEX_WAIT(_BITSET): sleeps if `*addr == val` until woken, `deadline`
+/// (ns since boot) or a signal.
+pub fn wait(addr: u32, val: u32, bitset: u32, deadline: Option<u64>) -> Result<u32, Errno> {
+    let k = key(addr)?;
+    let word: u32 = get_user(addr).map_err(|_| Errno::EFAULT)?;
+    if word != val {
+        return Err(Errno::EAGAIN);
+    }
+    let me = current();
+    let tid = me.tid;
+    QUEUES.get().entry(k).or_default().push_back(Waiter { tid, bitset });
+    me.futex = Some(k);
+    let timer = deadline.map(|d| crate::dev::timer::arm(d, crate::dev::timer::Event::Wake(tid)));
+    let r = loop {
+        let me = current();
+        if me.futex.is_none() {
+            break Ok(0);
+        }
+        if deadline.is_some_and(|d| crate::dev::timer::now_ns() >= d) {
+            break Err(Errno::ETIMEDOUT);
+        }
+        if super::sleep(chan(tid)).is_err() && current().futex.is_some() {
+            // Restarted if no handler runs: an absolute deadline stays
+            // right, and an untimed wait has none to keep.
+            break Err(if deadline.is_some() { Errno::ERESTARTNOHAND } else { Errno::ERESTARTSYS });
+        }
+    };
+    if let Some(t) = timer {
+        crate::dev::timer::cancel(t);
+    }
+    if let Some(k) = current().futex.take() {
+        unqueue(k, tid);
+    }
+    r
+}
+
+fn unqueue(k: FutexKey, tid: u32) {
+    let q = QUEUES.get();
+    if let Some(list) = q.get_mut(&k) {
+        list.retain(|w| w.tid != tid);
+        if list.is_empty() {
+            q.remove(&k);
+        }
+    }
+}
+
+/// Wakes up to `n` waiters on `k` whose bitset meets `bitset`; returns how many.
+fn wake_key(k: FutexKey, n: u32, bitset: u32) -> u32 {
+    let q = QUEUES.get();
+    let Some(list) = q.get_mut(&k) else { return 0 };
+    let mut woken = 0;
+    list.retain(|w| {
+        if woken >= n || w.bitset & bitset == 0 {
+            return true;
+        }
+        woken += 1;
+        if let Some(t) = thread(w.tid) {
+            t.futex = None;
+            super::wake(t);
+        }
+        false
+    });
+    if list.is_empty() {
+        q.remove(&k);
+    }
+    woken
+}
+
+/// FUTEX_WAKE(_BITSET) in the current process.
+pub fn wake_bitset(addr: u32, n: u32, bitset: u32) -> Result<u32, Errno> {
+    Ok(wake_key(key(addr)?, n, bitset))
+}
+
+/// Wakes up to `n` waiters on `addr` in process `pid` (thread exit).
+pub fn wake(pid: u32, addr: u32, n: u32) {
+    if let Ok(k) = FutexKey::new(pid, addr) {
+        wake_key(k, n, rules::FUTEX_BITSET_MATCH_ANY);
+    }
+}
+
+/// FUTEX_(CMP_)REQUEUE: wakes `n` on `addr`, moves up to `move_max` of the
+/// rest to `addr2`; returns woken + moved.
+pub fn requeue(
+    addr: u32,
+    addr2: u32,
+    n: u32,
+    move_max: u32,
+    cmp: Option<u32>,
+) -> Result<u32, Errno> {
+    let (k1, k2) = (key(addr)?, key(addr2)?);
+    if let Some(expected) = cmp {
+        let word: u32 = get_user(addr).map_err(|_| Errno::EFAULT)?;
+        if word != expected {
+            return Err(Errno::EAGAIN);
+        }
+    }
+    let woken = wake_key(k1, n, rules::FUTEX_BITSET_MATCH_ANY);
+    if k1 == k2 {
+        return Ok(woken);
+    }
+    let q = QUEUES.get();
+    let mut moved = alloc::vec::Vec::new();
+    if let Some(list) = q.get_mut(&k1) {
+        while moved.len() < move_max as usize {
+            let Some(w) = list.pop_front() else { break };
+            moved.push(w);
+        }
+        if list.is_empty() {
+            q.remove(&k1);
+        }
+    }
+    let count = moved.len() as u32;
+    for w in moved {
+        if let Some(t) = thread(w.tid) {
+            t.futex = Some(k2);
+        }
+        q.entry(k2).or_default().push_back(w);
+    }
+    Ok(woken + count)
+}
+
+/// FUTEX_WAKE_OP: `*addr2 = op(*addr2)`, wake `n` on `addr`, and `n2` on
+/// `addr2` if the old value passes the comparison. The read-modify-write is
+/// atomic: one CPU, and the kernel is not preempted between the two accesses.
+pub fn wake_op(addr: u32, addr2: u32, n: u32, n2: u32, op: WakeOp) -> Result<u32, Errno> {
+    let (k1, k2) = (key(addr)?, key(addr2)?);
+    let old: u32 = get_user(addr2).map_err(|_| Errno::EFAULT)?;
+    put_user(addr2, op.apply(old)).map_err(|_| Errno::EFAULT)?;
+    let mut woken = wake_key(k1, n, rules::FUTEX_BITSET_MATCH_ANY);
+    if op.compare(old) {
+        woken += wake_key(k2, n2, rules::FUTEX_BITSET_MATCH_ANY);
+    }
+    Ok(woken)
+}
+
+/// A thread is exiting with robust list `head`: every robust mutex it still
+/// holds gets FUTEX_OWNER_DIED and one waiter woken (Linux
+/// `exit_robust_list`). A bad list just ends the walk.
+pub fn exit_robust_list(head: u32, tid: u32) {
+    if head == 0 {
+        return;
+    }
+    let Ok([first, offset, pending]) = get_user::<[u32; 3]>(head) else { return };
+    let mut entry = first & !1;
+    let pending = pending & !1;
+    for _ in 0..rules::ROBUST_LIST_LIMIT {
+        if entry == head || entry == 0 {
+            break;
+        }
+        let Ok(next) = get_user::<u32>(entry) else { return };
+        if entry != pending {
+            owner_died(entry.wrapping_add(offset), tid);
+        }
+        entry = next & !1;
+    }
+    if pending != 0 {
+        owner_died(pending.wrapping_add(offset), tid);
+    }
+}
+
+/// Linux `handle_futex_death` for the futex word at `addr`.
+fn owner_died(addr: u32, tid: u32) {
+    if !addr.is_multiple_of(4) {
+        return;
+    }
+    let Ok(word) = get_user::<u32>(addr) else { return };
+    if let Some((new, wake_one)) = rules::owner_died(word, tid) {
+        if put_user(addr, new).is_ok() && wake_one {
+            wake(group().pid, addr, 1);
+        }
+    }
+}

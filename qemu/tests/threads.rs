@@ -1,0 +1,129 @@
+//! Threads: static glibc programs using pthreads, C++ threads, posix_spawn,
+//! and the thread-group signal rules, each booted on Sigil as PID 1 and,
+//! where qemu-ppc can run it faithfully, compared with it.
+//!
+//! qemu-ppc is not the reference for two of them, and those assert Linux's
+//! documented behaviour on Sigil alone:
+//! - robust mutexes: qemu-ppc answers set_robust_list with ENOSYS (it cannot
+//!   walk guest memory at a thread's death), so a robust mutex whose owner
+//!   dies is never released and the program hangs there;
+//! - execve: qemu-ppc hands execve to the host kernel, which cannot run a
+//!   ppc32 binary (ENOEXEC) without binfmt_misc.
+
+mod common;
+
+use common::{compare, compare_with, has_lines, program, sigil};
+use sigil_qemu::initramfs::MODE_EXEC;
+use sigil_qemu::ExtraFile;
+
+#[test]
+fn sixteen_threads_on_a_mutex_and_a_condvar() {
+    let out = compare("thr_mutex", &[]);
+    has_lines(
+        &out,
+        &[
+            "threads: 16, counter: 32000 (expected 32000)",
+            "return values summed: 360",
+            "gettid != getpid in every thread: yes",
+        ],
+    );
+}
+
+#[test]
+fn thread_group_signals() {
+    let out = compare("thr_signals", &[]);
+    has_lines(
+        &out,
+        &[
+            "pthread_kill to each of 4 threads: handled by its target: yes",
+            "kill() with all threads but one blocking SIGUSR2: taken by that one: yes",
+            "raise then kill of a blocked SIGUSR1: 2 deliveries",
+            "signal thread: sigwait took 3 SIGUSR1 and then SIGTERM",
+        ],
+    );
+}
+
+#[test]
+fn group_stop_continue_and_kill() {
+    let out = compare("thr_stop", &[]);
+    has_lines(
+        &out,
+        &[
+            "SIGSTOP, waitpid(WUNTRACED): stopped by signal 19",
+            "SIGCONT, waitpid(WCONTINUED): continued",
+            "SIGKILL of the 4-thread child: killed by signal 9",
+            "SIGTERM of the 4-thread child: killed by signal 15",
+        ],
+    );
+}
+
+#[test]
+fn timer_sigev_thread_and_thread_id() {
+    let out = compare("thr_timer", &[]);
+    has_lines(
+        &out,
+        &[
+            "notified: value 77, in another thread: yes",
+            "SIGEV_THREAD_ID signal taken by the worker: yes",
+        ],
+    );
+}
+
+/// system() and popen() run /bin/sh: mini_sh on Sigil, the host's sh
+/// under qemu-ppc (its execve runs host binaries).
+#[test]
+fn system_popen_posix_spawn_vfork() {
+    let sh = std::fs::read(program("mini_sh")).expect("read mini_sh");
+    let files = [ExtraFile::new("bin/sh", sh, MODE_EXEC)];
+    let out = compare_with("thr_spawn", &[], &[], &files);
+    has_lines(
+        &out,
+        &[
+            "clone3(NULL, 0): -1 (Function not implemented)",
+            "hello from system",
+            "system(exit 3): exited 3",
+            "popen read: one line through popen",
+            "posix_spawn: 0, child exited 9",
+            "vfork child: exited 4",
+        ],
+    );
+}
+
+/// Linux's behaviour (see the module comment for why not qemu-ppc's).
+#[test]
+fn robust_mutex_owner_dies() {
+    let r = sigil("thr_robust", &[], &[]);
+    assert_eq!(
+        r.console,
+        "lock after the owner died: EOWNERDEAD\npthread_mutex_consistent: 0\nunlock: 0\n\
+         lock again: 0\nwaiter blocked when the owner died: EOWNERDEAD\n"
+    );
+    assert_eq!(r.status, Some(0));
+}
+
+/// Linux's behaviour (see the module comment for why not qemu-ppc's).
+#[test]
+fn execve_from_a_thread_and_exit_group() {
+    let r = sigil("thr_exec", &[], &[]);
+    assert_eq!(
+        r.console,
+        "after exec: same pid: yes\nafter exec: gettid == getpid: yes\n\
+         exit(5) from main with a sleeping thread: exited 5\n\
+         leader gone, process still there: yes\nthen SIGTERM: killed by signal 15\n"
+    );
+    assert_eq!(r.status, Some(0));
+}
+
+#[test]
+fn cxx_cout_thread_call_once() {
+    let out = compare("thr_cxx", &[]);
+    has_lines(
+        &out,
+        &[
+            "hello from std::cout",
+            "8 std::threads joined, sum 28",
+            "std::call_once ran 1 time(s)",
+            "std::async: 42",
+        ],
+    );
+}
