@@ -13,8 +13,8 @@ pub mod deliver;
 use sigil_core::abi::{self, wait_status, Errno};
 use sigil_core::job::wait::Event;
 use sigil_core::signal::{
-    default_action, AltStack, DefaultAction, Disposition, SigAction, SigInfo, SigPending, SigSet,
-    Signal,
+    default_action, init_drops_default, AltStack, DefaultAction, Disposition, SigAction, SigInfo,
+    SigPending, SigSet, Signal,
 };
 
 use crate::arch::TrapFrame;
@@ -83,7 +83,8 @@ fn is_ignored(p: &mut Process, sig: Signal) -> bool {
 /// Generates `info` for process `pid` (Linux `send_signal`): SIGCONT and stop
 /// signals cancel each other, ignored signals are dropped unless blocked,
 /// SIGKILL and SIGCONT wake a stopped process, and a sleeping target is woken
-/// so its interruptible sleep can end.
+/// so its interruptible sleep can end. PID 1 (init) drops what it has no
+/// handler for, as Linux's init does (`init_drops_default`).
 pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     let p = proc::get(pid).ok_or(Errno::ESRCH)?;
     if p.state == State::Zombie {
@@ -108,7 +109,10 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
         _ => {}
     }
     crate::sigtrace!(generate(pid, &info));
-    if is_ignored(p, sig) && !p.sig.blocked.contains(sig) {
+    let init_drops = pid == 1
+        && p.sig.action(sig).disposition() == Disposition::Default
+        && init_drops_default(&info);
+    if (is_ignored(p, sig) || init_drops) && !p.sig.blocked.contains(sig) {
         crate::sigtrace!(ignored(pid, sig));
         return Ok(());
     }
