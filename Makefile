@@ -2,6 +2,8 @@
 #
 #   make run   [BOARD=g3beige] [INIT=path/to/static-elf] [ARGS="a b"] [BOOT="opts"] [QUIET=1] [QEMU_FLAGS="..."]
 #   make test  [BOARD=...]     host unit tests + QEMU integration tests
+#   make lint                  cargo fmt --check and clippy -D warnings on every crate (CI runs it)
+#   make test-fresh            README's two commands on a pristine Debian 12 (10-15 min)
 #   make bench                 the mailing-list experiments, in guest instructions
 #   make debug [INIT=...]      QEMU waiting for gdb, and the gdb script to attach (docs/debugging.md)
 #   make trace INIT=... [ARGS=...]  boot with trace=signal; print the trace, draw target/trace/<name>.svg
@@ -31,7 +33,7 @@ MAKEFLAGS += --silent
 endif
 BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
 
-.PHONY: help deps kernel runner user run run-cmd test test-host test-boards test-qemu bench debug trace image clean
+.PHONY: help deps kernel runner user run run-cmd test test-host test-boards test-qemu lint test-fresh bench debug trace image clean
 .DEFAULT_GOAL := help
 
 help: ## Show this help
@@ -63,11 +65,16 @@ user: deps user-c user-rust ## Build the user programs (C and Rust)
 # itself can only exit 0 or 2, so a failing program ends `make run` with
 # "Error N" (N = the status); `run-cmd` gives scripts the status itself:
 #   sh -c "$$(make -s run-cmd INIT=... ARGS=...)"; echo $$?
+#
+# Without INIT, `make run` shows a newcomer one signal's life: the signal
+# demo as PID 1 with the kernel's signal trace on (docs/signals.md reads it).
+RUN_INIT = $(or $(INIT),target/user/sig_demo)
+RUN_BOOT = $(strip $(if $(INIT),,trace=signal) $(BOOT))
 RUN_CMD = $(RUNNER) --board $(BOARD) --kernel $(KERNEL) \
-	  $(if $(INIT),--bin-dir target/user --init $(INIT)) $(if $(QUIET),--quiet) \
-	  $(if $(BOOT),--append "$(BOOT)") $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") -- $(ARGS)
+	  --bin-dir target/user --init $(RUN_INIT) $(if $(QUIET),--quiet) \
+	  $(if $(RUN_BOOT),--append "$(RUN_BOOT)") $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") -- $(ARGS)
 
-run: kernel runner user ## Boot BOARD in QEMU; with INIT=, run that program as PID 1
+run: kernel runner user ## Boot BOARD in QEMU and run INIT as PID 1 (default: sig_demo with the signal trace)
 	@$(RUN_CMD)
 
 run-cmd: kernel runner user ## Build, then print the command `make run` would run (its exit status is PID 1's)
@@ -80,6 +87,35 @@ test-host: deps ## Host unit tests of the portable logic (cargo test)
 
 test-qemu: kernel runner user ## QEMU integration tests (boot, programs, signals)
 	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu --lib --bins --tests -- --test-threads=2
+
+# Clippy sees every crate as it is really built: the host crates with their
+# tests, the kernel once per family (each compiles different arch code, with
+# that family's board settings), and ulib for the user target. PATH puts
+# Debian's cargo-clippy before rustup's, which has no ppc32 std.
+CLIPPY      := PATH=/usr/bin:$$PATH $(CARGO) clippy -q
+CLIPPY_DENY := -- -D warnings
+lint: deps ## cargo fmt --check, and clippy -D warnings on the host crates, the kernel (each family) and ulib
+	PATH=/usr/bin:$$PATH $(CARGO) fmt --all --check
+	$(CLIPPY) -p sigil-abi -p sigil-core -p sigil-qemu --all-targets $(CLIPPY_DENY)
+	for b in g3beige mpc885ads; do \
+	  $(MAKE) --no-print-directory -s lint-kernel BOARD=$$b || exit 1; done
+	$(CROSS_ENV) RUSTFLAGS="$(USER_RS_FLAGS)" $(CLIPPY) -p ulib --release --bins \
+	  --target powerpc-unknown-linux-gnu -Zbuild-std=core -Zbuild-std-features=compiler-builtins-mem \
+	  --target-dir target/clippy/user $(CLIPPY_DENY)
+
+.PHONY: lint-kernel
+lint-kernel:
+	$(CROSS_ENV) $(KERNEL_ENV) SIGIL_ARCH=$(KERNEL_ARCH) RUSTFLAGS="-C link-arg=-T$(CURDIR)/$(KERNEL_LD)" \
+	  $(CLIPPY) -p sigil-kernel --release --target kernel/ppc32-sigil.json $(BUILD_STD) \
+	  --target-dir target/clippy/$(KERNEL_ARCH) $(CLIPPY_DENY)
+
+# What a newcomer's new machine does with README's commands: a pristine Debian
+# 12 chroot holding a fresh clone of this checkout's HEAD (commit first), built
+# by the workplace's fresh-debian.sh, which FRESH_DEBIAN names.
+FRESH_DEBIAN ?= ../shared/tools/fresh-debian.sh
+test-fresh: ## README's two commands (and make lint) on a pristine Debian 12, from a clone of HEAD
+	@test -x $(FRESH_DEBIAN) || { echo "test-fresh needs FRESH_DEBIAN=<fresh-debian.sh> (not found: $(FRESH_DEBIAN))"; exit 2; }
+	time $(FRESH_DEBIAN) 'make run </dev/null && make lint && make test </dev/null'
 
 test-boards: deps ## Check that the hardware-only boards build (make image BOARD=mpc885ads)
 	@$(MAKE) --no-print-directory image BOARD=mpc885ads
@@ -107,7 +143,7 @@ trace: kernel runner user ## Boot INIT with trace=signal; print the trace and dr
 	@test -n "$(INIT)" || { echo "make trace needs INIT=<program>, e.g. INIT=target/user/sig_demo"; exit 2; }
 	@mkdir -p target/trace
 	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user --init $(INIT) --quiet \
-	  --append trace=signal $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") \
+	  --append "$(strip trace=signal $(BOOT))" $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") \
 	  --output target/trace/$(TRACE_NAME).log -- $(ARGS); status=$$?; echo; \
 	  target/release/sigil-trace --title "$(TRACE_NAME) $(ARGS) on $(BOARD), trace=signal" \
 	    --svg target/trace/$(TRACE_NAME).svg target/trace/$(TRACE_NAME).log && exit $$status

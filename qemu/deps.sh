@@ -11,6 +11,8 @@ needs=(
   "rustc-web:/usr/bin/rustc"
   "cargo-web:/usr/bin/cargo"
   "rust-web-src:/usr/lib/rustlib/src/rust/library/core/Cargo.toml"
+  "rustfmt-web:/usr/bin/cargo-fmt"
+  "rust-web-clippy:/usr/bin/cargo-clippy"
   "binutils-powerpc-linux-gnu:/usr/bin/powerpc-linux-gnu-ld"
   "gcc-powerpc-linux-gnu:/usr/bin/powerpc-linux-gnu-gcc"
   "libc6-dev-powerpc-cross:/usr/powerpc-linux-gnu/lib/libc.a"

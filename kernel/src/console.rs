@@ -66,6 +66,6 @@ pub fn exit(status: i32) -> ! {
     if COLUMN.load(Ordering::Relaxed) != 0 && !QUIET.load(Ordering::Relaxed) {
         write_bytes(b"\n");
     }
-    let _ = write!(Console, "@@SIGIL-EXIT {}@@\n", status);
+    let _ = writeln!(Console, "@@SIGIL-EXIT {}@@", status);
     arch::power_off()
 }

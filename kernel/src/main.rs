@@ -9,6 +9,11 @@
 #![no_std]
 #![no_main]
 #![deny(unsafe_op_in_unsafe_fn)]
+// Files and devices are shared as `Arc<File>` trait objects whose insides are
+// `RefCell`s: the kernel runs on one CPU with interrupts off while it touches
+// them, so nothing is ever shared across threads and `Send`/`Sync` would
+// promise what nobody needs.
+#![allow(clippy::arc_with_non_send_sync)]
 
 extern crate alloc;
 
@@ -49,7 +54,7 @@ extern "C" fn kmain() -> ! {
         unsafe { (&__kernel_start as *const u8 as usize, &__kernel_end as *const u8 as usize) };
     let (initrd, initrd_len) = (boot.initrd.0 as usize, boot.initrd.1 as usize);
     // Keep the initrd and the command line QEMU put after it out of the allocator.
-    let first = (mm::to_phys(kend) + mm::PAGE_SIZE - 1) / mm::PAGE_SIZE;
+    let first = mm::to_phys(kend).div_ceil(mm::PAGE_SIZE);
     let last = boot.ram_size as usize / mm::PAGE_SIZE;
     let mut keep = (usize::MAX, 0);
     for (start, len) in [(initrd, initrd_len), (boot.cmdline as usize, mm::PAGE_SIZE)] {

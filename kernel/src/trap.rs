@@ -18,7 +18,7 @@ use crate::{proc, signal, syscall, uaccess};
 pub fn handle(tf: &mut TrapFrame, event: Event) {
     // The stack check: whole in kernel mode, where a nested trap finds a deep
     // stack; from user mode the stack is empty and only the guard can be hit.
-    if tf.from_user() {
+    if tf.is_user() {
         proc::check_kernel_stack_guard();
         // No KUAP save/lock/restore: user mode always runs locked (a
         // UserWindow lives inside one kernel call and closes before the

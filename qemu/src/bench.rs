@@ -274,12 +274,12 @@ fn json_str(s: &str) -> String {
 pub fn json(rows: &[Measurement]) -> String {
     let mut s = String::from("[\n");
     for (i, m) in rows.iter().enumerate() {
-        let _ = write!(
+        let _ = writeln!(
             s,
             "  {{\"benchmark\": {}, \"variant\": {}, \"default\": {}, \"boot_options\": {}, \"program\": {}, \
              \"iterations\": {}, \"instructions_per_op\": {:.1}, \"windows_per_op\": {:.3}, \
              \"window_bytes_per_op\": {:.1}, \"siginfo_bytes_per_op\": {:.1}, \"ratio_to_default\": {:.3}, \
-             \"target_instructions_per_op\": {}, \"linux_instructions_per_op\": {}}}{}\n",
+             \"target_instructions_per_op\": {}, \"linux_instructions_per_op\": {}}}{}",
             json_str(m.benchmark),
             json_str(m.variant),
             m.default,

@@ -11,6 +11,7 @@
 //!   `item` (and `Type`), in the way its language defines things (see `defines`).
 //!   A `:` followed by a digit (a line number, as in a gdb transcript) is not
 //!   an item.
+//!
 //! Anything else (`target/...` build output, `<name>` placeholders, wildcards,
 //! relative links) is not checked.
 

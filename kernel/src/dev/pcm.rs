@@ -31,12 +31,12 @@
 //! the experiment of the mailing-list seeds, measured in `uaccess::WINDOWS`
 //! (user/c/pcm_syncptr_bench.c prints windows per ioctl):
 //! - `field`:  a get_user/put_user per word, 12 windows, like Linux's
-//!             `snd_pcm_ioctl_sync_ptr_compat`;
+//!   `snd_pcm_ioctl_sync_ptr_compat`;
 //! - `copy`:   copy_from_user + copy_to_user of the whole 132-byte struct
-//!             through a kernel buffer (2 windows, every byte moved twice);
+//!   through a kernel buffer (2 windows, every byte moved twice);
 //! - `window`: one read window for the 3 inputs and one write window for the
-//!             9 outputs (2 windows over the struct, 12 words touched). The
-//!             default.
+//!   9 outputs (2 windows over the struct, 12 words touched). The default.
+//!
 //! The 136-byte time64 struct goes the same three ways; its answer is 16
 //! words (every value fills an 8-byte slot), so `field` opens 19 windows.
 //! All three ways store the same words (`SyncPtrOut::stores`), so the user
@@ -387,7 +387,7 @@ impl FileOps for Pcm {
     fn write(&self, buf: u32, len: u32) -> Result<u32, Errno> {
         let Some(cfg) = self.stream.borrow().config() else { return Err(Errno::EBADFD) };
         let fb = cfg.frame_bytes();
-        if len % fb != 0 {
+        if !len.is_multiple_of(fb) {
             return Err(Errno::EINVAL);
         }
         self.write_frames(buf, len / fb).map(|f| f * fb)

@@ -62,8 +62,7 @@ static EVENTS: KCell<BTreeMap<Key, Event>> = KCell::new(BTreeMap::new());
 static NS_PER_TICK_32_32: KCell<u64> = KCell::new((1_000_000_000u64 << 32) / 16_600_000);
 /// The other way, for programming the decrementer, rounded up (a deadline
 /// may pass a tick late, never early).
-static TICKS_PER_NS_32_32: KCell<u64> =
-    KCell::new(((16_600_000u64 << 32) + 999_999_999) / 1_000_000_000);
+static TICKS_PER_NS_32_32: KCell<u64> = KCell::new((16_600_000u64 << 32).div_ceil(1_000_000_000));
 
 pub fn init(tb_freq: u32) {
     TB_FREQ.store(tb_freq, Ordering::Relaxed);

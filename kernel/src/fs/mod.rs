@@ -194,7 +194,7 @@ impl FdTable {
     /// Installs `file` at the lowest free descriptor >= `min`.
     pub fn install(&mut self, file: Arc<File>, min: usize, cloexec: bool) -> Result<u32, Errno> {
         let slot = (min..MAX_FDS)
-            .find(|&i| self.fds.get(i).map_or(true, |f| f.is_none()))
+            .find(|&i| self.fds.get(i).is_none_or(|f| f.is_none()))
             .ok_or(Errno::EMFILE)?;
         if slot >= self.fds.len() {
             self.fds.resize(slot + 1, None);

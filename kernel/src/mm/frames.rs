@@ -46,8 +46,7 @@ pub fn init(ranges: &[(usize, usize)], heap_frames: usize) {
         }
     }
     let max = ranges.iter().map(|r| r.1).max().unwrap_or(0);
-    let mut counts = Vec::new();
-    counts.resize(max, 0);
+    let counts = alloc::vec![0; max];
     *FRAMES.lock() = Some(Frames { buddy, counts, free });
 }
 

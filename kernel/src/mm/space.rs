@@ -262,11 +262,11 @@ impl AddressSpace {
         child.brk_start = self.brk_start;
         child.brk = self.brk;
         let l1 = table(self.pgdir);
-        for i in 0..1024 {
-            if l1[i] == 0 {
+        for (i, &l2_phys) in l1.iter().enumerate() {
+            if l2_phys == 0 {
                 continue;
             }
-            let l2 = table(l1[i] as usize);
+            let l2 = table(l2_phys as usize);
             for (j, &p) in l2.iter().enumerate() {
                 if !mmu::pte_present(p) {
                     continue;

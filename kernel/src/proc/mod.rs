@@ -165,7 +165,9 @@ struct Table {
     current: *mut Process,
     /// Zombies nobody will wait for (their parent ignores SIGCHLD): out of
     /// `procs`, so no lookup finds them, and freed by the next `schedule`
-    /// that does not run on their kernel stack.
+    /// that does not run on their kernel stack. Boxed, because `current`
+    /// may still point at one: a process never moves.
+    #[allow(clippy::vec_box)]
     detached: Vec<Box<Process>>,
     next_pid: u32,
     /// Where the boot thread's stack pointer goes when PID 1 starts.

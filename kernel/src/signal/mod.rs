@@ -101,11 +101,7 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
             }
         }
         abi::SIGSTOP | abi::SIGTSTP | abi::SIGTTIN | abi::SIGTTOU => p.sig.pending.flush_cont(),
-        abi::SIGKILL => {
-            if p.state == State::Stopped {
-                proc::make_runnable(pid);
-            }
-        }
+        abi::SIGKILL if p.state == State::Stopped => proc::make_runnable(pid),
         _ => {}
     }
     crate::sigtrace!(generate(pid, &info));

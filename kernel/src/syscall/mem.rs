@@ -39,11 +39,12 @@ const MAP_FIXED: u32 = 0x10;
 const MAP_ANONYMOUS: u32 = 0x20;
 
 /// mmap2(addr, len, prot, flags, fd, pgoff): anonymous private memory only.
-pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, _pgoff: u32) -> SysResult {
+pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, _fd: i32, _pgoff: u32) -> SysResult {
     if len == 0 || flags & (MAP_SHARED | MAP_PRIVATE) == 0 {
         return Err(Errno::EINVAL);
     }
-    if flags & MAP_ANONYMOUS == 0 || fd != -1 && flags & MAP_ANONYMOUS == 0 {
+    // Linux ignores fd for anonymous mappings (portable callers pass -1).
+    if flags & MAP_ANONYMOUS == 0 {
         return Err(Errno::ENODEV);
     }
     let len = page_ceil(len).ok_or(Errno::ENOMEM)?;
@@ -52,12 +53,15 @@ pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, _pgoff: u32) ->
         return Err(Errno::ENOMEM);
     }
     let start = if flags & MAP_FIXED != 0 {
-        if addr % PAGE != 0 || addr.checked_add(len).map_or(true, |e| e > TASK_SIZE) {
+        if !addr.is_multiple_of(PAGE) || addr.checked_add(len).is_none_or(|e| e > TASK_SIZE) {
             return Err(Errno::EINVAL);
         }
         space.unmap(addr, addr + len).map_err(|_| Errno::ENOMEM)?;
         addr
-    } else if addr != 0 && addr % PAGE == 0 && space.is_free(addr, addr.saturating_add(len)) {
+    } else if addr != 0
+        && addr.is_multiple_of(PAGE)
+        && space.is_free(addr, addr.saturating_add(len))
+    {
         addr
     } else {
         space.find_free(len, MMAP_TOP).ok_or(Errno::ENOMEM)?
@@ -80,7 +84,7 @@ pub fn old_mmap(args: u32) -> SysResult {
 
 pub fn munmap(addr: u32, len: u32) -> SysResult {
     let end = page_ceil(addr.checked_add(len).ok_or(Errno::EINVAL)?).ok_or(Errno::EINVAL)?;
-    if addr % PAGE != 0 || len == 0 || end > TASK_SIZE {
+    if !addr.is_multiple_of(PAGE) || len == 0 || end > TASK_SIZE {
         return Err(Errno::EINVAL);
     }
     proc::current().space().unmap(addr, end).map_err(|_| Errno::ENOMEM)?;
@@ -89,7 +93,7 @@ pub fn munmap(addr: u32, len: u32) -> SysResult {
 
 pub fn mprotect(addr: u32, len: u32, prot: u32) -> SysResult {
     let end = page_ceil(addr.checked_add(len).ok_or(Errno::ENOMEM)?).ok_or(Errno::ENOMEM)?;
-    if addr % PAGE != 0 || prot & !7 != 0 {
+    if !addr.is_multiple_of(PAGE) || prot & !7 != 0 {
         return Err(Errno::EINVAL);
     }
     if end > TASK_SIZE {

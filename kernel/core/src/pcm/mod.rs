@@ -14,7 +14,7 @@
 //! full) is also the glue's: `Stream::wake_time_ns` says when to look again.
 //!
 //! - `uapi`    ioctl numbers, constants, struct offsets (checked against the
-//!             cross compiler by `layout_tests`).
+//!   cross compiler by `layout_tests`).
 //! - `hw`      masks, intervals, the decoded hw_params struct.
 //! - `refine`  HW_REFINE / HW_PARAMS: the device's limits and ALSA's rules.
 //! - `stream`  the state machine and the pseudo DAC's pointers.

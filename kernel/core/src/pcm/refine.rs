@@ -19,7 +19,7 @@ use super::PcmError;
 pub const DEVICE_INFO: u32 = INFO_INTERLEAVED | INFO_PAUSE;
 
 /// The device's own limits, one per parameter (`snd_pcm_hw_constraints_init`
-/// + `_complete`). Period size and periods are whole numbers here, as most
+/// and `_complete`). Period size and periods are whole numbers here, as most
 /// drivers require with `snd_pcm_hw_constraint_integer`.
 fn device_masks() -> [Mask; 3] {
     [
@@ -290,7 +290,7 @@ pub fn hw_params(p: &mut HwParams) -> Result<HwConfig, PcmError> {
         periods: value(PARAM_PERIODS),
         buffer_size: value(PARAM_BUFFER_SIZE),
     };
-    if cfg.buffer_size == 0 || cfg.rate == 0 || cfg.frame_bits % 8 != 0 {
+    if cfg.buffer_size == 0 || cfg.rate == 0 || !cfg.frame_bits.is_multiple_of(8) {
         return Err(PcmError::Inval);
     }
     Ok(cfg)

@@ -287,9 +287,11 @@ fn cpu_account_charges_samples_and_reaps() {
 
 #[test]
 fn tms_and_rusage_layouts() {
-    let mut a = CpuAccount::default();
-    a.own = CpuTimes { utime: 1_234_567_890, stime: 19_999_999 };
-    a.children = CpuTimes { utime: 30 * MS, stime: 0 };
+    let a = CpuAccount {
+        own: CpuTimes { utime: 1_234_567_890, stime: 19_999_999 },
+        children: CpuTimes { utime: 30 * MS, stime: 0 },
+        ..CpuAccount::default()
+    };
     let b = cputime::encode_tms(&a);
     assert_eq!(b, [0, 0, 0, 123, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 0]);
     let r = cputime::encode_rusage(a.own);

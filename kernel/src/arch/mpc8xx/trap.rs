@@ -25,7 +25,7 @@ fn data_fault(tf: &TrapFrame) -> (u32, bool) {
     if tf.dar != RPN_PATTERN {
         return (tf.dar, store);
     }
-    let insn = if tf.from_user() {
+    let insn = if tf.is_user() {
         crate::uaccess::get_user::<u32>(tf.nip).unwrap_or(0)
     } else {
         // SAFETY: a kernel nip is an address of kernel text, mapped and readable.

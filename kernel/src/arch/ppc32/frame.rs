@@ -45,7 +45,7 @@ pub const MSR_USER: u32 = MSR_EE | MSR_PR | MSR_ME | MSR_IR | MSR_DR | MSR_RI;
 pub const CR0_SO: u32 = 0x1000_0000;
 
 impl TrapFrame {
-    pub fn from_user(&self) -> bool {
+    pub fn is_user(&self) -> bool {
         self.msr & MSR_PR != 0
     }
 }
@@ -112,7 +112,7 @@ pub fn backtrace(mut sp: u32) {
     p(format_args!("  backtrace:"));
     for _ in 0..16 {
         // Only follow frames inside kernel memory, 16-byte aligned.
-        if sp < 0xc000_0000 || sp >= 0xd000_0000 || sp % 16 != 0 {
+        if !(0xc000_0000..0xd000_0000).contains(&sp) || !sp.is_multiple_of(16) {
             break;
         }
         // SAFETY: sp lies in the BAT-mapped kernel RAM (checked above); the
