@@ -127,3 +127,21 @@ fn waitid() {
         ],
     );
 }
+
+#[test]
+fn select_and_poll() {
+    let out = compare("jobs_select", &[]);
+    has_lines(
+        &out,
+        &[
+            "empty pipe, select 50 ms: 0, read no, write no, time left 0.000000",
+            "poll(-1) until a child writes: 1, revents IN",
+            "select(NULL) until a child writes: 1, read yes, write no",
+            "writer gone: 1, revents HUP",
+            "closed fd: 1, revents NVAL",
+            "closed fd, select: -1 Bad file descriptor, read yes, write no, time left 0.000000",
+            "ppoll with SIGUSR1 unblocked: -1 Interrupted system call, handler ran: yes, blocked again: yes",
+            "pselect with SIGUSR2 unblocked: -1 Interrupted system call, handler ran: yes, blocked again: yes",
+        ],
+    );
+}

@@ -313,6 +313,14 @@ pub fn wake(p: &mut Process) {
     }
 }
 
+/// Wakes `pid` if it sleeps on `chan` (a poller's own channel: one lookup
+/// instead of a pass over the table).
+pub fn wake_sleeper(pid: u32, chan: usize) {
+    if let Some(p) = get(pid).filter(|p| p.state == State::Sleeping(chan)) {
+        wake(p);
+    }
+}
+
 /// Wakes every process sleeping on `chan`: one pass over the table and no
 /// allocation, since it runs on every pipe transfer and child exit.
 pub fn wakeup(chan: usize) {
