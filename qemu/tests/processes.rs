@@ -1,4 +1,4 @@
-//! Issue 3, processes and the ABI: each user/c program runs as PID 1 on Sigil
+//! Processes and the ABI: each user/c program runs as PID 1 on Sigil
 //! and under qemu-ppc; output and exit status must be identical.
 
 mod common;

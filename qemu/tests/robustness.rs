@@ -1,4 +1,4 @@
-//! Issue 9, robustness: hostile and heavy programs cannot crash, wedge or
+//! Robustness: hostile and heavy programs cannot crash, wedge or
 //! leak the kernel. Sigil only (no qemu-ppc comparison): a fuzzer and a fork
 //! bomb have no place on the host, and these programs refuse to run unless
 //! they are PID 1.

@@ -1,4 +1,4 @@
-//! Issue 10, timers as signal sources: each timer_* program runs as PID 1 on
+//! Timers as signal sources: each timer_* program runs as PID 1 on
 //! Sigil and under qemu-ppc with identical output and status (the programs
 //! print facts about times, never raw times). Two checks are Sigil's alone:
 //! execve's timer rules (qemu-ppc cannot execve a ppc32 binary) and 1000
