@@ -29,7 +29,7 @@ pub struct SignalState {
     pub actions: [SigAction; 64],
     pub altstack: AltStack,
     /// The mask to restore after the handler that ended a wait with a
-    /// temporary mask (rt_sigsuspend; Linux's `saved_sigmask`).
+    /// temporary mask (rt_sigsuspend, ppoll, pselect6; Linux's `saved_sigmask`).
     pub saved_mask: Option<SigSet>,
     /// RLIMIT_CORE (soft, hard): whether a core-dump signal's death reports
     /// a core (WCOREDUMP). Linux's initial value is (0, unlimited).
