@@ -3,7 +3,8 @@
 //! Boot order: the family's head.S (real mode: BATs or TLB set-up, then
 //! translation on) -> start_virt (arch/ppc32/entry.S: .bss, boot stack) ->
 //! kmain() here: console and boot information, memory, MMU, timer, initramfs
-//! -> PID 1 (`/init`) -> leak check and power-off (`shutdown`).
+//! -> PID 1 (`/sbin/init`, which runs the program `/init` as its child) ->
+//! leak check and power-off (`shutdown`).
 //! Read docs/signals.md to follow one signal from kill() to the handler and back.
 #![no_std]
 #![no_main]
@@ -110,15 +111,15 @@ extern "C" fn kmain() -> ! {
         }
     }
     let argv: alloc::vec::Vec<&[u8]> =
-        core::iter::once(&b"/init"[..]).chain(opts.init_args.iter().copied()).collect();
+        core::iter::once(&b"/sbin/init"[..]).chain(opts.init_args.iter().copied()).collect();
     let baseline = Usage::now();
-    match proc::run_init("/init", &argv) {
+    match proc::run_init("/sbin/init", &argv) {
         Ok(status) => {
             leak_check(&baseline);
             shutdown(status)
         }
         Err(e) => {
-            console::print_always(format_args!("sigil: cannot run /init: {}\n", e.name()));
+            console::print_always(format_args!("sigil: cannot run /sbin/init: {}\n", e.name()));
             shutdown(127 << 8)
         }
     }

@@ -1,6 +1,7 @@
 //! initramfs: the cpio archive a run boots with, and scratch directories.
 //!
-//! Layout: `/init` (the program run as PID 1), `/bin/<name>` for every file of
+//! Layout: `/sbin/init` (Sigil's init, PID 1), `/init` (the program init
+//! runs as its child), `/bin/<name>` for every file of
 //! the test-program directory (so a test can fork and exec its siblings), and
 //! any extra files at the paths they name. Directories get their own entries
 //! before the files in them, as Linux's `gen_init_cpio` writes them. The bytes
@@ -35,10 +36,19 @@ impl ExtraFile {
     }
 }
 
-/// Build the archive: `/init` from `init`, `/bin/*` from `bin_dir`, then `extra`.
-pub fn build(init: &Path, bin_dir: Option<&Path>, extra: &[ExtraFile]) -> Result<Vec<u8>, String> {
+/// Build the archive: `/sbin/init` from `sigil_init`, `/init` from `init`,
+/// `/bin/*` from `bin_dir`, then `extra`.
+pub fn build(
+    sigil_init: &Path,
+    init: &Path,
+    bin_dir: Option<&Path>,
+    extra: &[ExtraFile],
+) -> Result<Vec<u8>, String> {
     let read = |p: &Path| fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
-    let mut files = vec![ExtraFile::new("init", read(init)?, MODE_EXEC)];
+    let mut files = vec![
+        ExtraFile::new("sbin/init", read(sigil_init)?, MODE_EXEC),
+        ExtraFile::new("init", read(init)?, MODE_EXEC),
+    ];
     if let Some(dir) = bin_dir {
         let listing =
             fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
@@ -138,17 +148,21 @@ mod tests {
         fs::write(bin.join("a"), b"A").unwrap();
         let init = scratch.path().join("init-prog");
         fs::write(&init, b"INIT").unwrap();
+        let sigil_init = scratch.path().join("sigil-init");
+        fs::write(&sigil_init, b"PID1").unwrap();
         let extra = [
             ExtraFile::new("/bin/bad-elf-text", "not elf", 0o100_644),
             ExtraFile::new("etc/x/y", "y", 0o100_644),
         ];
-        let cpio = build(&init, Some(&bin), &extra).unwrap();
+        let cpio = build(&sigil_init, &init, Some(&bin), &extra).unwrap();
 
         let archive = Archive::new(&cpio).unwrap();
         let names: Vec<(&str, u32)> = archive.entries().map(|e| (e.name, e.mode)).collect();
         assert_eq!(
             names,
             [
+                ("sbin", MODE_DIR),
+                ("sbin/init", MODE_EXEC),
                 ("init", MODE_EXEC),
                 ("bin", MODE_DIR),
                 ("bin/a", MODE_EXEC),
@@ -160,6 +174,7 @@ mod tests {
             ]
         );
         assert_eq!(archive.find("init").unwrap().data, b"INIT");
+        assert_eq!(archive.find("sbin/init").unwrap().data, b"PID1");
         assert_eq!(archive.find("bin/b").unwrap().data, b"BB");
     }
 
@@ -168,9 +183,10 @@ mod tests {
         let scratch = ScratchDir::new("sigil-initramfs-test").unwrap();
         let init = scratch.path().join("i");
         fs::write(&init, b"I").unwrap();
-        assert!(build(&init, None, &[ExtraFile::new("init", "x", MODE_EXEC)]).is_err());
-        assert!(build(&init, None, &[ExtraFile::new("a/../b", "x", MODE_EXEC)]).is_err());
-        assert!(build(&scratch.path().join("missing"), None, &[]).is_err());
+        assert!(build(&init, &init, None, &[ExtraFile::new("init", "x", MODE_EXEC)]).is_err());
+        assert!(build(&init, &init, None, &[ExtraFile::new("a/../b", "x", MODE_EXEC)]).is_err());
+        assert!(build(&init, &scratch.path().join("missing"), None, &[]).is_err());
+        assert!(build(&scratch.path().join("missing"), &init, None, &[]).is_err());
     }
 
     #[test]

@@ -3,10 +3,11 @@
 //! The boot protocol (the kernel implements the other half):
 //! - the command is the board's `QEMU_CMD` + `-kernel K -device loader,file=K,cpu-num=0`
 //!   + `-initrd <cpio>` (only when there is an init) + `-append "<cmdline>"` + extra flags;
-//! - the initramfs ([`initramfs`]) holds `/init`, the test programs under `/bin/`
-//!   and any extra files;
-//! - the command line is the boot options, then ` -- ` and init's arguments
-//!   (argv[0] is always "/init"); `quiet` is one of the boot options;
+//! - the initramfs ([`initramfs`]) holds Sigil's init as `/sbin/init` (PID 1,
+//!   user/ulib/src/bin/sigil_init.rs), the program as `/init` (init's child),
+//!   the test programs under `/bin/` and any extra files;
+//! - the command line is the boot options, then ` -- ` and the program's
+//!   arguments (its argv[0] is always "/init"); `quiet` is one of the boot options;
 //! - the kernel's last output is `@@SIGIL-EXIT <n>@@` ([`console`]), after which QEMU
 //!   powers off; QEMU's own exit status means nothing.
 //!
@@ -49,9 +50,12 @@ pub struct RunConfig {
     pub board: String,
     /// The kernel ELF.
     pub kernel: PathBuf,
-    /// The program to run as PID 1; `None` boots without an initramfs (the
-    /// kernel then runs its built-in self-test).
+    /// The program to run (as `/init`, the child of Sigil's init); `None`
+    /// boots without an initramfs (the kernel then runs its built-in self-test).
     pub init: Option<PathBuf>,
+    /// Sigil's init, PID 1 (`/sbin/init`): by default the one `make user`
+    /// builds, target/user/sigil_init.
+    pub sigil_init: PathBuf,
     /// Every file of this directory goes into the initramfs as `/bin/<name>`.
     pub bin_dir: Option<PathBuf>,
     /// More files for the initramfs.
@@ -76,6 +80,7 @@ impl RunConfig {
             board: board.to_owned(),
             kernel: kernel.into(),
             init: None,
+            sigil_init: repo_root().join("target/user/sigil_init"),
             bin_dir: None,
             extra_files: Vec::new(),
             boot_opts: Vec::new(),
@@ -284,7 +289,8 @@ pub fn qemu_command(cfg: &RunConfig, scratch: &initramfs::ScratchDir) -> Result<
     cmd.arg("-device").arg(format!("loader,file={kernel},cpu-num=0"));
     match &cfg.init {
         Some(init) => {
-            let cpio = initramfs::build(init, cfg.bin_dir.as_deref(), &cfg.extra_files)?;
+            let cpio =
+                initramfs::build(&cfg.sigil_init, init, cfg.bin_dir.as_deref(), &cfg.extra_files)?;
             let path = scratch.path().join("initramfs.cpio");
             std::fs::write(&path, cpio)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -355,6 +361,7 @@ mod tests {
 
         let mut cfg = RunConfig::new(board.to_str().unwrap(), &init);
         cfg.init = Some(init.clone());
+        cfg.sigil_init = init.clone();
         cfg.quiet = true;
         cfg.init_args = vec!["x".into()];
         cfg.qemu_flags = vec!["-S".into()];

@@ -64,6 +64,12 @@ fn playback_in_both_layouts() {
     self_check("pcm_play", 165);
 }
 
+/// poll on the device: readiness by state, and a wake-up by the clock.
+#[test]
+fn poll_on_the_device() {
+    self_check("poll_pcm", 10);
+}
+
 /// The benchmark's own count of user-access windows per SYNC_PTR: one per
 /// word for `field` (3 get_user + 9 put_user), two for the others.
 #[test]

@@ -4,7 +4,7 @@
  *
  * Usage: fuzz [seed] [calls] [batch]   (defaults 1, 100000, 1000)
  *
- * The parent (PID 1) forks one child per batch. The child points fds 0-2 at
+ * The parent forks one child per batch. The child points fds 0-2 at
  * /dev/null and makes `batch` calls: a random number in 0..449 (half the time
  * one of the numbers Sigil implements), each argument drawn from a set meant
  * to hurt: 0, -1, small integers, kernel addresses, unaligned and wrapping
@@ -30,9 +30,11 @@
  *
  * Calls that would end the run legitimately are tamed: exit/exit_group and
  * reboot are skipped, a process made by fork/vfork/clone exits at once,
- * execve gets only bad pointers, and the kill family never aims at PID 1.
- * Runs only as PID 1 (on Sigil): on a host, kill(-1, ...) would hit the
- * user's own processes.
+ * execve gets only bad pointers, and the kill family never aims at PID 1 or
+ * the parent: pid 1, the parent's pid, 0 (the child may have joined the
+ * parent's group), -1 and the parent's group become the child itself.
+ * Runs only on Sigil: on a host, kill(-1, ...) would hit the user's own
+ * processes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +49,8 @@
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
+
+#include "on_sigil.h"
 
 #define NSYS 450
 #define PROGRESS_FD 100
@@ -277,6 +281,15 @@ static void futex_soup(void)
 }
 
 /* One call. Returns 0 when the number was skipped. */
+/* Would a kill-family call aimed at `target` reach PID 1 or the fuzzing
+ * parent (a group leader: init made it one)? The parent's pid is asked for
+ * each time, not kept in memory the fuzzed calls may overwrite. */
+static int spared(uint32_t arg)
+{
+	int32_t target = (int32_t)arg, parent = getppid();
+	return target == 1 || target == parent || target == 0 || target == -1 || target == -parent;
+}
+
 static int one_call(pid_t me)
 {
 	switch (rnd() % 32) {
@@ -298,11 +311,11 @@ static int one_call(pid_t me)
 		a[1] = bad_pointer();
 		break;
 	case SYS_kill: case SYS_tkill: case SYS_rt_sigqueueinfo:
-		if (a[0] == 1)
+		if (spared(a[0]))
 			a[0] = me;
 		break;
 	case SYS_tgkill: case SYS_rt_tgsigqueueinfo:
-		if (a[0] == 1 || a[1] == 1)
+		if (spared(a[0]) || spared(a[1]))
 			a[0] = a[1] = me;
 		break;
 	}
@@ -369,8 +382,8 @@ int main(int argc, char **argv)
 	int children = 0, normal = 0, watchdog = 0, others = 0, by_signal[65] = { 0 };
 
 	setvbuf(stdout, NULL, _IONBF, 0);
-	if (getpid() != 1) {
-		fprintf(stderr, "fuzz: run me as PID 1 on Sigil only (kill(-1) would hit your processes)\n");
+	if (!on_sigil()) {
+		fprintf(stderr, "fuzz: run me on Sigil only (kill(-1) would hit your processes)\n");
 		return 2;
 	}
 	if (batch < PROGRESS_EVERY)
@@ -423,7 +436,8 @@ int main(int argc, char **argv)
 			by_signal[WTERMSIG(status) & 63]++;
 		else
 			normal++;
-		/* Grandchildren left behind were given to us (PID 1): reap them. */
+		/* Grandchildren left behind go to init, which reaps them; any
+		 * child of ours still unreaped is reaped here. */
 		while (waitpid(-1, &status, WNOHANG) > 0)
 			others++;
 	}

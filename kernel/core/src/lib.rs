@@ -23,6 +23,7 @@ pub mod insn;
 pub mod job;
 pub mod mmu8xx;
 pub mod pcm;
+pub mod poll;
 pub mod signal;
 pub mod time;
 pub mod tty;

@@ -56,7 +56,8 @@ use sigil_core::pcm::{
 };
 
 use super::timer;
-use crate::fs::{flags, File, FileOps, Stat, StatusFlags};
+use crate::fs::poll::PollWait;
+use crate::fs::{flags, File, FileOps, Stat, StatusFlags, POLLERR, POLLOUT};
 use crate::uaccess::{
     copy_from_user, copy_to_user, get_user, put_user, Access, Efault, UserWindow,
 };
@@ -382,6 +383,25 @@ impl FileOps for Pcm {
 
     fn set_status_flags(&self, new: u32) {
         self.flags.set(new);
+    }
+
+    /// POLLOUT when a write of avail_min frames would not block; POLLERR
+    /// (with POLLOUT) when a write would fail (`Stream::poll`).
+    fn poll_ready(&self) -> u16 {
+        let mut s = self.stream.borrow_mut();
+        let _ = s.update(now());
+        match s.poll() {
+            (true, true) => POLLOUT | POLLERR,
+            (true, false) => POLLOUT,
+            _ => 0,
+        }
+    }
+
+    /// The pseudo DAC has no interrupt to wake a poller: it names the time
+    /// it will have room for avail_min frames.
+    fn poll_wait(&self) -> PollWait<'_> {
+        let s = self.stream.borrow();
+        s.wake_time_ns(s.avail_min()).map_or(PollWait::Never, PollWait::At)
     }
 
     /// write(2) of interleaved frames (`snd_pcm_write`): EBADFD before

@@ -38,6 +38,7 @@ use sigil_core::tty::{Ldisc, Termios, Winsize};
 use sigil_core::job::kill::KillTarget;
 
 use crate::arch;
+use crate::fs::poll::{PollWait, WaitQueue};
 use crate::kcell::KCell;
 use crate::proc::{self, Group};
 use crate::uaccess::{copy_from_user, copy_to_user, get_user, put_user};
@@ -58,6 +59,8 @@ struct Tty {
     session: u32,
     /// Its foreground process group (0: none).
     pgrp: u32,
+    /// Threads polling the terminal (poll, select), woken as readers are.
+    pollers: WaitQueue,
 }
 
 static TTY: KCell<Option<Tty>> = KCell::new(None);
@@ -71,6 +74,7 @@ fn tty() -> &'static mut Tty {
         last_rx: 0,
         session: 0,
         pgrp: 0,
+        pollers: WaitQueue::new(),
     })
 }
 
@@ -81,7 +85,7 @@ fn chan() -> usize {
 
 fn wake() {
     proc::wakeup(chan());
-    proc::wakeup(crate::fs::POLL_CHAN);
+    tty().pollers.wake();
 }
 
 /// Boot: settings for the input kind, then the receive interrupt on.
@@ -410,6 +414,11 @@ pub fn ioctl(req: u32, arg: u32) -> Result<u32, Errno> {
         _ => return job_ioctl(req, arg),
     }
     Ok(0)
+}
+
+/// poll: the terminal wakes its pollers wherever it wakes its readers.
+pub fn poll_wait() -> PollWait<'static> {
+    PollWait::Queue(&tty().pollers)
 }
 
 /// poll: readable when a read would not wait; writable unless stopped.

@@ -11,6 +11,7 @@ pub mod devices;
 pub mod initramfs;
 pub mod path;
 pub mod pipe;
+pub mod poll;
 pub mod stat;
 
 use alloc::sync::Arc;
@@ -42,13 +43,7 @@ pub mod flags {
     pub const SETFL_MASK: u32 = O_APPEND | O_NONBLOCK;
 }
 
-/// poll(2) event bits.
-pub const POLLIN: u16 = 0x1;
-pub const POLLOUT: u16 = 0x4;
-pub const POLLERR: u16 = 0x8;
-pub const POLLHUP: u16 = 0x10;
-/// The sleep channel poll waits on: every pipe change wakes it.
-pub const POLL_CHAN: usize = 0x3000_0000;
+pub use sigil_core::poll::{POLLERR, POLLHUP, POLLIN, POLLNVAL, POLLOUT};
 
 /// The status flags of an open file (F_GETFL/F_SETFL), kept by each file
 /// kind that has any: the access mode and O_NONBLOCK / O_APPEND.
@@ -117,6 +112,12 @@ pub trait FileOps {
     fn opened(&self, _open_flags: u32) -> Result<(), Errno> {
         Ok(())
     }
+    /// poll: how a poller learns that `poll_ready` may have changed (a wait
+    /// queue the file wakes, or a time to look again). The default suits a
+    /// file whose readiness never changes.
+    fn poll_wait(&self) -> poll::PollWait<'_> {
+        poll::PollWait::Never
+    }
     /// For openat relative to a directory descriptor: the directory's path.
     fn dir_path(&self) -> Option<&str> {
         None
@@ -158,6 +159,9 @@ impl FileOps for Console {
     }
     fn poll_ready(&self) -> u16 {
         crate::dev::tty::poll_ready()
+    }
+    fn poll_wait(&self) -> poll::PollWait<'_> {
+        crate::dev::tty::poll_wait()
     }
     fn opened(&self, open_flags: u32) -> Result<(), Errno> {
         crate::dev::tty::opened(self.rdev, open_flags & flags::O_NOCTTY != 0)

@@ -29,6 +29,7 @@ use core::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use sigil_core::abi::Errno;
 use sigil_core::signal::{SigInfo, Signal};
 
+use super::poll::{PollWait, WaitQueue};
 use super::{flags, File, FileOps, Stat, StatusFlags, POLLERR, POLLHUP, POLLIN, POLLOUT};
 use crate::proc;
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};
@@ -58,26 +59,32 @@ struct Ring {
     ino: u64,
 }
 
-type Shared = Rc<RefCell<Ring>>;
+/// What both ends share: the ring, and the processes polling either end.
+struct Pipe {
+    ring: RefCell<Ring>,
+    pollers: WaitQueue,
+}
+
+type Shared = Rc<Pipe>;
 
 /// Sleep channel for a pipe: its shared state's address. Readers and writers
-/// sleep on the same channel; every change wakes both (and pollers).
+/// sleep on the same channel; every change wakes both, and the pollers.
 fn chan(s: &Shared) -> usize {
     Rc::as_ptr(s) as usize
 }
 
 fn wake(s: &Shared) {
     proc::wakeup(chan(s));
-    proc::wakeup(super::POLL_CHAN);
+    s.pollers.wake();
 }
 
 pub struct ReadEnd {
-    ring: Shared,
+    pipe: Shared,
     flags: StatusFlags,
 }
 
 pub struct WriteEnd {
-    ring: Shared,
+    pipe: Shared,
     flags: StatusFlags,
 }
 
@@ -97,11 +104,11 @@ pub fn new(oflags: u32) -> Result<(Arc<File>, Arc<File>), Errno> {
     }
     RESERVED.fetch_add(cap, Ordering::Relaxed);
     let ino = NEXT_INO.fetch_add(1, Ordering::Relaxed) as u64;
-    let ring =
-        Rc::new(RefCell::new(Ring { buf: VecDeque::new(), cap, readers: 1, writers: 1, ino }));
+    let ring = Ring { buf: VecDeque::new(), cap, readers: 1, writers: 1, ino };
+    let pipe = Rc::new(Pipe { ring: RefCell::new(ring), pollers: WaitQueue::new() });
     let nb = oflags & flags::O_NONBLOCK;
-    let r = ReadEnd { ring: ring.clone(), flags: StatusFlags::new(flags::O_RDONLY | nb) };
-    let w = WriteEnd { ring, flags: StatusFlags::new(flags::O_WRONLY | nb) };
+    let r = ReadEnd { pipe: pipe.clone(), flags: StatusFlags::new(flags::O_RDONLY | nb) };
+    let w = WriteEnd { pipe, flags: StatusFlags::new(flags::O_WRONLY | nb) };
     Ok((Arc::new(r), Arc::new(w)))
 }
 
@@ -112,7 +119,7 @@ impl FileOps for ReadEnd {
         }
         loop {
             {
-                let mut r = self.ring.borrow_mut();
+                let mut r = self.pipe.ring.borrow_mut();
                 if !r.buf.is_empty() {
                     let n = (len as usize).min(r.buf.len());
                     // Copy first, consume after: a bad buffer loses no data.
@@ -123,7 +130,7 @@ impl FileOps for ReadEnd {
                     copy_to_user(buf + a.len() as u32, b).map_err(|_| Errno::EFAULT)?;
                     r.buf.drain(..n);
                     drop(r);
-                    wake(&self.ring);
+                    wake(&self.pipe);
                     return Ok(n as u32);
                 }
                 if r.writers == 0 {
@@ -133,7 +140,7 @@ impl FileOps for ReadEnd {
             if self.flags.nonblocking() {
                 return Err(Errno::EAGAIN);
             }
-            proc::sleep(chan(&self.ring)).map_err(|_| Errno::ERESTARTSYS)?;
+            proc::sleep(chan(&self.pipe)).map_err(|_| Errno::ERESTARTSYS)?;
         }
     }
 
@@ -141,12 +148,12 @@ impl FileOps for ReadEnd {
         if req != FIONREAD {
             return Err(Errno::ENOTTY);
         }
-        let n = self.ring.borrow().buf.len() as u32;
+        let n = self.pipe.ring.borrow().buf.len() as u32;
         put_user(arg, n).map(|_| 0).map_err(|_| Errno::EFAULT)
     }
 
     fn stat(&self) -> Stat {
-        Stat::fifo(self.ring.borrow().ino)
+        Stat::fifo(self.pipe.ring.borrow().ino)
     }
     fn status_flags(&self) -> u32 {
         self.flags.get()
@@ -155,12 +162,15 @@ impl FileOps for ReadEnd {
         self.flags.set(f)
     }
     fn poll_ready(&self) -> u16 {
-        let r = self.ring.borrow();
+        let r = self.pipe.ring.borrow();
         let mut ev = if r.buf.is_empty() { 0 } else { POLLIN };
         if r.writers == 0 {
             ev |= POLLHUP;
         }
         ev
+    }
+    fn poll_wait(&self) -> PollWait<'_> {
+        PollWait::Queue(&self.pipe.pollers)
     }
 }
 
@@ -171,7 +181,7 @@ impl FileOps for WriteEnd {
         let mut chunk = [0u8; 512];
         loop {
             {
-                let mut r = self.ring.borrow_mut();
+                let mut r = self.pipe.ring.borrow_mut();
                 if r.readers == 0 {
                     drop(r);
                     let (pid, tid) = (proc::group().pid, proc::current().tid);
@@ -191,7 +201,7 @@ impl FileOps for WriteEnd {
                         let k = (n - copied).min(chunk.len());
                         if copy_from_user(&mut chunk[..k], buf + (done + copied) as u32).is_err() {
                             drop(r);
-                            wake(&self.ring);
+                            wake(&self.pipe);
                             let total = done + copied;
                             return if total > 0 { Ok(total as u32) } else { Err(Errno::EFAULT) };
                         }
@@ -200,7 +210,7 @@ impl FileOps for WriteEnd {
                     }
                     done += n;
                     drop(r);
-                    wake(&self.ring);
+                    wake(&self.pipe);
                     if done == len {
                         return Ok(len as u32);
                     }
@@ -210,14 +220,14 @@ impl FileOps for WriteEnd {
             if self.flags.nonblocking() {
                 return if done > 0 { Ok(done as u32) } else { Err(Errno::EAGAIN) };
             }
-            if proc::sleep(chan(&self.ring)).is_err() {
+            if proc::sleep(chan(&self.pipe)).is_err() {
                 return if done > 0 { Ok(done as u32) } else { Err(Errno::ERESTARTSYS) };
             }
         }
     }
 
     fn stat(&self) -> Stat {
-        Stat::fifo(self.ring.borrow().ino)
+        Stat::fifo(self.pipe.ring.borrow().ino)
     }
     fn status_flags(&self) -> u32 {
         self.flags.get()
@@ -226,7 +236,7 @@ impl FileOps for WriteEnd {
         self.flags.set(f)
     }
     fn poll_ready(&self) -> u16 {
-        let r = self.ring.borrow();
+        let r = self.pipe.ring.borrow();
         if r.readers == 0 {
             return POLLOUT | POLLERR;
         }
@@ -240,14 +250,14 @@ impl FileOps for WriteEnd {
 
 impl Drop for ReadEnd {
     fn drop(&mut self) {
-        self.ring.borrow_mut().readers -= 1;
-        wake(&self.ring);
+        self.pipe.ring.borrow_mut().readers -= 1;
+        wake(&self.pipe);
     }
 }
 
 impl Drop for WriteEnd {
     fn drop(&mut self) {
-        self.ring.borrow_mut().writers -= 1;
-        wake(&self.ring);
+        self.pipe.ring.borrow_mut().writers -= 1;
+        wake(&self.pipe);
     }
 }

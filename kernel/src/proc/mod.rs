@@ -477,6 +477,14 @@ pub fn wake(t: &mut Thread) {
     }
 }
 
+/// Wakes thread `tid` if it sleeps on `chan` (a poller's own channel: one
+/// lookup instead of a pass over the table).
+pub fn wake_sleeper(tid: u32, chan: usize) {
+    if let Some(t) = thread(tid).filter(|t| t.state == State::Sleeping(chan)) {
+        wake(t);
+    }
+}
+
 /// Wakes every thread sleeping on `chan`: one pass over the table and no
 /// allocation, since it runs on every pipe transfer and child exit.
 pub fn wakeup(chan: usize) {

@@ -176,6 +176,10 @@ pub fn wait(sel: WaitFor, options: u32) -> Result<Option<Found>, Errno> {
     use sigil_core::abi::{WNOHANG, WNOWAIT};
     let me = group().pid;
     let keep = options & WNOWAIT != 0;
+    // Linux `do_wait`'s order: a signal ends the wait only after a scan
+    // that found nothing to report (so ECHILD wins over EINTR when the
+    // last child is auto-reaped and its SIGCHLD interrupts the sleep).
+    let mut interrupted = false;
     loop {
         let mut selected = false;
         let mut found = None;
@@ -203,8 +207,9 @@ pub fn wait(sel: WaitFor, options: u32) -> Result<Option<Found>, Errno> {
         if options & WNOHANG != 0 {
             return Ok(None);
         }
-        if sleep(wait_chan(me)).is_err() {
+        if interrupted {
             return Err(Errno::ERESTARTSYS);
         }
+        interrupted = sleep(wait_chan(me)).is_err();
     }
 }

@@ -25,8 +25,8 @@ pub mod deliver;
 use sigil_core::abi::{self, wait_status, Errno};
 use sigil_core::job::wait::Event;
 use sigil_core::signal::{
-    default_action, AltStack, DefaultAction, Disposition, SigAction, SigInfo, SigPending, SigSet,
-    Signal,
+    default_action, init_drops_default, AltStack, DefaultAction, Disposition, SigAction, SigInfo,
+    SigPending, SigSet, Signal,
 };
 
 use core::sync::atomic::Ordering;
@@ -50,7 +50,7 @@ pub struct ThreadSignals {
     pub blocked: SigSet,
     pub altstack: AltStack,
     /// The mask to restore after the handler that ended a wait with a
-    /// temporary mask (rt_sigsuspend; Linux's `saved_sigmask`).
+    /// temporary mask (rt_sigsuspend, ppoll, pselect6; Linux's `saved_sigmask`).
     pub saved_mask: Option<SigSet>,
     /// The signals a sigtimedwait in this thread is taking (Linux's
     /// real_blocked trick): such a signal is not fatal to the group.
@@ -177,14 +177,22 @@ fn generate(
     let id = target.as_ref().map_or(g.pid, |t| t.tid);
     crate::sigtrace!(generate(id, &info));
     // Linux `sig_ignored` looks at the mask of the thread the signal was
-    // sent to: the main thread for a process (or the oldest left).
+    // sent to: the main thread for a process (or the oldest left). PID 1
+    // (init) drops what it has no handler for, as Linux's init does
+    // (`init_drops_default`), whichever of its threads it is sent to.
     let blocked = match &target {
         Some(t) => t.sig.blocked,
         None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
     };
-    if is_ignored(g, sig) && !blocked.contains(sig) {
+    let init_drops = g.pid == 1
+        && g.sig.action(sig).disposition() == Disposition::Default
+        && init_drops_default(&info);
+    if (is_ignored(g, sig) || init_drops) && !blocked.contains(sig) {
         crate::sigtrace!(ignored(id, sig));
         return Ok(());
+    }
+    if sig.number() == abi::SIGKILL {
+        kill_group(g);
     }
     // RT signals always count against the limit, even from kill() (Linux
     // overrides it only for standard signals, which coalesce anyway): an
@@ -213,9 +221,7 @@ fn generate(
 
 /// The side effects of generating `sig`, whatever happens to it (Linux
 /// `prepare_signal`): SIGCONT resumes a stopped group and discards pending
-/// stop signals; a stop signal discards a pending SIGCONT; SIGKILL ends the
-/// group now (Linux `complete_signal`'s fatal path, which for SIGKILL is
-/// unconditional).
+/// stop signals; a stop signal discards a pending SIGCONT.
 fn prepare(g: &mut Group, sig: Signal) {
     match sig.number() {
         abi::SIGCONT => {
@@ -237,16 +243,19 @@ fn prepare(g: &mut Group, sig: Signal) {
                 t.sig.pending.flush_cont();
             }
         }
-        abi::SIGKILL => {
-            // Also during another thread's exec: that thread dies too.
-            g.exit = Some(wait_status::signaled(abi::SIGKILL, false));
-            g.exec_tid = None;
-            g.stop = None;
-            for t in g.members() {
-                proc::wake(t);
-            }
-        }
         _ => {}
+    }
+}
+
+/// SIGKILL that was not dropped ends the group now (Linux
+/// `complete_signal`'s fatal path, which for SIGKILL is unconditional),
+/// also during another thread's exec: that thread dies too.
+fn kill_group(g: &mut Group) {
+    g.exit = Some(wait_status::signaled(abi::SIGKILL, false));
+    g.exec_tid = None;
+    g.stop = None;
+    for t in g.members() {
+        proc::wake(t);
     }
 }
 

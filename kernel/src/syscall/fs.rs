@@ -1,20 +1,19 @@
 //! File system calls: descriptors (read, write, close, dup*, fcntl, lseek,
 //! ioctl, pipe2), paths (openat, fstatat64, statx, faccessat, chdir,
-//! getcwd), directories (getdents64) and poll, with Linux ppc32's numbers
+//! getcwd) and directories (getdents64), with Linux ppc32's numbers
 //! and error choices. The files themselves live in `crate::fs`.
 
 use alloc::sync::Arc;
-use alloc::vec::Vec;
 
 use sigil_core::abi::Errno;
 
 use super::SysResult;
 use crate::fs::flags::*;
 use crate::fs::path::{self, Found, AT_FDCWD};
-use crate::fs::{initramfs::RamFile, pipe, File, Stat, POLLERR, POLLHUP, POLL_CHAN};
+use crate::fs::{initramfs::RamFile, pipe, File, Stat};
 use crate::kcell::KCell;
 use crate::proc;
-use crate::uaccess::{copy_to_user, get_user, put_user, Access, UserWindow};
+use crate::uaccess::{copy_to_user, put_user, Access, UserWindow};
 
 const AT_SYMLINK_NOFOLLOW: u32 = 0x100;
 const AT_EACCESS: u32 = 0x200;
@@ -292,55 +291,6 @@ static UMASK: KCell<u32> = KCell::new(0o022);
 
 pub fn umask(mask: u32) -> SysResult {
     Ok(core::mem::replace(UMASK.get(), mask & 0o777))
-}
-
-/// poll(fds, n, timeout_ms): pipes report their state, other files are
-/// always ready. Waits on `POLL_CHAN` (every pipe change wakes it); with a
-/// timeout it also wakes each timer tick to check the deadline.
-pub fn poll(fds: u32, n: u32, timeout_ms: i32) -> SysResult {
-    const POLLNVAL: u16 = 0x20;
-    const TICK_NS: u64 = 10_000_000;
-    if n as usize > crate::fs::MAX_FDS {
-        return Err(Errno::EINVAL);
-    }
-    let mut want: Vec<(i32, u16)> = Vec::with_capacity(n as usize);
-    for i in 0..n {
-        let fd: i32 = get_user(fds + i * 8).map_err(|_| Errno::EFAULT)?;
-        let ev: u16 = get_user(fds + i * 8 + 4).map_err(|_| Errno::EFAULT)?;
-        want.push((fd, ev));
-    }
-    let deadline =
-        (timeout_ms > 0).then(|| crate::dev::timer::now_ns() + timeout_ms as u64 * 1_000_000);
-    loop {
-        let mut ready = 0;
-        let mut revents = Vec::with_capacity(want.len());
-        for &(fd, ev) in &want {
-            let r = if fd < 0 {
-                0
-            } else {
-                match file(fd as u32) {
-                    Ok(f) => f.poll_ready() & (ev | POLLERR | POLLHUP),
-                    Err(_) => POLLNVAL,
-                }
-            };
-            ready += (r != 0) as u32;
-            revents.push(r);
-        }
-        let expired = timeout_ms == 0 || deadline.is_some_and(|d| crate::dev::timer::now_ns() >= d);
-        if ready > 0 || expired {
-            for (i, r) in revents.into_iter().enumerate() {
-                put_user(fds + i as u32 * 8 + 6, r).map_err(|_| Errno::EFAULT)?;
-            }
-            return Ok(ready);
-        }
-        let slept = match deadline {
-            None => proc::sleep(POLL_CHAN),
-            Some(d) => crate::dev::timer::sleep_until(d.min(crate::dev::timer::now_ns() + TICK_NS)),
-        };
-        if slept.is_err() {
-            return Err(if deadline.is_none() { Errno::ERESTARTNOHAND } else { Errno::EINTR });
-        }
-    }
 }
 
 /// ioctl: the file decides. (The console is not a terminal, like a pipe under

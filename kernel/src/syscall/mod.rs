@@ -8,6 +8,7 @@
 mod fs;
 mod mem;
 mod misc;
+mod poll;
 mod process;
 mod sig;
 mod thread;
@@ -116,7 +117,18 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Getcwd => fs::getcwd(a[0], a[1]),
         Chdir => fs::chdir(a[0]),
         Umask => fs::umask(a[0]),
-        Poll => fs::poll(a[0], a[1], a[2] as i32),
+        Poll => poll::poll(a[0], a[1], a[2] as i32),
+        Ppoll | PpollTime64 => {
+            poll::ppoll(a[0], a[1], a[2], a[3], a[4], Layout::new(sys == PpollTime64))
+        }
+        Newselect => poll::select(a[0] as i32, a[1], a[2], a[3], a[4]),
+        Pselect6 | Pselect6Time64 => poll::pselect6(
+            a[0] as i32,
+            [a[1], a[2], a[3]],
+            a[4],
+            a[5],
+            Layout::new(sys == Pselect6Time64),
+        ),
         Uname => misc::uname(a[0]),
         Ugetrlimit | Getrlimit => misc::getrlimit(a[0], a[1]),
         Setrlimit => misc::setrlimit(a[0], a[1]),

@@ -6,7 +6,7 @@
 //! and names it with `ulib::entry!(main);`. Modules:
 //! - [`sys`]: the `sc` instruction and the ppc32 error convention (CR0[SO]);
 //! - [`io`]: `print!`/`println!`/`eprintln!` on file descriptors 1 and 2;
-//! - [`process`]: exit, fork, wait, pids, sleeping;
+//! - [`process`]: exit, fork, exec, wait, pids, groups and sessions, sleeping;
 //! - [`signal`]: sigaction, masks, kill/raise/sigqueue, siginfo.
 
 #![no_std]
@@ -32,6 +32,17 @@ impl Args {
 
     pub fn is_empty(&self) -> bool {
         self.argc == 0
+    }
+
+    /// The argv array itself (argc pointers, then NULL), for execve.
+    pub fn argv(&self) -> *const *const u8 {
+        self.argv
+    }
+
+    /// The environment array (pointers, then NULL) that follows argv.
+    pub fn envp(&self) -> *const *const u8 {
+        // SAFETY: the kernel's stack has argc pointers, a NULL, then envp.
+        unsafe { self.argv.add(self.argc + 1) }
     }
 
     /// Argument `i` as bytes (without its NUL), if there is one.

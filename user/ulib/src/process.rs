@@ -1,4 +1,5 @@
-//! Processes: exit, fork, wait4 and the Linux wait status word, pids, sleep.
+//! Processes: exit, fork, execve, wait4 and the Linux wait status word,
+//! pids, process groups and sessions, sleep.
 
 use crate::sys::{syscall, syscall_plain, Error, Sysno};
 
@@ -21,6 +22,31 @@ pub fn fork() -> Result<Fork, Error> {
         0 => Ok(Fork::Child),
         pid => Ok(Fork::Parent(pid)),
     }
+}
+
+/// execve(path, argv, envp); returns only on failure.
+///
+/// # Safety
+/// `path` is NUL-terminated; `argv` and `envp` are NULL-terminated arrays of
+/// NUL-terminated strings.
+pub unsafe fn execve(path: &[u8], argv: *const *const u8, envp: *const *const u8) -> Error {
+    // SAFETY: the caller vouches for the three pointers.
+    match unsafe {
+        syscall(Sysno::Execve, [path.as_ptr() as u32, argv as u32, envp as u32, 0, 0, 0])
+    } {
+        Ok(_) => unreachable!("execve returned success"),
+        Err(e) => e,
+    }
+}
+
+/// setsid(): a new session; returns its id.
+pub fn setsid() -> Result<u32, Error> {
+    syscall_plain(Sysno::Setsid, [0; 6])
+}
+
+/// setpgid(pid, pgid).
+pub fn setpgid(pid: u32, pgid: u32) -> Result<(), Error> {
+    syscall_plain(Sysno::Setpgid, [pid, pgid, 0, 0, 0, 0]).map(|_| ())
 }
 
 pub fn getpid() -> u32 {

@@ -17,17 +17,19 @@
 use crate::abi::Errno;
 
 /// setpgid's arguments with the zeros resolved: (target pid, new pgid).
-/// `pid < 0` names no process (ESRCH); `pgid < 0` is EINVAL.
+/// pgid 0 becomes the pid *as given*, so `setpgid(-5, 0)` is EINVAL like a
+/// negative pgid (Linux checks the pgid first); another negative pid names
+/// no process (ESRCH).
 pub fn resolve_setpgid(caller: u32, pid: i32, pgid: i32) -> Result<(u32, u32), Errno> {
+    let pid = if pid == 0 { caller as i32 } else { pid };
+    let pgid = if pgid == 0 { pid } else { pgid };
     if pgid < 0 {
         return Err(Errno::EINVAL);
     }
-    let pid = match pid {
-        0 => caller,
-        p if p < 0 => return Err(Errno::ESRCH),
-        p => p as u32,
-    };
-    Ok((pid, if pgid == 0 { pid } else { pgid as u32 }))
+    if pid < 0 {
+        return Err(Errno::ESRCH);
+    }
+    Ok((pid as u32, pgid as u32))
 }
 
 /// The job-control ids of the caller or the target of setpgid.

@@ -24,8 +24,10 @@ fn setpgid_zeros_and_bad_arguments() {
     assert_eq!(resolve_setpgid(5, 7, 0), Ok((7, 7)));
     assert_eq!(resolve_setpgid(5, 0, 9), Ok((5, 9)));
     assert_eq!(resolve_setpgid(5, 0, -1), Err(Errno::EINVAL));
-    assert_eq!(resolve_setpgid(5, -3, 0), Err(Errno::ESRCH));
-    // EINVAL is checked before the pid, as Linux does.
+    // pgid 0 means the pid as given, so a negative pid makes it EINVAL;
+    // with a valid pgid, a negative pid names no process.
+    assert_eq!(resolve_setpgid(5, -3, 0), Err(Errno::EINVAL));
+    assert_eq!(resolve_setpgid(5, -3, 4), Err(Errno::ESRCH));
     assert_eq!(resolve_setpgid(5, -3, -1), Err(Errno::EINVAL));
 }
 

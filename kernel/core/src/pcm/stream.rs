@@ -259,6 +259,22 @@ impl Stream {
         Some(self.time_of(self.frames_seen + need))
     }
 
+    /// poll(2) on the playback stream (Linux `snd_pcm_poll`), once `update`
+    /// has brought hw_ptr up to now: (writable, error). Writable once avail
+    /// reaches avail_min while PREPARED, RUNNING or PAUSED; never while
+    /// DRAINING; writable with an error in OPEN, SETUP and XRUN (a write
+    /// would fail at once rather than block). While it waits, a RUNNING
+    /// stream becomes writable at `wake_time_ns(avail_min)`.
+    pub fn poll(&self) -> (bool, bool) {
+        match self.state {
+            State::Prepared | State::Running | State::Paused => {
+                (self.avail() >= self.avail_min, false)
+            }
+            State::Draining => (false, false),
+            State::Open | State::Setup | State::Xrun => (true, true),
+        }
+    }
+
     /// HW_REFINE (`snd_pcm_hw_refine_user`): allowed in every state.
     pub fn hw_refine(&self, p: &mut HwParams) -> Result<(), PcmError> {
         refine::refine(p)?;

@@ -7,6 +7,7 @@
 //! are not queued), setting SIG_IGN (`is_ignored`: rt_sigaction discards what
 //! is pending) and delivery (`handler_mask`, `take_for_delivery`).
 
+use super::info::SigInfo;
 use super::sigset::{SigSet, Signal};
 use crate::abi::{self, Errno};
 
@@ -184,8 +185,39 @@ pub const fn handler_mask(old_blocked: SigSet, act: &SigAction, sig: Signal) -> 
     m.blockable()
 }
 
+/// Linux's protection of init (`SIGNAL_UNKILLABLE` in `sig_task_ignored`):
+/// does PID 1 drop `info` when its action for the signal is SIG_DFL? It
+/// does, unless the kernel itself sends SIGKILL or SIGSTOP (si_code > 0:
+/// not from user space) or forces a fault on it (`force_sig_fault` clears
+/// the protection, so a faulting init dies instead of looping).
+pub const fn init_drops_default(info: &SigInfo) -> bool {
+    let from_kernel = info.code() > 0;
+    let forced = matches!(
+        info.signo(),
+        abi::SIGKILL
+            | abi::SIGSTOP
+            | abi::SIGSEGV
+            | abi::SIGBUS
+            | abi::SIGILL
+            | abi::SIGFPE
+            | abi::SIGTRAP
+    );
+    !(from_kernel && forced)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn init_keeps_only_kernel_kills_and_faults() {
+        let user = |sig| SigInfo::kill(sig, 2, 0);
+        assert!(init_drops_default(&user(Signal::SIGKILL)));
+        assert!(init_drops_default(&user(Signal::SIGTERM)));
+        assert!(init_drops_default(&SigInfo::queue(Signal::SIGSEGV, 2, 0, 0)));
+        assert!(!init_drops_default(&SigInfo::kernel(Signal::SIGKILL)));
+        assert!(!init_drops_default(&SigInfo::fault(Signal::SIGSEGV, abi::SEGV_MAPERR, 0)));
+        assert!(init_drops_default(&SigInfo::kernel(Signal::SIGHUP)));
+    }
+
     use super::*;
 
     #[test]

@@ -26,7 +26,9 @@ pub mod sigset;
 #[cfg(test)]
 mod cross_check;
 
-pub use action::{default_action, handler_mask, DefaultAction, Disposition, SigAction};
+pub use action::{
+    default_action, handler_mask, init_drops_default, DefaultAction, Disposition, SigAction,
+};
 pub use altstack::{AltStack, StackT};
 pub use info::SigInfo;
 pub use queue::{Enqueued, SigPending, SigQueueNode};

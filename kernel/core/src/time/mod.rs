@@ -114,6 +114,27 @@ pub fn decode_timespec(b: &[u8], layout: Layout) -> Result<u64, Errno> {
 /// `layout.timespec_size()` bytes). The 32-bit layout's seconds saturate at
 /// i32::MAX (Linux `put_old_timespec32` truncates; 68 years of uptime is
 /// not a case Sigil meets).
+/// A `struct timeval` ({i32 tv_sec; i32 tv_usec}, big-endian), select's
+/// timeout and the halves of an itimerval, as ns. Microseconds outside
+/// [0, 1e6) or negative seconds: EINVAL.
+pub fn decode_timeval(b: &[u8]) -> Result<u64, Errno> {
+    let (sec, usec) = (be32(b, 0) as i32, be32(b, 4) as i32);
+    if !(0..1_000_000).contains(&usec) {
+        return Err(Errno::EINVAL);
+    }
+    to_ns(sec as i64, usec * 1000)
+}
+
+/// ns as a `struct timeval`, microseconds truncated (as Linux reports).
+pub fn encode_timeval(ns: u64) -> [u8; 8] {
+    let sec = (ns / NSEC_PER_SEC).min(i32::MAX as u64) as u32;
+    let usec = ((ns % NSEC_PER_SEC) / NSEC_PER_USEC) as u32;
+    let mut b = [0u8; 8];
+    b[..4].copy_from_slice(&sec.to_be_bytes());
+    b[4..].copy_from_slice(&usec.to_be_bytes());
+    b
+}
+
 pub fn encode_timespec(ns: u64, layout: Layout, out: &mut [u8]) {
     let (sec, nsec) = split_ns(ns);
     match layout {
@@ -157,25 +178,14 @@ impl ItimerSpec {
     /// An `itimerval` (two `{i32 tv_sec; i32 tv_usec}`) for setitimer.
     /// Microseconds outside [0, 1e6) or negative seconds: EINVAL.
     pub fn decode_itimerval(b: &[u8; 16]) -> Result<ItimerSpec, Errno> {
-        let tv = |at: usize| {
-            let (sec, usec) = (be32(b, at) as i32, be32(b, at + 4) as i32);
-            if !(0..1_000_000).contains(&usec) {
-                return Err(Errno::EINVAL);
-            }
-            to_ns(sec as i64, usec * 1000)
-        };
-        Ok(ItimerSpec { interval: tv(0)?, value: tv(8)? })
+        Ok(ItimerSpec { interval: decode_timeval(&b[..8])?, value: decode_timeval(&b[8..])? })
     }
 
     /// The `itimerval` Linux reports: microseconds truncated.
     pub fn encode_itimerval(&self) -> [u8; 16] {
         let mut b = [0u8; 16];
-        for (at, ns) in [(0, self.interval), (8, self.value)] {
-            let sec = (ns / NSEC_PER_SEC).min(i32::MAX as u64) as u32;
-            let usec = ((ns % NSEC_PER_SEC) / NSEC_PER_USEC) as u32;
-            b[at..at + 4].copy_from_slice(&sec.to_be_bytes());
-            b[at + 4..at + 8].copy_from_slice(&usec.to_be_bytes());
-        }
+        b[..8].copy_from_slice(&encode_timeval(self.interval));
+        b[8..].copy_from_slice(&encode_timeval(self.value));
         b
     }
 }

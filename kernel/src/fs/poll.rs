@@ -1,0 +1,141 @@
+//! Readiness: the wait queue a file wakes its pollers with, and the wait at
+//! the heart of poll, ppoll, select and pselect6 (syscall/poll.rs reads and
+//! writes their user arguments).
+//!
+//! A poll scans its descriptors (`FileOps::poll_ready`); if none is ready
+//! it sleeps on its own channel until a file it watches changes or its
+//! deadline passes. Each file says how it will tell (`FileOps::poll_wait`):
+//! - `PollWait::Queue(q)`: the file owns a `WaitQueue` and calls `q.wake()`
+//!   when its state changes (a pipe on every transfer and close). The
+//!   console tty's receive path does the same for its input: it keeps a
+//!   `WaitQueue`, returns it from `poll_wait`, and wakes it when a byte
+//!   arrives.
+//! - `PollWait::At(t)`: readiness follows the clock (the PCM device's
+//!   pseudo DAC): look again at time t.
+//! - `PollWait::Never`: readiness never changes (always-ready files).
+//!
+//! No busy polling: between changes the poller sleeps. The kernel runs with
+//! interrupts off, so nothing can change between the scan and the sleep.
+//!
+//! # Invariants
+//! A `WaitQueue` holds the ids of threads inside `wait` that registered
+//! on it, each once: at most MAX_THREADS entries, so the queue is bounded
+//! without a drop policy. `wait` removes its entries before returning.
+
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+
+use super::{File, POLLERR, POLLHUP, POLLNVAL};
+use crate::dev::timer;
+use crate::proc;
+
+/// How a poller learns that a file's readiness may have changed.
+pub enum PollWait<'a> {
+    Never,
+    Queue(&'a WaitQueue),
+    At(u64),
+}
+
+/// The threads polling one object (Linux `wait_queue_head_t`, for poll).
+pub struct WaitQueue {
+    pollers: RefCell<Vec<u32>>,
+}
+
+impl WaitQueue {
+    pub const fn new() -> WaitQueue {
+        WaitQueue { pollers: RefCell::new(Vec::new()) }
+    }
+
+    fn add(&self, tid: u32) {
+        let mut p = self.pollers.borrow_mut();
+        if !p.contains(&tid) {
+            p.push(tid);
+        }
+    }
+
+    fn remove(&self, tid: u32) {
+        self.pollers.borrow_mut().retain(|&p| p != tid);
+    }
+
+    /// The object changed: every thread polling it scans again.
+    pub fn wake(&self) {
+        for &tid in self.pollers.borrow().iter() {
+            proc::wake_sleeper(tid, chan(tid));
+        }
+    }
+}
+
+/// The channel a thread sleeps on in `wait`: its own, so a wake-up
+/// reaches exactly the pollers of the object that changed.
+fn chan(tid: u32) -> usize {
+    0x3000_0000 + tid as usize
+}
+
+/// One descriptor being watched: its file (None: a negative fd, or one that
+/// is not open: POLLNVAL), the events asked for, and those found.
+pub struct Watch {
+    pub file: Option<Arc<File>>,
+    pub events: u16,
+    pub revents: u16,
+}
+
+/// How `wait` ended without an error: the number of ready descriptors
+/// (0 if the deadline passed), or interrupted by a signal.
+pub enum Waited {
+    Ready(u32),
+    Interrupted,
+}
+
+/// Scans `watch` until a descriptor is ready, `deadline` (ns since boot;
+/// None = no limit) passes, or a signal is pending. A deadline of 0 or in
+/// the past scans once.
+pub fn wait(watch: &mut [Watch], deadline: Option<u64>) -> Waited {
+    let tid = proc::current().tid;
+    let mut queues: Vec<Arc<File>> = Vec::new();
+    let mut alarm = None;
+    let result = loop {
+        let mut ready = 0;
+        let mut next = deadline;
+        for w in watch.iter_mut() {
+            w.revents = match &w.file {
+                None => POLLNVAL,
+                Some(f) => f.poll_ready() & (w.events | POLLERR | POLLHUP),
+            };
+            ready += (w.revents != 0) as u32;
+        }
+        let now = timer::now_ns();
+        if ready > 0 || deadline.is_some_and(|d| now >= d) {
+            break Waited::Ready(ready);
+        }
+        for w in watch.iter() {
+            let Some(f) = &w.file else { continue };
+            match f.poll_wait() {
+                PollWait::Never => {}
+                PollWait::Queue(q) => {
+                    if !queues.iter().any(|g| Arc::ptr_eq(g, f)) {
+                        q.add(tid);
+                        queues.push(f.clone());
+                    }
+                }
+                PollWait::At(t) => next = Some(next.map_or(t, |n| n.min(t))),
+            }
+        }
+        if let Some(k) = alarm.take() {
+            timer::cancel(k);
+        }
+        alarm = next.map(|t| timer::arm(t, timer::Event::Wake(tid)));
+        if proc::sleep(chan(tid)).is_err() {
+            break Waited::Interrupted;
+        }
+    };
+    if let Some(k) = alarm {
+        timer::cancel(k);
+    }
+    for f in &queues {
+        if let PollWait::Queue(q) = f.poll_wait() {
+            q.remove(tid);
+        }
+    }
+    result
+}
