@@ -133,7 +133,11 @@ fn is_ignored(g: &mut Group, sig: Signal) -> bool {
 
 /// Generates `info` for process `pid` (a process-directed signal).
 pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
-    let g = proc::get(pid).ok_or(Errno::ESRCH)?;
+    send_to(proc::get(pid).ok_or(Errno::ESRCH)?, info, rt_limit)
+}
+
+/// `send` for a caller that already holds the process (kill).
+pub fn send_to(g: &mut Group, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     generate(g, None, info, rt_limit)
 }
 
@@ -161,14 +165,17 @@ fn generate(
     let id = target.as_ref().map_or(g.pid, |t| t.tid);
     crate::sigtrace!(generate(id, &info));
     // Linux `sig_ignored` looks at the mask of the thread the signal was
-    // sent to: the main thread for a process (or the oldest left).
-    let blocked = match &target {
-        Some(t) => t.sig.blocked,
-        None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
-    };
-    if is_ignored(g, sig) && !blocked.contains(sig) {
-        crate::sigtrace!(ignored(id, sig));
-        return Ok(());
+    // sent to: the main thread for a process (or the oldest left). Asked
+    // only for a signal that would be ignored, the rare case.
+    if is_ignored(g, sig) {
+        let blocked = match &target {
+            Some(t) => t.sig.blocked,
+            None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
+        };
+        if !blocked.contains(sig) {
+            crate::sigtrace!(ignored(id, sig));
+            return Ok(());
+        }
     }
     // RT signals always count against the limit, even from kill() (Linux
     // overrides it only for standard signals, which coalesce anyway): an
@@ -294,10 +301,8 @@ pub fn out_of_memory(ea: u32) {
 /// deliverable signal on either set, or its group ending or stopping?
 #[inline]
 fn work_pending(t: &Thread, g: &Group) -> bool {
-    t.sig.pending.has_deliverable(t.sig.blocked)
-        || g.sig.shared.has_deliverable(t.sig.blocked)
-        || g.stop.is_some()
-        || doomed(t, g)
+    let pending = t.sig.pending.pending().union(g.sig.shared.pending());
+    !pending.without(t.sig.blocked).is_empty() || g.stop.is_some() || doomed(t, g)
 }
 
 /// Is `t` to leave because its group is ending (exit_group, a fatal signal,
@@ -343,13 +348,14 @@ fn notify_parent_stop(g: &mut Group, code: i32, st: u32) {
 /// (Linux tests `_TIF_SIGPENDING` the same way before calling anything).
 #[inline]
 pub fn do_signal(tf: &mut TrapFrame) {
-    let t = proc::current();
+    let mut t = proc::current();
     if work_pending(t, t.group()) {
         deliver_pending(tf);
+        // It may have switched away (a stop): look the thread up again.
+        t = proc::current();
     }
     deliver::restart_syscall(tf, None);
     // Test before clearing: `take()` would store None on every return.
-    let t = proc::current();
     if let Some(mask) = t.sig.saved_mask {
         t.sig.saved_mask = None;
         t.sig.blocked = mask;

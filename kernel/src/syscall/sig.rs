@@ -33,7 +33,7 @@ pub fn kill(pid: i32, sig: u32) -> SysResult {
         // One target, the common case (ping-pong): no list to allocate.
         let target = process_of(pid as u32)?;
         return match sig {
-            Some(sig) => signal::send(target, SigInfo::kill(sig, me, 0), false).map(|_| 0),
+            Some(sig) => signal::send_to(target, SigInfo::kill(sig, me, 0), false).map(|_| 0),
             None => Ok(0),
         };
     }
@@ -53,10 +53,10 @@ pub fn kill(pid: i32, sig: u32) -> SysResult {
 }
 
 /// The process `id` names: a process, or one of its threads.
-fn process_of(id: u32) -> Result<u32, Errno> {
+fn process_of(id: u32) -> Result<&'static mut proc::Group, Errno> {
     match proc::get(id) {
-        Some(g) => Ok(g.pid),
-        None => proc::thread(id).map(|t| t.group().pid).ok_or(Errno::ESRCH),
+        Some(g) => Ok(g),
+        None => proc::thread(id).map(|t| t.group()).ok_or(Errno::ESRCH),
     }
 }
 
@@ -230,7 +230,7 @@ pub fn rt_sigqueueinfo(pid: u32, sig: u32, uinfo: u32) -> SysResult {
     let sig = Signal::new(sig).ok_or(Errno::EINVAL)?;
     let info = read_siginfo(sig, uinfo)?;
     info.check_queue_sender(proc::group().pid, pid)?;
-    signal::send(process_of(pid)?, info, true)?;
+    signal::send_to(process_of(pid)?, info, true)?;
     Ok(0)
 }
 
