@@ -40,7 +40,8 @@ pub struct ThreadSignals {
     pub pending: SigPending,
     pub blocked: SigSet,
     pub altstack: AltStack,
-    /// The mask to restore after a handler that sigsuspend/pselect ran.
+    /// The mask to restore after the handler that ended a wait with a
+    /// temporary mask (rt_sigsuspend; Linux's `saved_sigmask`).
     pub saved_mask: Option<SigSet>,
     /// The signals a sigtimedwait in this thread is taking (Linux's
     /// real_blocked trick): such a signal is not fatal to the group.
