@@ -149,7 +149,11 @@ fn is_ignored(g: &mut Group, sig: Signal) -> bool {
 
 /// Generates `info` for process `pid` (a process-directed signal).
 pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
-    let g = proc::get(pid).ok_or(Errno::ESRCH)?;
+    send_to(proc::get(pid).ok_or(Errno::ESRCH)?, info, rt_limit)
+}
+
+/// `send` for a caller that already holds the process (kill).
+pub fn send_to(g: &mut Group, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     generate(g, None, info, rt_limit)
 }
 
@@ -177,19 +181,22 @@ fn generate(
     let id = target.as_ref().map_or(g.pid, |t| t.tid);
     crate::sigtrace!(generate(id, &info));
     // Linux `sig_ignored` looks at the mask of the thread the signal was
-    // sent to: the main thread for a process (or the oldest left). PID 1
-    // (init) drops what it has no handler for, as Linux's init does
+    // sent to: the main thread for a process (or the oldest left). Asked
+    // only for a signal that would be ignored, the rare case. PID 1 (init)
+    // drops what it has no handler for, as Linux's init does
     // (`init_drops_default`), whichever of its threads it is sent to.
-    let blocked = match &target {
-        Some(t) => t.sig.blocked,
-        None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
-    };
     let init_drops = g.pid == 1
         && g.sig.action(sig).disposition() == Disposition::Default
         && init_drops_default(&info);
-    if (is_ignored(g, sig) || init_drops) && !blocked.contains(sig) {
-        crate::sigtrace!(ignored(id, sig));
-        return Ok(());
+    if init_drops || is_ignored(g, sig) {
+        let blocked = match &target {
+            Some(t) => t.sig.blocked,
+            None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
+        };
+        if !blocked.contains(sig) {
+            crate::sigtrace!(ignored(id, sig));
+            return Ok(());
+        }
     }
     if sig.number() == abi::SIGKILL {
         kill_group(g);
@@ -329,10 +336,8 @@ pub fn out_of_memory(ea: u32) {
 /// deliverable signal on either set, or its group ending or stopping?
 #[inline]
 fn work_pending(t: &Thread, g: &Group) -> bool {
-    t.sig.pending.has_deliverable(t.sig.blocked)
-        || g.sig.shared.has_deliverable(t.sig.blocked)
-        || g.stop.is_some()
-        || doomed(t, g)
+    let pending = t.sig.pending.pending().union(g.sig.shared.pending());
+    !pending.without(t.sig.blocked).is_empty() || g.stop.is_some() || doomed(t, g)
 }
 
 /// Is `t` to leave because its group is ending (exit_group, a fatal signal,
@@ -366,13 +371,14 @@ fn notify_parent_stop(g: &mut Group) {
 /// (Linux tests `_TIF_SIGPENDING` the same way before calling anything).
 #[inline]
 pub fn do_signal(tf: &mut TrapFrame) {
-    let t = proc::current();
+    let mut t = proc::current();
     if work_pending(t, t.group()) {
         deliver_pending(tf);
+        // It may have switched away (a stop): look the thread up again.
+        t = proc::current();
     }
     deliver::restart_syscall(tf, None);
     // Test before clearing: `take()` would store None on every return.
-    let t = proc::current();
     if let Some(mask) = t.sig.saved_mask {
         t.sig.saved_mask = None;
         t.sig.blocked = mask;

@@ -31,24 +31,27 @@ fn signal_or_zero(sig: u32) -> Result<Option<Signal>, Errno> {
 /// shared pending set). A thread's id names its process, as on Linux.
 pub fn kill(pid: i32, sig: u32) -> SysResult {
     let sig = signal_or_zero(sig)?;
-    let me = proc::group();
+    let (me, my_pgid) = {
+        let g = proc::group();
+        (g.pid, g.job.pgid)
+    };
     if pid > 0 {
         // One target, the common case (ping-pong): no list to allocate.
         let target = process_of(pid as u32)?;
         return match sig {
-            Some(sig) => signal::send(target, SigInfo::kill(sig, me.pid, 0), false).map(|_| 0),
+            Some(sig) => signal::send_to(target, SigInfo::kill(sig, me, 0), false).map(|_| 0),
             None => Ok(0),
         };
     }
-    let target = kill_target(pid, me.job.pgid)?;
-    proc::group::send(target, sig.map(|s| SigInfo::kill(s, me.pid, 0))).map(|_| 0)
+    let target = kill_target(pid, my_pgid)?;
+    proc::group::send(target, sig.map(|s| SigInfo::kill(s, me, 0))).map(|_| 0)
 }
 
 /// The process `id` names: a process, or one of its threads.
-fn process_of(id: u32) -> Result<u32, Errno> {
+fn process_of(id: u32) -> Result<&'static mut proc::Group, Errno> {
     match proc::get(id) {
-        Some(g) => Ok(g.pid),
-        None => proc::thread(id).map(|t| t.group().pid).ok_or(Errno::ESRCH),
+        Some(g) => Ok(g),
+        None => proc::thread(id).map(|t| t.group()).ok_or(Errno::ESRCH),
     }
 }
 
@@ -230,7 +233,7 @@ pub fn rt_sigqueueinfo(pid: u32, sig: u32, uinfo: u32) -> SysResult {
     };
     let info = SigInfo::from_user(sig, &words)?;
     info.check_queue_sender(me, pid)?;
-    signal::send(process_of(pid)?, info, true)?;
+    signal::send_to(process_of(pid)?, info, true)?;
     Ok(0)
 }
 
