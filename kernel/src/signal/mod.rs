@@ -80,14 +80,6 @@ impl SignalState {
     }
 }
 
-fn is_ignored(p: &mut Process, sig: Signal) -> bool {
-    match p.sig.action(sig).disposition() {
-        Disposition::Ignore => true,
-        Disposition::Default => default_action(sig) == DefaultAction::Ignore,
-        Disposition::Handler(_) => false,
-    }
-}
-
 /// Generates `info` for process `pid` (Linux `send_signal`): SIGCONT and stop
 /// signals cancel each other, ignored signals are dropped unless blocked,
 /// SIGKILL and SIGCONT wake a stopped process, and a sleeping target is woken
@@ -112,7 +104,10 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
         _ => {}
     }
     crate::sigtrace!(generate(pid, &info));
-    if is_ignored(p, sig) && !p.sig.blocked.contains(sig) {
+    // SIG_DFL SIGCONT counts as ignored here too (Linux `sig_task_ignored`):
+    // its effect was applied above.
+    let blocked = p.sig.blocked;
+    if p.sig.action(sig).is_ignored(sig, blocked) {
         crate::sigtrace!(ignored(pid, sig));
         return Ok(());
     }
@@ -156,7 +151,7 @@ pub fn force_fault(signo: u32, code: i32, addr: u32) {
         nip
     );
     let sig = Signal::new(signo).expect("valid fault signal");
-    if p.sig.blocked.contains(sig) || is_ignored(p, sig) {
+    if p.sig.blocked.contains(sig) || p.sig.action(sig).disposition() == Disposition::Ignore {
         p.sig.blocked.remove(sig);
         *p.sig.action(sig) = SigAction::default();
     }

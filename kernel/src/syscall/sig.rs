@@ -50,17 +50,25 @@ pub fn kill(pid: i32, sig: u32) -> SysResult {
     Ok(0)
 }
 
-/// tgkill(tgid, tid, sig) and tkill(tid, sig) (tgid 0): one thread = one
-/// process in Sigil. This is what glibc's raise() calls.
+/// tgkill(tgid, tid, sig): one thread = one process in Sigil. This is what
+/// glibc's raise() calls. tgid must be positive (Linux: EINVAL).
 pub fn tgkill(tgid: u32, tid: u32, sig: u32) -> SysResult {
-    if tid as i32 <= 0 || (tgid != 0 && tgid as i32 <= 0) {
+    if tgid as i32 <= 0 {
         return Err(Errno::EINVAL);
     }
-    let sig = signal_or_zero(sig)?;
-    if tgid != 0 && tgid != tid {
+    if tgid != tid && tid as i32 > 0 {
+        signal_or_zero(sig)?;
         return Err(Errno::ESRCH);
     }
-    match sig {
+    tkill(tid, sig)
+}
+
+/// tkill(tid, sig): tgkill without the thread group check.
+pub fn tkill(tid: u32, sig: u32) -> SysResult {
+    if tid as i32 <= 0 {
+        return Err(Errno::EINVAL);
+    }
+    match signal_or_zero(sig)? {
         Some(sig) => {
             signal::send(tid, SigInfo::tkill(sig, proc::current().pid, 0), false).map(|_| 0)
         }
@@ -71,31 +79,53 @@ pub fn tgkill(tgid: u32, tid: u32, sig: u32) -> SysResult {
 /// rt_sigaction(sig, act, oldact, sigsetsize): the 20-byte ppc `struct sigaction`.
 pub fn rt_sigaction(sig: u32, act: u32, oldact: u32, sigsetsize: u32) -> SysResult {
     let sig = check_rt_sigaction(sig, sigsetsize, act != 0)?;
-    let new = if act != 0 {
-        let w = UserWindow::open(act, 20, Access::Read).map_err(|_| Errno::EFAULT)?;
-        let words = [w.get(0), w.get(4), w.get(8), w.get(12), w.get(16)];
-        w.finish().map_err(|_| Errno::EFAULT)?;
-        Some(SigAction::from_words(words))
-    } else {
-        None
-    };
-    let p = proc::current();
-    let old = *p.sig.action(sig);
+    let new = if act != 0 { Some(SigAction::from_words(read_words(act)?)) } else { None };
     if oldact != 0 {
-        let mut w = UserWindow::open(oldact, 20, Access::Write).map_err(|_| Errno::EFAULT)?;
-        for (i, v) in old.to_words().iter().enumerate() {
-            w.put(4 * i as u32, *v);
-        }
-        w.finish().map_err(|_| Errno::EFAULT)?;
+        write_words(oldact, &proc::current().sig.action(sig).to_words())?;
     }
-    if let Some(new) = new {
-        *p.sig.action(sig) = new;
-        // Setting SIG_IGN (or a default that ignores) discards what is pending.
-        if new.is_ignored(sig, SigSet::EMPTY) {
-            p.sig.pending.flush_signal(sig);
-        }
+    new.map_or(Ok(0), |new| set_action(sig, new))
+}
+
+/// sigaction(sig, act, oldact): the old 16-byte `struct old_sigaction`,
+/// whose mask covers signals 1..32.
+pub fn sigaction(sig: u32, act: u32, oldact: u32) -> SysResult {
+    let sig = check_rt_sigaction(sig, abi::SIGSET_SIZE, act != 0)?;
+    let new = if act != 0 { Some(SigAction::from_old_words(read_words(act)?)) } else { None };
+    if oldact != 0 {
+        write_words(oldact, &proc::current().sig.action(sig).to_old_words())?;
+    }
+    new.map_or(Ok(0), |new| set_action(sig, new))
+}
+
+/// Installs `new` for `sig`. Setting SIG_IGN (or a default that ignores)
+/// discards what is pending; no longer ignoring it restarts the periodic
+/// timers that stopped while it was ignored (timers::sig_unignore).
+fn set_action(sig: Signal, new: SigAction) -> SysResult {
+    let p = proc::current();
+    let was_ignored = p.sig.action(sig).is_ignored(sig, SigSet::EMPTY);
+    *p.sig.action(sig) = new;
+    if new.is_ignored(sig, SigSet::EMPTY) {
+        p.sig.pending.flush_signal(sig);
+    } else if was_ignored {
+        crate::timers::sig_unignore(p.pid, sig);
     }
     Ok(0)
+}
+
+fn read_words<const N: usize>(addr: u32) -> Result<[u32; N], Errno> {
+    let w = UserWindow::open(addr, 4 * N as u32, Access::Read).map_err(|_| Errno::EFAULT)?;
+    let words = core::array::from_fn(|i| w.get(4 * i as u32));
+    w.finish().map_err(|_| Errno::EFAULT)?;
+    Ok(words)
+}
+
+fn write_words(addr: u32, words: &[u32]) -> Result<(), Errno> {
+    let mut w =
+        UserWindow::open(addr, 4 * words.len() as u32, Access::Write).map_err(|_| Errno::EFAULT)?;
+    for (i, v) in words.iter().enumerate() {
+        w.put(4 * i as u32, *v);
+    }
+    w.finish().map_err(|_| Errno::EFAULT)
 }
 
 /// rt_sigprocmask(how, set, oldset, sigsetsize).
@@ -103,25 +133,40 @@ pub fn rt_sigprocmask(how: u32, set: u32, oldset: u32, sigsetsize: u32) -> SysRe
     if sigsetsize != abi::SIGSET_SIZE {
         return Err(Errno::EINVAL);
     }
-    let p = proc::current();
-    let old = p.sig.blocked;
+    let old = proc::current().sig.blocked;
+    let new = if set != 0 { Some(read_sigset(set)?) } else { None };
+    let (a, b) = old.words();
+    change_mask(how, new, old, oldset, &[a, b])
+}
+
+/// sigprocmask(how, set, oldset): the old call, on signals 1..32 only;
+/// SIG_SETMASK keeps the mask of 33..64, as Linux's.
+pub fn sigprocmask(how: u32, set: u32, oldset: u32) -> SysResult {
+    let old = proc::current().sig.blocked;
     let new = if set != 0 {
-        let w = UserWindow::open(set, 8, Access::Read).map_err(|_| Errno::EFAULT)?;
-        let s = SigSet::from_user_words(w.get(0), w.get(4));
-        w.finish().map_err(|_| Errno::EFAULT)?;
-        Some(old.apply_how(how, s)?)
+        let [low] = read_words(set)?;
+        let high = if how == abi::SIG_SETMASK { old.words().1 } else { 0 };
+        Some(SigSet::from_user_words(low, high))
     } else {
         None
     };
+    change_mask(how, new, old, oldset, &[old.words().0])
+}
+
+/// Applies `new` with `how` (if given) after writing `old_words` to `oldset`.
+fn change_mask(
+    how: u32,
+    new: Option<SigSet>,
+    old: SigSet,
+    oldset: u32,
+    old_words: &[u32],
+) -> SysResult {
+    let new = new.map(|s| old.apply_how(how, s)).transpose()?;
     if oldset != 0 {
-        let mut w = UserWindow::open(oldset, 8, Access::Write).map_err(|_| Errno::EFAULT)?;
-        let (a, b) = old.words();
-        w.put(0, a);
-        w.put(4, b);
-        w.finish().map_err(|_| Errno::EFAULT)?;
+        write_words(oldset, old_words)?;
     }
     if let Some(new) = new {
-        p.sig.blocked = new.blockable();
+        proc::current().sig.blocked = new.blockable();
     }
     Ok(0)
 }
@@ -134,18 +179,29 @@ pub fn rt_sigreturn(tf: &mut TrapFrame) -> SysResult {
     deliver::restore_frame(tf, FrameKind::Rt)
 }
 
-/// rt_sigpending(set, sigsetsize): pending signals that are blocked.
+/// rt_sigpending(set, sigsetsize): pending signals that are blocked. Linux
+/// accepts any size up to a sigset_t's and writes that many bytes.
 pub fn rt_sigpending(set: u32, sigsetsize: u32) -> SysResult {
-    if sigsetsize != abi::SIGSET_SIZE {
+    if sigsetsize > abi::SIGSET_SIZE {
         return Err(Errno::EINVAL);
     }
-    let p = proc::current();
-    let (a, b) = p.sig.pending.pending().intersect(p.sig.blocked).words();
-    let mut w = UserWindow::open(set, 8, Access::Write).map_err(|_| Errno::EFAULT)?;
-    w.put(0, a);
-    w.put(4, b);
-    w.finish().map_err(|_| Errno::EFAULT)?;
+    let (a, b) = blocked_pending().words();
+    let mut bytes = [0u8; 8];
+    bytes[..4].copy_from_slice(&a.to_be_bytes());
+    bytes[4..].copy_from_slice(&b.to_be_bytes());
+    crate::uaccess::copy_to_user(set, &bytes[..sigsetsize as usize]).map_err(|_| Errno::EFAULT)?;
     Ok(0)
+}
+
+/// sigpending(set): the old call, signals 1..32.
+pub fn sigpending(set: u32) -> SysResult {
+    write_words(set, &[blocked_pending().words().0])?;
+    Ok(0)
+}
+
+fn blocked_pending() -> SigSet {
+    let p = proc::current();
+    p.sig.pending.pending().intersect(p.sig.blocked)
 }
 
 fn read_sigset(addr: u32) -> Result<SigSet, Errno> {

@@ -223,8 +223,9 @@ pub enum Notify {
 
 /// Linux `good_sigevent` for a one-thread process `pid`: SIGEV_SIGNAL with a
 /// valid signal, SIGEV_NONE, or SIGEV_THREAD_ID naming the caller itself.
-/// SIGEV_THREAD is glibc's business (a helper thread with SIGEV_THREAD_ID),
-/// so the kernel, like Linux, rejects it. `words` are the first four
+/// SIGEV_THREAD is glibc's business (a helper thread with SIGEV_THREAD_ID);
+/// a raw timer_create that asks for it anyway signals the process as for
+/// SIGEV_SIGNAL, as Linux's `good_sigevent` does. `words` are the first four
 /// sigevent words: value, signo, notify, tid.
 pub fn decode_sigevent(words: [u32; 4], pid: u32) -> Result<Notify, Errno> {
     let [value, signo, notify, tid] = words;
@@ -237,7 +238,7 @@ pub fn decode_sigevent(words: [u32; 4], pid: u32) -> Result<Notify, Errno> {
     };
     match notify {
         SIGEV_NONE => Ok(Notify::None),
-        SIGEV_SIGNAL => signal(),
+        SIGEV_SIGNAL | SIGEV_THREAD => signal(),
         n if n == SIGEV_SIGNAL | SIGEV_THREAD_ID => {
             if tid == pid {
                 signal()
