@@ -214,6 +214,28 @@ fn queue_timer_signal(pid: u32, thread: Option<u32>, id: u32, signo: u32, value:
     };
 }
 
+/// `pid` stopped ignoring `sig` (sigaction): its periodic timers whose
+/// signal was dropped as ignored queue it now, so they run on, with the
+/// periods missed meanwhile counted as the overrun at delivery (Linux
+/// `posixtimer_sig_unignore`). A timer whose signal still waits is only
+/// re-tagged, never queued twice.
+pub fn sig_unignore(pid: u32, sig: Signal) {
+    let Some(t) = TABLE.get().get_mut(&pid) else { return };
+    let waiting: alloc::vec::Vec<(u32, Option<u32>, u32, u32)> = t
+        .posix
+        .iter()
+        .filter_map(|(&id, s)| match (s.t.notify, s.t.awaiting_delivery()) {
+            (Notify::Signal { signo, value, thread }, Some(seq)) if signo == sig.number() => {
+                Some((id, thread, value, seq))
+            }
+            _ => None,
+        })
+        .collect();
+    for (id, thread, value, seq) in waiting {
+        queue_timer_signal(pid, thread, id, sig.number(), value, seq);
+    }
+}
+
 /// A signal is leaving `pid`'s queue for delivery (a handler frame or
 /// sigtimedwait). Fills in a timer signal's overrun and re-arms periodic
 /// timers. false: a stale timer signal, to be dropped.

@@ -35,3 +35,21 @@ fn fault_registers_stay_with_their_process() {
         ],
     );
 }
+
+/// Errnos Linux defines for edge cases (getrandom, readlink, pipe ends, mmap),
+/// and on Sigil alone mmap MAP_FIXED past TASK_SIZE (ENOMEM, as Linux).
+#[test]
+fn errno_edges() {
+    let out = compare("errno_edges", &[]);
+    has_lines(
+        &out,
+        &[
+            "getrandom(buf, 8, 0x10): -1, Invalid argument",
+            "readlink(\"/\", buf, 64): -1, Invalid argument",
+            "read(pipe write end): -1, Bad file descriptor",
+            "mmap(fd 99, not open): -1, Bad file descriptor",
+        ],
+    );
+    let r = common::sigil("errno_edges", &["tasksize"], &[]);
+    has_lines(&r.console, &["mmap(MAP_FIXED, past TASK_SIZE): -1, Cannot allocate memory"]);
+}

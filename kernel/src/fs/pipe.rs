@@ -113,6 +113,11 @@ pub fn new(oflags: u32) -> Result<(Arc<File>, Arc<File>), Errno> {
 }
 
 impl FileOps for ReadEnd {
+    /// Linux: the read end is not open for writing.
+    fn write(&self, _buf: u32, _len: u32) -> Result<u32, Errno> {
+        Err(Errno::EBADF)
+    }
+
     fn read(&self, buf: u32, len: u32) -> Result<u32, Errno> {
         if len == 0 {
             return Ok(0);
@@ -175,6 +180,11 @@ impl FileOps for ReadEnd {
 }
 
 impl FileOps for WriteEnd {
+    /// Linux: the write end is not open for reading.
+    fn read(&self, _buf: u32, _len: u32) -> Result<u32, Errno> {
+        Err(Errno::EBADF)
+    }
+
     fn write(&self, buf: u32, len: u32) -> Result<u32, Errno> {
         let len = len as usize;
         let mut done = 0usize;

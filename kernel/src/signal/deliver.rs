@@ -245,7 +245,9 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
         return false;
     }
     arch::sync_icache(place.lr, 8);
-    p.sig.blocked = handler_mask(mask, &act, sig);
+    // Built from the mask in force now (sigsuspend's, if it ran), as Linux's
+    // signal_setup_done: the saved mask only goes into the frame.
+    p.sig.blocked = handler_mask(p.sig.blocked, &act, sig);
     p.sig.altstack.disarm_if_autodisarm();
     tf.gpr[1] = place.new_sp;
     tf.gpr[3] = place.r3;

@@ -134,17 +134,10 @@ impl GroupSignals {
 }
 
 /// Would `sig` be ignored or held back by thread `t` (the terminal's
-/// SIGTTIN/SIGTTOU choice between stopping a job and failing its call)?
+/// SIGTTIN/SIGTTOU choice between stopping a job and failing its call;
+/// Linux `is_ignored`: blocked, or SIG_IGN)?
 pub fn ignored_or_blocked(t: &mut Thread, sig: Signal) -> bool {
-    is_ignored(t.group(), sig) || t.sig.blocked.contains(sig)
-}
-
-fn is_ignored(g: &mut Group, sig: Signal) -> bool {
-    match g.sig.action(sig).disposition() {
-        Disposition::Ignore => true,
-        Disposition::Default => default_action(sig) == DefaultAction::Ignore,
-        Disposition::Handler(_) => false,
-    }
+    t.sig.blocked.contains(sig) || t.group().sig.action(sig).disposition() == Disposition::Ignore
 }
 
 /// Generates `info` for process `pid` (a process-directed signal).
@@ -185,10 +178,12 @@ fn generate(
     // only for a signal that would be ignored, the rare case. PID 1 (init)
     // drops what it has no handler for, as Linux's init does
     // (`init_drops_default`), whichever of its threads it is sent to.
+    // SIG_DFL SIGCONT counts as ignored here too (Linux `sig_task_ignored`):
+    // its effect was applied above (`prepare`).
     let init_drops = g.pid == 1
         && g.sig.action(sig).disposition() == Disposition::Default
         && init_drops_default(&info);
-    if init_drops || is_ignored(g, sig) {
+    if init_drops || g.sig.action(sig).is_ignored(sig, SigSet::EMPTY) {
         let blocked = match &target {
             Some(t) => t.sig.blocked,
             None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
@@ -316,7 +311,7 @@ pub fn force_fault(tf: &TrapFrame, signo: u32, code: i32, addr: u32) {
         tf.nip
     );
     let sig = Signal::new(signo).expect("valid fault signal");
-    if t.sig.blocked.contains(sig) || is_ignored(g, sig) {
+    if t.sig.blocked.contains(sig) || g.sig.action(sig).disposition() == Disposition::Ignore {
         t.sig.blocked.remove(sig);
         *g.sig.action(sig) = SigAction::default();
     }

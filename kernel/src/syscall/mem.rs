@@ -41,12 +41,14 @@ const MAP_ANONYMOUS: u32 = 0x20;
 
 /// mmap2(addr, len, prot, flags, fd, pgoff): anonymous memory only, private
 /// or shared (MAP_SHARED stays shared with the children forked later).
-pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, _fd: i32, _pgoff: u32) -> SysResult {
+pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, _pgoff: u32) -> SysResult {
     if len == 0 || flags & (MAP_SHARED | MAP_PRIVATE) == 0 {
         return Err(Errno::EINVAL);
     }
     // Linux ignores fd for anonymous mappings (portable callers pass -1).
+    // A file mapping needs an open file (EBADF); Sigil maps none (ENODEV).
     if flags & MAP_ANONYMOUS == 0 {
+        proc::group().files.get(fd as u32).map_err(|_| Errno::EBADF)?;
         return Err(Errno::ENODEV);
     }
     let len = page_ceil(len).ok_or(Errno::ENOMEM)?;
@@ -55,8 +57,12 @@ pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, _fd: i32, _pgoff: u32) -
         return Err(Errno::ENOMEM);
     }
     let start = if flags & MAP_FIXED != 0 {
-        if !addr.is_multiple_of(PAGE) || addr.checked_add(len).is_none_or(|e| e > TASK_SIZE) {
+        if !addr.is_multiple_of(PAGE) {
             return Err(Errno::EINVAL);
+        }
+        // Linux: past TASK_SIZE is "no room" (ENOMEM), not a bad argument.
+        if addr.checked_add(len).is_none_or(|e| e > TASK_SIZE) {
+            return Err(Errno::ENOMEM);
         }
         space.unmap(addr, addr + len).map_err(|_| Errno::ENOMEM)?;
         addr

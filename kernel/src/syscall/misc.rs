@@ -92,7 +92,11 @@ pub fn prlimit64(pid: u32, resource: u32, new: u32, old: u32) -> SysResult {
     Ok(0)
 }
 
-pub fn getrandom(buf: u32, len: u32, _flags: u32) -> SysResult {
+pub fn getrandom(buf: u32, len: u32, flags: u32) -> SysResult {
+    // GRND_NONBLOCK 1, GRND_RANDOM 2, GRND_INSECURE 4; the last two exclude each other.
+    if flags & !7 != 0 || flags & 6 == 6 {
+        return Err(Errno::EINVAL);
+    }
     let len = len.min(256);
     let mut b = [0u8; 256];
     crate::dev::random::fill(&mut b[..len as usize]);
@@ -100,11 +104,19 @@ pub fn getrandom(buf: u32, len: u32, _flags: u32) -> SysResult {
     Ok(len)
 }
 
-/// readlink: only /proc/self/exe exists (glibc asks for it at start-up).
+/// readlink: only /proc/self/exe exists (glibc asks for it at start-up);
+/// any other file that exists is not a link (EINVAL, as a size of 0 is).
 pub fn readlink(path: u32, buf: u32, size: u32) -> SysResult {
+    if size as i32 <= 0 {
+        return Err(Errno::EINVAL);
+    }
     let p = crate::uaccess::read_cstr(path, 4096).map_err(|_| Errno::EFAULT)?;
     if p != b"/proc/self/exe" {
-        return Err(Errno::ENOENT);
+        let name = core::str::from_utf8(&p).map_err(|_| Errno::ENOENT)?;
+        return match crate::fs::initramfs::lookup(name) {
+            Some(_) => Err(Errno::EINVAL),
+            None => Err(Errno::ENOENT),
+        };
     }
     let name = crate::proc::group().name.clone();
     let n = (name.len() as u32).min(size);

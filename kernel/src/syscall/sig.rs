@@ -64,11 +64,25 @@ fn thread_in(tgid: u32, tid: u32) -> Result<u32, Errno> {
     Ok(tid)
 }
 
-/// tgkill(tgid, tid, sig) and tkill(tid, sig) (tgid 0): a signal for one
-/// thread, queued on its private set. This is what glibc's raise() and
-/// pthread_kill call.
+/// tgkill(tgid, tid, sig): a signal for one thread of process `tgid`, queued
+/// on its private set. This is what glibc's raise() and pthread_kill call.
+/// tgid must be positive (Linux: EINVAL).
 pub fn tgkill(tgid: u32, tid: u32, sig: u32) -> SysResult {
-    if tid as i32 <= 0 || (tgid != 0 && tgid as i32 <= 0) {
+    if tgid as i32 <= 0 {
+        return Err(Errno::EINVAL);
+    }
+    thread_kill(tgid, tid, sig)
+}
+
+/// tkill(tid, sig): tgkill without the thread group check.
+pub fn tkill(tid: u32, sig: u32) -> SysResult {
+    thread_kill(0, tid, sig)
+}
+
+/// tgkill and tkill (tgid 0): the signal number is checked before the
+/// thread is looked up, as Linux does.
+fn thread_kill(tgid: u32, tid: u32, sig: u32) -> SysResult {
+    if tid as i32 <= 0 {
         return Err(Errno::EINVAL);
     }
     let sig = signal_or_zero(sig)?;
@@ -84,35 +98,57 @@ pub fn tgkill(tgid: u32, tid: u32, sig: u32) -> SysResult {
 /// rt_sigaction(sig, act, oldact, sigsetsize): the 20-byte ppc `struct sigaction`.
 pub fn rt_sigaction(sig: u32, act: u32, oldact: u32, sigsetsize: u32) -> SysResult {
     let sig = check_rt_sigaction(sig, sigsetsize, act != 0)?;
-    let new = if act != 0 {
-        let w = UserWindow::open(act, 20, Access::Read).map_err(|_| Errno::EFAULT)?;
-        let words = [w.get(0), w.get(4), w.get(8), w.get(12), w.get(16)];
-        w.finish().map_err(|_| Errno::EFAULT)?;
-        Some(SigAction::from_words(words))
-    } else {
-        None
-    };
-    let g = proc::group();
-    let old = *g.sig.action(sig);
+    let new = if act != 0 { Some(SigAction::from_words(read_words(act)?)) } else { None };
     if oldact != 0 {
-        let mut w = UserWindow::open(oldact, 20, Access::Write).map_err(|_| Errno::EFAULT)?;
-        for (i, v) in old.to_words().iter().enumerate() {
-            w.put(4 * i as u32, *v);
-        }
-        w.finish().map_err(|_| Errno::EFAULT)?;
+        write_words(oldact, &proc::group().sig.action(sig).to_words())?;
     }
-    if let Some(new) = new {
-        *g.sig.action(sig) = new;
-        // Setting SIG_IGN (or a default that ignores) discards what is pending.
-        if new.is_ignored(sig, SigSet::EMPTY) {
-            // ... on the shared set and on every thread's.
-            g.sig.shared.flush_signal(sig);
-            for t in g.members() {
-                t.sig.pending.flush_signal(sig);
-            }
+    new.map_or(Ok(0), |new| set_action(sig, new))
+}
+
+/// sigaction(sig, act, oldact): the old 16-byte `struct old_sigaction`,
+/// whose mask covers signals 1..32.
+pub fn sigaction(sig: u32, act: u32, oldact: u32) -> SysResult {
+    let sig = check_rt_sigaction(sig, abi::SIGSET_SIZE, act != 0)?;
+    let new = if act != 0 { Some(SigAction::from_old_words(read_words(act)?)) } else { None };
+    if oldact != 0 {
+        write_words(oldact, &proc::group().sig.action(sig).to_old_words())?;
+    }
+    new.map_or(Ok(0), |new| set_action(sig, new))
+}
+
+/// Installs `new` for `sig`, for every thread of the process. Setting
+/// SIG_IGN (or a default that ignores) discards what is pending, on the
+/// shared set and on every thread's; no longer ignoring it restarts the
+/// periodic timers that stopped while it was ignored (timers::sig_unignore).
+fn set_action(sig: Signal, new: SigAction) -> SysResult {
+    let g = proc::group();
+    let was_ignored = g.sig.action(sig).is_ignored(sig, SigSet::EMPTY);
+    *g.sig.action(sig) = new;
+    if new.is_ignored(sig, SigSet::EMPTY) {
+        g.sig.shared.flush_signal(sig);
+        for t in g.members() {
+            t.sig.pending.flush_signal(sig);
         }
+    } else if was_ignored {
+        crate::timers::sig_unignore(g.pid, sig);
     }
     Ok(0)
+}
+
+fn read_words<const N: usize>(addr: u32) -> Result<[u32; N], Errno> {
+    let w = UserWindow::open(addr, 4 * N as u32, Access::Read).map_err(|_| Errno::EFAULT)?;
+    let words = core::array::from_fn(|i| w.get(4 * i as u32));
+    w.finish().map_err(|_| Errno::EFAULT)?;
+    Ok(words)
+}
+
+fn write_words(addr: u32, words: &[u32]) -> Result<(), Errno> {
+    let mut w =
+        UserWindow::open(addr, 4 * words.len() as u32, Access::Write).map_err(|_| Errno::EFAULT)?;
+    for (i, v) in words.iter().enumerate() {
+        w.put(4 * i as u32, *v);
+    }
+    w.finish().map_err(|_| Errno::EFAULT)
 }
 
 /// rt_sigprocmask(how, set, oldset, sigsetsize): the calling thread's mask.
@@ -120,26 +156,42 @@ pub fn rt_sigprocmask(how: u32, set: u32, oldset: u32, sigsetsize: u32) -> SysRe
     if sigsetsize != abi::SIGSET_SIZE {
         return Err(Errno::EINVAL);
     }
-    let p = proc::current();
-    let old = p.sig.blocked;
+    let old = proc::current().sig.blocked;
+    let new = if set != 0 { Some(read_sigset(set)?) } else { None };
+    let (a, b) = old.words();
+    change_mask(how, new, old, oldset, &[a, b])
+}
+
+/// sigprocmask(how, set, oldset): the old call, on signals 1..32 only;
+/// SIG_SETMASK keeps the mask of 33..64, as Linux's.
+pub fn sigprocmask(how: u32, set: u32, oldset: u32) -> SysResult {
+    let old = proc::current().sig.blocked;
     let new = if set != 0 {
-        let w = UserWindow::open(set, 8, Access::Read).map_err(|_| Errno::EFAULT)?;
-        let s = SigSet::from_user_words(w.get(0), w.get(4));
-        w.finish().map_err(|_| Errno::EFAULT)?;
-        Some(old.apply_how(how, s)?)
+        let [low] = read_words(set)?;
+        let high = if how == abi::SIG_SETMASK { old.words().1 } else { 0 };
+        Some(SigSet::from_user_words(low, high))
     } else {
         None
     };
+    change_mask(how, new, old, oldset, &[old.words().0])
+}
+
+/// Applies `new` with `how` (if given) after writing `old_words` to `oldset`.
+fn change_mask(
+    how: u32,
+    new: Option<SigSet>,
+    old: SigSet,
+    oldset: u32,
+    old_words: &[u32],
+) -> SysResult {
+    let new = new.map(|s| old.apply_how(how, s)).transpose()?;
     if oldset != 0 {
-        let mut w = UserWindow::open(oldset, 8, Access::Write).map_err(|_| Errno::EFAULT)?;
-        let (a, b) = old.words();
-        w.put(0, a);
-        w.put(4, b);
-        w.finish().map_err(|_| Errno::EFAULT)?;
+        write_words(oldset, old_words)?;
     }
     if let Some(new) = new {
-        p.sig.blocked = new.blockable();
-        signal::retarget(p.sig.blocked.without(old));
+        let t = proc::current();
+        t.sig.blocked = new.blockable();
+        signal::retarget(t.sig.blocked.without(old));
     }
     Ok(0)
 }
@@ -153,24 +205,31 @@ pub fn rt_sigreturn(tf: &mut TrapFrame) -> SysResult {
 }
 
 /// rt_sigpending(set, sigsetsize): pending signals that are blocked, on the
-/// thread's own set or the process's.
+/// thread's own set or the process's. Linux accepts any size up to a
+/// sigset_t's and writes that many bytes.
 pub fn rt_sigpending(set: u32, sigsetsize: u32) -> SysResult {
-    if sigsetsize != abi::SIGSET_SIZE {
+    if sigsetsize > abi::SIGSET_SIZE {
         return Err(Errno::EINVAL);
     }
-    let p = proc::current();
-    let (a, b) = p
-        .sig
-        .pending
-        .pending()
-        .union(p.group().sig.shared.pending())
-        .intersect(p.sig.blocked)
-        .words();
-    let mut w = UserWindow::open(set, 8, Access::Write).map_err(|_| Errno::EFAULT)?;
-    w.put(0, a);
-    w.put(4, b);
-    w.finish().map_err(|_| Errno::EFAULT)?;
+    let (a, b) = blocked_pending().words();
+    let mut bytes = [0u8; 8];
+    bytes[..4].copy_from_slice(&a.to_be_bytes());
+    bytes[4..].copy_from_slice(&b.to_be_bytes());
+    crate::uaccess::copy_to_user(set, &bytes[..sigsetsize as usize]).map_err(|_| Errno::EFAULT)?;
     Ok(0)
+}
+
+/// sigpending(set): the old call, signals 1..32.
+pub fn sigpending(set: u32) -> SysResult {
+    write_words(set, &[blocked_pending().words().0])?;
+    Ok(0)
+}
+
+/// The calling thread's blocked signals pending on its own set or the
+/// process's.
+fn blocked_pending() -> SigSet {
+    let t = proc::current();
+    t.sig.pending.pending().union(t.group().sig.shared.pending()).intersect(t.sig.blocked)
 }
 
 fn read_sigset(addr: u32) -> Result<SigSet, Errno> {

@@ -144,10 +144,9 @@ impl SigAction {
     /// applied when it is sent, before this check).
     ///
     /// A blocked signal is never ignored: the handler may change before it is
-    /// unblocked (Linux `sig_ignored`). Note: Linux additionally ignores
-    /// default-action signals sent to init (PID 1); Sigil runs test programs as
-    /// PID 1 and wants them to behave as under qemu-ppc, so that rule is not
-    /// applied here.
+    /// unblocked (Linux `sig_ignored`). Init's protection (PID 1 drops
+    /// default-action signals from user space) is a separate rule,
+    /// `init_drops_default`, which the kernel checks beside this one.
     pub const fn is_ignored(&self, sig: Signal, blocked: SigSet) -> bool {
         if blocked.contains(sig) {
             return false;

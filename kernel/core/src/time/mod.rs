@@ -235,8 +235,9 @@ pub enum Notify {
 /// Linux `good_sigevent`: SIGEV_SIGNAL with a valid signal, SIGEV_NONE, or
 /// SIGEV_THREAD_ID naming a thread of the caller's process (`in_process`
 /// says which ids are). SIGEV_THREAD is glibc's business (a helper thread
-/// with SIGEV_THREAD_ID), so the kernel, like Linux, rejects it. `words` are
-/// the first four sigevent words: value, signo, notify, tid.
+/// with SIGEV_THREAD_ID); a raw timer_create that asks for it anyway signals
+/// the process as for SIGEV_SIGNAL, as Linux's `good_sigevent` does. `words`
+/// are the first four sigevent words: value, signo, notify, tid.
 pub fn decode_sigevent(words: [u32; 4], in_process: impl Fn(u32) -> bool) -> Result<Notify, Errno> {
     let [value, signo, notify, tid] = words;
     let signal = |thread| {
@@ -248,7 +249,7 @@ pub fn decode_sigevent(words: [u32; 4], in_process: impl Fn(u32) -> bool) -> Res
     };
     match notify {
         SIGEV_NONE => Ok(Notify::None),
-        SIGEV_SIGNAL => signal(None),
+        SIGEV_SIGNAL | SIGEV_THREAD => signal(None),
         n if n == SIGEV_SIGNAL | SIGEV_THREAD_ID => {
             if in_process(tid) {
                 signal(Some(tid))

@@ -79,7 +79,11 @@ fn sigevent_rules() {
     assert_eq!(decode_sigevent([7, 0, SIGEV_SIGNAL, 0], |t| t == 5), Err(Errno::EINVAL));
     assert_eq!(decode_sigevent([7, 65, SIGEV_SIGNAL, 0], |t| t == 5), Err(Errno::EINVAL));
     assert_eq!(decode_sigevent([0, 0, SIGEV_NONE, 0], |t| t == 5), Ok(Notify::None));
-    assert_eq!(decode_sigevent([0, 10, SIGEV_THREAD, 0], |t| t == 5), Err(Errno::EINVAL));
+    assert_eq!(
+        decode_sigevent([7, 10, SIGEV_THREAD, 0], |t| t == 5),
+        Ok(Notify::Signal { signo: 10, value: 7, thread: None })
+    );
+    assert_eq!(decode_sigevent([0, 0, SIGEV_THREAD, 0], |t| t == 5), Err(Errno::EINVAL));
     assert_eq!(
         decode_sigevent([1, 10, SIGEV_THREAD_ID, 5], |t| t == 5),
         Ok(Notify::Signal { signo: 10, value: 1, thread: Some(5) })

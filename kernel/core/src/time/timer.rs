@@ -197,6 +197,13 @@ impl PosixTimer {
         Some((self.getoverrun(), Some(self.expires)))
     }
 
+    /// The sequence number of the signal a periodic timer expired for and
+    /// has not seen delivered (it waits in the queue, or it was dropped as
+    /// ignored: Linux 6.13's "ignored" list), else None.
+    pub fn awaiting_delivery(&self) -> Option<u32> {
+        (self.status == Status::RequeuePending).then_some(self.seq)
+    }
+
     /// timer_getoverrun: the last delivery's overrun, clamped to INT_MAX
     /// (Linux `timer_overrun_to_int`).
     pub fn getoverrun(&self) -> i32 {
