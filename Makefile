@@ -9,6 +9,7 @@
 #   make debug [INIT=...]      QEMU waiting for gdb, and the gdb script to attach (docs/debugging.md)
 #   make trace INIT=... [ARGS=...]  boot with trace=signal; print the trace, draw target/trace/<name>.svg
 #   make image BOARD=...       the kernel ELF (and a U-Boot uImage for boards that boot one)
+#   make docs                  rewrite the docs' generated parts (trace, gdb session, bench table) from fresh runs
 #
 # Missing tools (Debian packages) are installed first by qemu/deps.sh, which
 # says what it installs.
@@ -34,7 +35,7 @@ MAKEFLAGS += --silent
 endif
 BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
 
-.PHONY: help deps kernel runner user busybox run run-cmd test test-host test-boards test-qemu lint test-fresh bench debug trace image clean
+.PHONY: help deps kernel runner user busybox run run-cmd test test-host test-boards test-qemu lint test-fresh bench docs debug trace image clean
 .DEFAULT_GOAL := help
 
 help: ## Show this help
@@ -162,6 +163,12 @@ trace: kernel runner user ## Boot INIT with trace=signal; print the trace and dr
 
 bench: kernel runner user ## The mailing-list experiments in guest instructions: table, target/bench/{results.json,instructions.svg}
 	@target/release/sigil-bench --board $(BOARD) --kernel $(KERNEL) --user-dir target/user $(BENCH_FLAGS)
+
+# Always on g3beige, the board the docs describe (qemu/src/docgen.rs says
+# which parts are generated; qemu/tests/docs.rs fails while one is stale).
+docs: runner user ## Rewrite the docs' generated parts (trace, gdb session, bench table and charts) from fresh runs
+	@$(MAKE) --no-print-directory kernel BOARD=g3beige
+	target/release/sigil-docs $(if $(ONLY),--only $(ONLY))
 
 clean: ## Remove build output
 	rm -rf target

@@ -4,14 +4,19 @@
 #   gdb-multiarch -batch -x qemu/gdbinit -x qemu/debug-session.gdb
 #
 # It follows sig_demo's SIGUSR1 into delivery, looks at the sigqueue node, at
-# the frame the handler sees in user memory, and at rt_sigreturn.
-
-sigil-user sig_demo
+# the frame the handler sees in user memory, and at rt_sigreturn. Each step
+# starts with an `echo @@step N`: `make docs` cuts gdb's output there into the
+# transcripts of docs/debugging.md (qemu/src/docgen.rs).
 
 # 1. Delivery starts: the child is on its way back to user mode with SIGUSR1.
+echo @@step 1\n
+sigil-user sig_demo
 break sigil::signal::deliver::handle_signal
 continue
 backtrace
+
+# 2. The sigqueue node delivery was handed, and where the child was interrupted.
+echo @@step 2\n
 print dq
 print *dq.0
 set $node = dq.0
@@ -19,9 +24,10 @@ sigil-node $node
 print/x tf.gpr[1]
 print/x tf.nip
 
-# 2. The handler's first instruction: r3 = signo, r4 = &siginfo, r5 = &ucontext,
+# 3. The handler's first instruction: r3 = signo, r4 = &siginfo, r5 = &ucontext,
 #    r1 = the new stack pointer (back chain), lr = the trampoline in the frame.
 # (on_usr1 is C: gdb's Rust mode cannot name it, so switch language first.)
+echo @@step 3\n
 set language c
 break *on_usr1
 continue
@@ -30,8 +36,9 @@ x/1wx $r1
 sigil-rtframe $r4
 backtrace
 
-# 3. The handler returned to the trampoline, which made the rt_sigreturn call.
+# 4. The handler returned to the trampoline, which made the rt_sigreturn call.
 #    (Then let the program finish: no breakpoints, gdb lets go.)
+echo @@step 4\n
 set language auto
 break sigil::signal::deliver::restore_frame
 continue

@@ -4,8 +4,9 @@
 //! range once (inside user space, no wrap-around), opens KUAP for it (arch),
 //! and returns a guard; only the guard can `put`/`get`/copy, and dropping it
 //! closes KUAP again. This is Linux's `user_access_begin()` /
-//! `unsafe_put_user()` / `user_access_end()`, with the compiler checking
-//! that nothing touches user memory outside a window.
+//! `unsafe_put_user()` / `user_access_end()`. The guard is the only safe way
+//! in; an `unsafe` raw store to user memory still compiles, and KUAP (the
+//! MMU) is what faults on it at run time.
 //!
 //! Faults inside a window: a page that is merely not loaded yet is filled in
 //! by the fault handler and the access retried. An access that cannot be
@@ -19,7 +20,8 @@
 //! remembers its own fault needs none.
 //!
 //! `get_user`, `put_user`, `copy_to_user` and `copy_from_user` are thin: each
-//! opens its own window. That is exactly the per-call cost the seeds measure.
+//! opens its own window. That is exactly the per-call cost the Linux mailing-list
+//! threads measured (docs/benchmarks.md).
 
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 

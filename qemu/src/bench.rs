@@ -14,16 +14,17 @@
 //! twice, with N and with 2N iterations, and divide the difference by N: boot,
 //! exec, program start-up and exit cancel out, and what remains is exactly N
 //! iterations of the loop - user code, kernel, timer ticks, everything the
-//! machine did (the "whole machine" figure the Linux numbers in the seeds are).
+//! machine did (the "whole machine" figure the Linux mailing-list numbers are).
 //! The counters are differenced the same way, so "windows per op" covers the
 //! loop only.
 //!
-//! Variants are boot options (kernel/src/cmdline.rs): the old ways the seeds
+//! Variants are boot options (kernel/src/cmdline.rs): the old ways the threads
 //! replaced (siginfo copied at dequeue, one window per frame field, SYNC_PTR
 //! per field or by copy) next to the shipped default. Nothing is rebuilt.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use crate::RunConfig;
 
@@ -33,13 +34,13 @@ pub struct Benchmark {
     pub name: &'static str,
     /// target/user/<program>; argv[1] is the iteration count.
     pub program: &'static str,
-    /// Operations per run at full size (the mailing-list programs' counts).
+    /// Operations per run at full size (docs/benchmarks.md says where each comes from).
     pub iterations: u32,
     /// What one operation is, for the table's legend.
     pub op: &'static str,
-    /// The issue's target for the default configuration (instructions per op).
+    /// Sigil's target for the default configuration (instructions per op).
     pub target: u32,
-    /// Linux 6.1 (book3s/32, KUAP on) on the same QEMU machine, from the issue.
+    /// Linux 6.1 (book3s/32, KUAP on) on the same QEMU machine, measured the same way.
     pub linux: u32,
     pub variants: &'static [Variant],
 }
@@ -211,6 +212,68 @@ pub fn measure(
         target: b.target,
         linux: b.linux,
     })
+}
+
+/// The old-way variants run a tenth of the operations: their user-access
+/// windows rewrite segment registers, which makes QEMU flush its TLB, so they
+/// cost the host several times more per guest instruction. The per-op figure
+/// does not depend on N (two runs differenced, icount is exact), and 10000
+/// operations still put any start-up noise far below 0.1 instruction per op.
+pub const OLD_WAY_DIVISOR: u32 = 10;
+
+pub fn iterations(b: &Benchmark, v: &Variant, scale: u32) -> u32 {
+    let n = if v.default { b.iterations } else { b.iterations / OLD_WAY_DIVISOR };
+    (n / scale).max(1)
+}
+
+/// Measures `work` on `jobs` threads, each count divided by `scale`
+/// ([`iterations`]); results in the order of `work`, progress on stderr.
+pub fn measure_all(
+    base: &RunConfig,
+    user_dir: &std::path::Path,
+    work: &[(&'static Benchmark, &'static Variant)],
+    jobs: usize,
+    scale: u32,
+) -> Result<Vec<Measurement>, String> {
+    let next = Mutex::new(0usize);
+    let results: Mutex<Vec<Option<Result<Measurement, String>>>> =
+        Mutex::new((0..work.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..jobs.min(work.len()) {
+            s.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    *n - 1
+                };
+                let Some(&(b, v)) = work.get(i) else { break };
+                let n = iterations(b, v, scale);
+                let r = measure(base, user_dir, b, v, n);
+                if let Ok(m) = &r {
+                    eprintln!(
+                        "  {:<14} {:<13} {:>9.1} instructions/op",
+                        m.benchmark, m.variant, m.instructions_per_op
+                    );
+                }
+                results.lock().unwrap()[i] = Some(r);
+            });
+        }
+    });
+    results.into_inner().unwrap().into_iter().map(|r| r.expect("every item measured")).collect()
+}
+
+/// Every benchmark x variant at full size, ratios filled in: the table of
+/// `make bench` and of docs/benchmarks.md.
+pub fn measure_everything(
+    base: &RunConfig,
+    user_dir: &std::path::Path,
+    jobs: usize,
+) -> Result<Vec<Measurement>, String> {
+    let work: Vec<(&'static Benchmark, &'static Variant)> =
+        BENCHMARKS.iter().flat_map(|b| b.variants.iter().map(move |v| (b, v))).collect();
+    let mut rows = measure_all(base, user_dir, &work, jobs, 1)?;
+    set_ratios(&mut rows);
+    Ok(rows)
 }
 
 /// Fills in `ratio_to_default` from each benchmark's default row.

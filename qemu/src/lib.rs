@@ -20,6 +20,7 @@
 pub mod bench;
 pub mod board;
 pub mod console;
+pub mod docgen;
 pub mod initramfs;
 pub mod process;
 pub mod reference;

@@ -33,8 +33,8 @@ fn getppid_bench() {
 
 /// The `make bench` measurement on a short run: the kernel's exit line is
 /// found and read, the per-op figures come out of two boots, and the JSON
-/// holds the keys the issue asks for. Only the counters that do not depend
-/// on timing are checked exactly.
+/// holds every key once per row (benchmark, variant, default, the per-op
+/// figures). Only the counters that do not depend on timing are checked exactly.
 #[test]
 fn bench_tool_measures_and_reports() {
     use sigil_qemu::bench::{self, BENCHMARKS};

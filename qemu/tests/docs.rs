@@ -1,7 +1,11 @@
 //! The docs tell no lies about the code: every source path that README.md and
 //! docs/*.md name exists, every `path:item` names an item defined in that
-//! file, and the frame table of docs/signals.md has the offsets of the real
-//! structs. Host only: nothing is booted.
+//! file, the frame table of docs/signals.md has the offsets of the real
+//! structs, and every part of the docs that is program output (the trace, the
+//! gdb session, the bench table, the pictures: `sigil_qemu::docgen`) is what a
+//! fresh run prints now, addresses and figures included (`make docs` rewrites
+//! them). The last needs the built kernel and programs, on g3beige whatever
+//! SIGIL_BOARD says: the docs describe that board.
 //!
 //! What counts as a reference (so writers know how to be checked):
 //! - a path starting with one of `ROOTS` (`kernel/src/uaccess.rs`,
@@ -20,6 +24,7 @@ use std::path::Path;
 use sigil_core::signal::frame::{
     MContext, RtSigFrame, SigFrame, UContext, PT_NIP, RT_EXTRA_GAP, SIGNAL_FRAMESIZE,
 };
+use sigil_qemu::docgen::{self, Inputs, Source};
 use sigil_qemu::repo_root;
 
 const ROOTS: [&str; 6] = ["kernel/", "qemu/", "user/", "boards/", "linker/", "docs/"];
@@ -145,6 +150,35 @@ fn every_code_reference_in_the_docs_exists() {
         items >= 30,
         "only {items} file:item references found: is the checker still finding them?"
     );
+}
+
+/// Fresh runs of `source` produce exactly what the docs show.
+fn generated_parts_are_current(source: Source) {
+    let inputs = Inputs::built().unwrap_or_else(|e| panic!("{e}"));
+    let parts = docgen::generate(source, &inputs).unwrap_or_else(|e| panic!("{source:?}: {e}"));
+    let stale: Vec<String> = parts.iter().filter_map(|(p, t)| docgen::difference(p, t)).collect();
+    assert!(stale.is_empty(), "{}", stale.join("\n"));
+}
+
+#[test]
+fn quoted_trace_and_its_picture_match_a_fresh_boot() {
+    generated_parts_are_current(Source::Trace);
+}
+
+#[test]
+fn gdb_transcript_matches_a_fresh_session() {
+    generated_parts_are_current(Source::Gdb);
+}
+
+#[test]
+fn bench_table_and_chart_match_a_fresh_make_bench() {
+    generated_parts_are_current(Source::Bench);
+}
+
+#[test]
+fn prose_names_only_addresses_the_generated_parts_show() {
+    let stray = docgen::stray_addresses(&documents());
+    assert!(stray.is_empty(), "addresses copied from an older run:\n  {}", stray.join("\n  "));
 }
 
 #[test]

@@ -19,10 +19,9 @@ fn compare_emulated(name: &str) -> String {
 
 /// The shutdown line's "fp emulated N" after a verbose boot of `name`.
 fn emulated_count(name: &str, boot_opts: &[&str]) -> u32 {
-    let mut cfg = sigil_qemu::RunConfig::new(&common::board(), common::kernel());
+    let mut cfg = common::config();
     cfg.init = Some(common::program(name));
     cfg.boot_opts = boot_opts.iter().map(|s| s.to_string()).collect();
-    cfg.timeout = common::SIGIL_TIMEOUT;
     let r = sigil_qemu::run(&cfg);
     assert!(!r.timed_out && !r.oopsed(), "{name}: timeout or oops\n{}", r.console);
     let line =

@@ -8,9 +8,8 @@
 mod common;
 
 fn selftest(name: &str) -> sigil_qemu::RunResult {
-    let mut cfg = sigil_qemu::RunConfig::new(&common::board(), common::kernel());
+    let mut cfg = common::config();
     cfg.boot_opts = vec![format!("selftest={name}")];
-    cfg.timeout = common::SIGIL_TIMEOUT;
     let r = sigil_qemu::run(&cfg);
     assert!(!r.timed_out, "timeout\n{}", r.console);
     r

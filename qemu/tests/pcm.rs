@@ -4,28 +4,26 @@
 //!
 //! qemu-ppc has no sound card to compare with, so these tests assert the
 //! programs' own verdicts: every line "ok", the exact number of checks, exit
-//! status 0. The programs print facts, never raw times, and QEMU runs with
-//! `-icount shift=0,sleep=off` (guest time advances with instructions, idle
-//! waits are skipped), so the output is the same on every run - and must be
+//! status 0. The programs print facts, never raw times, and QEMU runs under
+//! icount like every test (`common::ICOUNT`: guest time advances with
+//! instructions), so the output is the same on every run - and must be
 //! byte for byte the same under each SYNC_PTR way the kernel can boot with
 //! (`pcm.sync_ptr=field|copy|window`): the three differ only in how the
 //! words cross the user boundary, which the benchmark test measures.
 
 mod common;
 
-use sigil_qemu::{RunConfig, RunResult};
+use sigil_qemu::RunResult;
 
 const WAYS: [&str; 3] = ["field", "copy", "window"];
 
 /// Boots Sigil with `prog` as /init under `pcm.sync_ptr=<way>`, deterministic time.
 fn run(prog: &str, way: &str, args: &[&str]) -> RunResult {
-    let mut cfg = RunConfig::new(&common::board(), common::kernel());
+    let mut cfg = common::config();
     cfg.init = Some(common::program(prog));
     cfg.quiet = true;
     cfg.boot_opts = vec![format!("pcm.sync_ptr={way}")];
-    cfg.qemu_flags = ["-icount", "shift=0,sleep=off"].map(String::from).to_vec();
     cfg.init_args = args.iter().map(|s| s.to_string()).collect();
-    cfg.timeout = common::SIGIL_TIMEOUT;
     let r = sigil_qemu::run(&cfg);
     assert!(!r.timed_out, "{prog} ({way}): timeout\n{}", r.console);
     assert!(!r.oopsed(), "{prog} ({way}): kernel oops\n{}", r.console);

@@ -1,4 +1,4 @@
-//! Issue 3, processes and the ABI: each user/c program runs as PID 1 on Sigil
+//! Processes and the ABI: each user/c program runs as PID 1 on Sigil
 //! and under qemu-ppc; output and exit status must be identical.
 
 mod common;
@@ -104,9 +104,8 @@ fn proclimit() {
 /// Boot with no initramfs: the kernel runs its built-in self-test, exit 0.
 #[test]
 fn kernel_selftest() {
-    let mut cfg = sigil_qemu::RunConfig::new(&common::board(), common::kernel());
+    let mut cfg = common::config();
     cfg.quiet = true;
-    cfg.timeout = common::SIGIL_TIMEOUT;
     let r = sigil_qemu::run(&cfg);
     assert!(!r.oopsed(), "kernel oops:\n{}", r.console);
     assert_eq!(

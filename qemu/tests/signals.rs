@@ -1,4 +1,4 @@
-//! Issue 4, signals: each sig_* program runs as PID 1 on Sigil and under
+//! Signals: each sig_* program runs as PID 1 on Sigil and under
 //! qemu-ppc; output and exit status must be identical. The extra line checks
 //! pin the behaviour each program is about, so a test also says what broke.
 

@@ -1,4 +1,4 @@
-//! Issue 10, timers as signal sources: each timer_* program runs as PID 1 on
+//! Timers as signal sources: each timer_* program runs as PID 1 on
 //! Sigil and under qemu-ppc with identical output and status (the programs
 //! print facts about times, never raw times). Two checks are Sigil's alone:
 //! execve's timer rules (qemu-ppc cannot execve a ppc32 binary) and 1000
@@ -9,16 +9,14 @@
 
 mod common;
 
-use common::{board, compare, has_lines, kernel, program, SIGIL_TIMEOUT};
-use sigil_qemu::RunConfig;
+use common::{compare, has_lines, program};
 
 /// Boots Sigil with `name` as /init, kernel messages included (the
 /// shutdown line is one), and returns the console.
 fn sigil_verbose(name: &str, args: &[&str]) -> String {
-    let mut cfg = RunConfig::new(&board(), kernel());
+    let mut cfg = common::config();
     cfg.init = Some(program(name));
     cfg.init_args = args.iter().map(|s| s.to_string()).collect();
-    cfg.timeout = SIGIL_TIMEOUT;
     let r = sigil_qemu::run(&cfg);
     assert!(
         !r.timed_out && !r.oopsed(),

@@ -10,11 +10,10 @@ use sigil_qemu::trace::{self, Event, Kind};
 /// must still match qemu-ppc's (tracing changes nothing the program sees).
 fn demo(opts: &[&str]) -> Vec<Event> {
     let expected = common::linux("sig_demo", &[], &[]);
-    let mut cfg = sigil_qemu::RunConfig::new(&common::board(), common::kernel());
+    let mut cfg = common::config();
     cfg.init = Some(common::program("sig_demo"));
     cfg.quiet = true;
     cfg.boot_opts = opts.iter().map(|s| s.to_string()).collect();
-    cfg.timeout = common::SIGIL_TIMEOUT;
     let r = sigil_qemu::run(&cfg);
     assert_eq!(r.status, Some(0), "sig_demo failed on Sigil:\n{}", r.console);
     assert!(!r.oopsed(), "{}", r.console);

@@ -1,4 +1,5 @@
-/* sig_pingpong_bench: the user->user signal benchmark of seed 001 (V. Nossum):
+/* sig_pingpong_bench: the user->user signal benchmark of Vegard Nossum's
+ * "[RFC][PATCH] signals: don't copy siginfo_t on dequeue" (LKML, Feb 2009):
  * two processes ping-pong SIGUSR1/SIGUSR2, waiting in sigsuspend, 65536
  * signals in total (argv[1] may give another total). Both signals stay
  * blocked outside sigsuspend, so none is lost between the check and the

@@ -1,5 +1,6 @@
 /* sig_raise_bench: the signal benchmark from the powerpc/signal mailing-list
- * thread (seed 000, C. Leroy): a process raising SIGUSR1 at itself 100000
+ * thread "[PATCH RESEND v3 6/6] powerpc/signal: Use unsafe_copy_siginfo_to_user()"
+ * (C. Leroy, Sep 2021): a process raising SIGUSR1 at itself 100000
  * times through signal(), i.e. non-RT frames. Timed from outside ('perf stat'
  * there, the guest timebase here). The only change: argv[1] may give a smaller
  * count, so the tests can run it quickly.

@@ -1,6 +1,6 @@
 /* sig_siginfo_bench: sig_raise_bench with sigaction(SA_SIGINFO), so every
  * delivery builds an rt frame and copies a siginfo to user space (the copy
- * seeds 000 and 001 argue about). 100000 raises, or argv[1].
+ * the powerpc/signal and dequeue threads argue about, docs/benchmarks.md). 100000 raises, or argv[1].
  */
 #include <signal.h>
 #include <stdlib.h>

@@ -28,7 +28,9 @@
 //!
 //! # SYNC_PTR, three ways (boot option `pcm.sync_ptr=`)
 //! The hot ioctl reads 3 words and writes 9. How they cross the boundary is
-//! the experiment of the mailing-list seeds, measured in `uaccess::WINDOWS`
+//! the experiment of "[PATCH] ALSA: pcm: Convert snd_pcm_ioctl_sync_ptr_{compat/x32}
+//! to user_access_begin/user_access_end()" (Christophe Leroy and Takashi Iwai,
+//! June 2025), measured in `uaccess::WINDOWS`
 //! (user/c/pcm_syncptr_bench.c prints windows per ioctl):
 //! - `field`:  a get_user/put_user per word, 12 windows, like Linux's
 //!   `snd_pcm_ioctl_sync_ptr_compat`;

@@ -1,20 +1,23 @@
 //! Delivery: from a pending signal to a handler running on a Linux ppc32
 //! frame, and back through sigreturn.
 //!
-//! The fast path Sigil teaches (design.md, "the path to teach"):
+//! The fast path Sigil teaches (the one docs/signals.md follows step by step):
 //! 1. `dequeue` unlinks the sigqueue node and hands back the node itself:
-//!    ownership moves, the 32 siginfo bytes never move (seed 001).
+//!    ownership moves, the 32 siginfo bytes never move (Vegard Nossum's
+//!    "[RFC][PATCH] signals: don't copy siginfo_t on dequeue", LKML, 26 Feb 2009).
 //! 2. `handle_signal` places the frame (sigil-core `place_frame`), then
 //!    writes all of it inside ONE user-access window: the back chain, the
 //!    saved registers, the mask, the siginfo straight out of the node, and the
-//!    trampoline (seed 000). The node is freed when it goes out of scope.
+//!    trampoline (as Linux since "[PATCH RESEND v3 6/6] powerpc/signal: Use
+//!    unsafe_copy_siginfo_to_user()", linuxppc-dev, 13 Sep 2021). The node is
+//!    freed when it goes out of scope.
 //! 3. The handler returns to the trampoline, which calls sigreturn or
 //!    rt_sigreturn; `restore_frame` reads the frame back in one window and
 //!    takes nothing from its MSR word (`sanitize_user_msr`).
 //!
 //! Boot options keep the old ways for comparison: `signal.dequeue=copy`
-//! copies the siginfo out of the node into a kernel-stack buffer (Linux before
-//! seed 001), and `signal.frame=field` opens one window per store (Linux's
+//! copies the siginfo out of the node into a kernel-stack buffer (Linux's
+//! `dequeue_signal`), and `signal.frame=field` opens one window per store (Linux's
 //! `__put_user` per field before user_access_begin existed).
 
 use alloc::boxed::Box;

@@ -28,7 +28,8 @@ pub struct SignalState {
     pub blocked: SigSet,
     pub actions: [SigAction; 64],
     pub altstack: AltStack,
-    /// The mask to restore after a handler that sigsuspend/pselect ran.
+    /// The mask to restore after the handler that ended a wait with a
+    /// temporary mask (rt_sigsuspend; Linux's `saved_sigmask`).
     pub saved_mask: Option<SigSet>,
     /// RLIMIT_CORE (soft, hard): whether a core-dump signal's death reports
     /// a core (WCOREDUMP). Linux's initial value is (0, unlimited).

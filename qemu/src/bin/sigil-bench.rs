@@ -13,10 +13,9 @@
 
 use std::path::PathBuf;
 use std::process::exit;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use sigil_qemu::bench::{self, Benchmark, Measurement, Variant, BENCHMARKS};
+use sigil_qemu::bench::{self, Benchmark, Variant, BENCHMARKS};
 use sigil_qemu::RunConfig;
 
 const USAGE: &str =
@@ -86,50 +85,6 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
     Ok(cli)
 }
 
-/// The old-way variants run a tenth of the operations: their user-access
-/// windows rewrite segment registers, which makes QEMU flush its TLB, so they
-/// cost the host several times more per guest instruction. The per-op figure
-/// does not depend on N (two runs differenced, icount is exact), and 10000
-/// operations still put any start-up noise far below 0.1 instruction per op.
-const OLD_WAY_DIVISOR: u32 = 10;
-
-fn iterations(b: &Benchmark, v: &Variant, scale: u32) -> u32 {
-    let n = if v.default { b.iterations } else { b.iterations / OLD_WAY_DIVISOR };
-    (n / scale).max(1)
-}
-
-/// Measures `work` on `jobs` threads; results in the order of `work`.
-fn measure_all(
-    cli: &Cli,
-    work: &[(&'static Benchmark, &'static Variant)],
-) -> Result<Vec<Measurement>, String> {
-    let next = Mutex::new(0usize);
-    let results: Mutex<Vec<Option<Result<Measurement, String>>>> =
-        Mutex::new((0..work.len()).map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..cli.jobs.min(work.len()) {
-            s.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().unwrap();
-                    *n += 1;
-                    *n - 1
-                };
-                let Some(&(b, v)) = work.get(i) else { break };
-                let n = iterations(b, v, cli.scale);
-                let r = bench::measure(&cli.base, &cli.user_dir, b, v, n);
-                if let Ok(m) = &r {
-                    eprintln!(
-                        "  {:<14} {:<13} {:>9.1} instructions/op",
-                        m.benchmark, m.variant, m.instructions_per_op
-                    );
-                }
-                results.lock().unwrap()[i] = Some(r);
-            });
-        }
-    });
-    results.into_inner().unwrap().into_iter().map(|r| r.expect("every item measured")).collect()
-}
-
 fn main() {
     let cli = match parse(std::env::args().skip(1)) {
         Ok(c) => c,
@@ -149,10 +104,11 @@ fn main() {
         work.len(),
         cli.jobs
     );
-    let mut rows = measure_all(&cli, &work).unwrap_or_else(|e| {
-        eprintln!("sigil-bench: {e}");
-        exit(1);
-    });
+    let mut rows = bench::measure_all(&cli.base, &cli.user_dir, &work, cli.jobs, cli.scale)
+        .unwrap_or_else(|e| {
+            eprintln!("sigil-bench: {e}");
+            exit(1);
+        });
     bench::set_ratios(&mut rows);
     let table = bench::table(&rows);
     println!("\n{table}");
@@ -161,10 +117,11 @@ fn main() {
     }
     if cli.repeat {
         let defaults: Vec<_> = work.iter().copied().filter(|(_, v)| v.default).collect();
-        let again = measure_all(&cli, &defaults).unwrap_or_else(|e| {
-            eprintln!("sigil-bench: repeat: {e}");
-            exit(1);
-        });
+        let again = bench::measure_all(&cli.base, &cli.user_dir, &defaults, cli.jobs, cli.scale)
+            .unwrap_or_else(|e| {
+                eprintln!("sigil-bench: repeat: {e}");
+                exit(1);
+            });
         let worst = again
             .iter()
             .filter_map(|a| {

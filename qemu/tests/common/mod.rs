@@ -13,10 +13,16 @@ use std::time::Duration;
 
 use sigil_qemu::{reference, repo_root, ExtraFile, RunConfig, RunResult};
 
-/// Sigil's limit per boot (QEMU system emulation of fork-heavy programs).
-pub const SIGIL_TIMEOUT: Duration = Duration::from_secs(60);
-/// qemu-ppc's limit per run.
-pub const REFERENCE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Sigil boots under icount: every guest instruction advances guest time by
+/// 8 ns (shift=3, about a real 750's pace), whatever the host is doing, so a
+/// program's timers, sleeps and time slices come out the same on an idle or a
+/// loaded machine and a test passes or fails the same way on both.
+pub const ICOUNT: [&str; 2] = ["-icount", "shift=3,sleep=off"];
+/// Host-time limits are backstops against a hung QEMU only, never a
+/// measurement: generous enough for a 2-core machine running two suites.
+pub const SIGIL_TIMEOUT: Duration = Duration::from_secs(300);
+/// qemu-ppc's backstop per run.
+pub const REFERENCE_TIMEOUT: Duration = Duration::from_secs(120);
 
 pub fn board() -> String {
     std::env::var("SIGIL_BOARD").unwrap_or_else(|_| "g3beige".into())
@@ -44,6 +50,15 @@ pub fn program(name: &str) -> PathBuf {
     path
 }
 
+/// A boot of this board's kernel under [`ICOUNT`] with the [`SIGIL_TIMEOUT`]
+/// backstop; the test fills in init, options and the rest.
+pub fn config() -> RunConfig {
+    let mut cfg = RunConfig::new(&board(), kernel());
+    cfg.qemu_flags = strings(&ICOUNT);
+    cfg.timeout = SIGIL_TIMEOUT;
+    cfg
+}
+
 fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|s| s.to_string()).collect()
 }
@@ -60,13 +75,12 @@ pub fn sigil_booted(
     files: &[ExtraFile],
     boot_opts: &[&str],
 ) -> RunResult {
-    let mut cfg = RunConfig::new(&board(), kernel());
+    let mut cfg = config();
     cfg.boot_opts = strings(boot_opts);
     cfg.init = Some(program(name));
     cfg.quiet = true;
     cfg.init_args = strings(args);
     cfg.extra_files = files.to_vec();
-    cfg.timeout = SIGIL_TIMEOUT;
     let r = sigil_qemu::run(&cfg);
     assert!(
         !r.timed_out,

@@ -102,7 +102,7 @@ pub struct MContext {
     pub mc_vregs: [u32; 132],
 }
 
-/// `struct ucontext` (RT frames, and swapcontext), 1184 bytes.
+/// `struct ucontext` (the RT frame's), 1184 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct UContext {

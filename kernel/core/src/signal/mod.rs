@@ -3,7 +3,7 @@
 //! kernel crate reads and writes user memory through its windows and calls
 //! these pure pieces to decide what to read and write.
 //!
-//! Follow one signal (design.md, "the path to teach"):
+//! Follow one signal (the path docs/signals.md walks through):
 //! 1. [`info`]: the sender builds a `SigInfo` (kill, tkill, sigqueue, fault).
 //! 2. [`action`]: the target's disposition and `default_action` say whether
 //!    it is ignored; the kernel's `send` then drops it at once.

@@ -9,11 +9,12 @@
 //! the `Box` itself. The frame builder writes `node.info` straight into the
 //! user's frame, then drops the node.
 //!
-//! # By pointer, not by copy (seed 001)
+//! # By pointer, not by copy
 //! Linux's `dequeue_signal` used to take a `siginfo_t *info` from the caller,
 //! copy the queued siginfo into it (`copy_siginfo`) and free the node; the
 //! delivery code then copied that buffer again into the user frame. Vegard
-//! Nossum's 2009 RFC "signals: don't copy siginfo_t on dequeue" proposed handing
+//! Nossum's "[RFC][PATCH] signals: don't copy siginfo_t on dequeue" (LKML,
+//! 26 February 2009) proposed handing
 //! back the `struct sigqueue *` instead and letting the caller free it after
 //! delivery: one copy fewer and no 128-byte siginfo on the kernel stack. In
 //! Rust that is simply moving a `Box` out of the list: ownership travels with

@@ -6,10 +6,12 @@
 //! so a stray kernel *write* to user memory takes a DSI. Opening a write window
 //! clears Ks in the segment(s) the window covers; closing sets it again.
 //! Reads cannot be blocked this way (PP=01 is readable with either key), which
-//! is why Linux's book3s/32 KUAP is write-only and a read window costs nothing.
+//! is why Linux's book3s/32 KUAP is write-only and a read window writes no
+//! segment register.
 //!
-//! Each unlock/lock is `mfsrin; rlwinm/oris; mtsrin; isync`: the isync is what
-//! a window costs on these cores (the figure the seeds measure).
+//! Each unlock/lock is, per segment, `mfsrin; rlwinm/oris; mtsrin; isync`, after
+//! the `UNLOCKED` swap (a lwarx/stwcx. loop): the isync is what makes a window
+//! dear on these cores (docs/kuap.md counts the whole cost).
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
