@@ -21,7 +21,7 @@ const PROMPT: &str = "/ # ";
 /// A boot of `tty_session` (ash, or `args`) with Sigil's programs and
 /// BusyBox in the initramfs.
 fn config(args: &[&str]) -> RunConfig {
-    let mut cfg = RunConfig::new(&common::board(), common::kernel());
+    let mut cfg = common::config();
     cfg.init = Some(common::program("tty_session"));
     cfg.init_args = args.iter().map(|s| s.to_string()).collect();
     let bin = repo_root().join("target/user");
@@ -30,8 +30,6 @@ fn config(args: &[&str]) -> RunConfig {
         .unwrap_or_else(|e| panic!("{e}: run `make test`, which builds BusyBox"));
     cfg.bin_dir = Some(bin);
     cfg.quiet = true;
-    cfg.qemu_flags = ["-icount", "shift=0,sleep=on"].map(String::from).to_vec();
-    cfg.timeout = Duration::from_secs(240);
     cfg
 }
 
