@@ -1,6 +1,7 @@
 # Sigil's workflow. `make` alone prints this help.
 #
 #   make run   [BOARD=g3beige] [INIT=path/to/static-elf] [ARGS="a b"] [BOOT="opts"] [QUIET=1] [QEMU_FLAGS="..."]
+#   make busybox               BusyBox from Debian's source package, static for ppc32 (once; cached in target/busybox)
 #   make test  [BOARD=...]     host unit tests + QEMU integration tests
 #   make lint                  cargo fmt --check and clippy -D warnings on every crate (CI runs it)
 #   make test-fresh            README's two commands on a pristine Debian 12 (10-15 min)
@@ -34,7 +35,7 @@ MAKEFLAGS += --silent
 endif
 BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
 
-.PHONY: help deps kernel runner user run run-cmd test test-host test-boards test-qemu lint test-fresh bench docs debug trace image clean
+.PHONY: help deps kernel runner user busybox run run-cmd test test-host test-boards test-qemu lint test-fresh bench docs debug trace image clean
 .DEFAULT_GOAL := help
 
 help: ## Show this help
@@ -62,23 +63,34 @@ include user/build.mk
 
 user: deps user-c user-cxx user-rust ## Build the user programs (C, C++ and Rust)
 
+# BusyBox (the shell of `make run`, and the applets the console tests use):
+# Debian's source package, fetched once into target/busybox/src, built with
+# the configuration kept in user/busybox/ (user/busybox/build.sh says how).
+BUSYBOX := target/busybox
+busybox: deps $(BUSYBOX)/busybox ## Build BusyBox for ppc32 from Debian's source package (fetched once)
+
+$(BUSYBOX)/busybox: user/busybox/busybox.config user/busybox/build.sh
+	bash user/busybox/build.sh $(BUSYBOX)
+
 # The runner exits with PID 1's status (128 + signal if it was killed). make
 # itself can only exit 0 or 2, so a failing program ends `make run` with
 # "Error N" (N = the status); `run-cmd` gives scripts the status itself:
 #   sh -c "$$(make -s run-cmd INIT=... ARGS=...)"; echo $$?
 #
-# Without INIT, `make run` shows a newcomer one signal's life: the signal
-# demo as PID 1 with the kernel's signal trace on (docs/signals.md reads it).
-RUN_INIT = $(or $(INIT),target/user/sig_demo)
-RUN_BOOT = $(strip $(if $(INIT),,trace=signal) $(BOOT))
+# Without INIT, `make run` is a shell: tty_session starts BusyBox ash as a
+# login shell on the console, its controlling terminal, with job control.
+# Sigil's programs are on its PATH (/bin), BusyBox's applets too. From a
+# terminal, Ctrl-A x ends the run; a pipe on stdin is read to its end.
+RUN_INIT = $(or $(INIT),target/user/tty_session)
+RUN_BOOT = $(strip $(BOOT))
 RUN_CMD = $(RUNNER) --board $(BOARD) --kernel $(KERNEL) \
-	  --bin-dir target/user --init $(RUN_INIT) $(if $(QUIET),--quiet) \
+	  --bin-dir target/user --busybox $(BUSYBOX) --init $(RUN_INIT) $(if $(QUIET),--quiet) \
 	  $(if $(RUN_BOOT),--append "$(RUN_BOOT)") $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") -- $(ARGS)
 
-run: kernel runner user ## Boot BOARD in QEMU and run INIT as PID 1 (default: sig_demo with the signal trace)
+run: kernel runner user busybox ## Boot BOARD in QEMU and run INIT (default: BusyBox ash on the console, with job control)
 	@$(RUN_CMD)
 
-run-cmd: kernel runner user ## Build, then print the command `make run` would run (its exit status is PID 1's)
+run-cmd: kernel runner user busybox ## Build, then print the command `make run` would run (its exit status is PID 1's)
 	$(info $(RUN_CMD))@:
 
 test: test-host test-boards test-qemu ## Run every test: host unit tests, hardware-only board builds, QEMU integration tests
@@ -86,7 +98,7 @@ test: test-host test-boards test-qemu ## Run every test: host unit tests, hardwa
 test-host: deps ## Host unit tests of the portable logic (cargo test)
 	$(CARGO) test -q -p sigil-abi -p sigil-core --lib --tests
 
-test-qemu: kernel runner user ## QEMU integration tests (boot, programs, signals)
+test-qemu: kernel runner user busybox ## QEMU integration tests (boot, programs, signals)
 	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu --lib --bins --tests -- --test-threads=2
 
 # Clippy sees every crate as it is really built: the host crates with their

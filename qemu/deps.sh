@@ -22,6 +22,15 @@ needs=(
   "qemu-user:/usr/bin/qemu-ppc"
   "u-boot-tools:/usr/bin/mkimage"
   "gdb-multiarch:/usr/bin/gdb-multiarch"
+  # BusyBox from Debian's source package (user/busybox/build.sh): apt-get
+  # source unpacks with dpkg-source, the tarball is bzip2, and its kconfig
+  # tools are built with the host compiler.
+  "dpkg-dev:/usr/bin/dpkg-source"
+  "bzip2:/usr/bin/bzip2"
+  "gcc:/usr/bin/gcc"
+  "libc6-dev:/usr/include/stdio.h"
+  "make:/usr/bin/make"
+  "xz-utils:/usr/bin/xz"
 )
 missing=()
 for n in "${needs[@]}"; do

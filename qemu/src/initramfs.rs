@@ -6,6 +6,9 @@
 //! any extra files at the paths they name. Directories get their own entries
 //! before the files in them, as Linux's `gen_init_cpio` writes them. The bytes
 //! come from `sigil_core::cpio::write_newc`, the same code the kernel reads with.
+//!
+//! [`busybox`] adds BusyBox: `/bin/busybox` and its applet links (symbolic
+//! links, as its `make install` makes them).
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -86,6 +89,39 @@ pub fn build(
         entries.push(Entry { name: &f.path, mode: f.mode, data: &f.data });
     }
     Ok(write_newc(&entries))
+}
+
+/// Mode of a symbolic link (its data is the target).
+pub const MODE_SYMLINK: u32 = 0o120_777;
+
+/// BusyBox for the initramfs, from the build directory `dir` (its
+/// `busybox` and `busybox.links`, one applet path a line): the binary at
+/// /bin/busybox and a link to it for each applet. An applet whose name a
+/// program in `bin_dir` has is left out, so Sigil's programs come first on
+/// PATH, and so are init and linuxrc: PID 1 is Sigil's (`tty_session` starts
+/// the shell on the console).
+pub fn busybox(dir: &Path, bin_dir: Option<&Path>) -> Result<Vec<ExtraFile>, String> {
+    let read = |p: &Path| {
+        fs::read(p)
+            .map_err(|e| format!("cannot read {}: {e} (make busybox builds it)", p.display()))
+    };
+    let taken: BTreeSet<String> = match bin_dir {
+        Some(d) => fs::read_dir(d)
+            .map_err(|e| format!("cannot list {}: {e}", d.display()))?
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect(),
+        None => BTreeSet::new(),
+    };
+    let links = String::from_utf8(read(&dir.join("busybox.links"))?)
+        .map_err(|_| "busybox.links is not UTF-8".to_string())?;
+    let mut files = vec![ExtraFile::new("bin/busybox", read(&dir.join("busybox"))?, MODE_EXEC)];
+    for link in links.lines().map(|l| l.trim().trim_start_matches('/')).filter(|l| !l.is_empty()) {
+        let name = link.rsplit('/').next().unwrap_or(link);
+        if link != "bin/busybox" && !taken.contains(name) && name != "init" && name != "linuxrc" {
+            files.push(ExtraFile::new(link, "/bin/busybox", MODE_SYMLINK));
+        }
+    }
+    Ok(files)
 }
 
 /// A fresh directory under the system temp dir, removed on drop.

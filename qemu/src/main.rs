@@ -1,7 +1,7 @@
 //! sigil-run: boot Sigil in QEMU with a program as PID 1; exit with its status.
 //!
 //! ```text
-//! sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--quiet]
+//! sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--busybox <dir>] [--quiet]
 //!           [--append "<boot options>"] [--timeout S] [--qemu-flags "<flags>"]
 //!           [--output <file>] [-- args for init...]
 //! ```
@@ -24,22 +24,28 @@ use sigil_qemu::{run_fed, Input, RunConfig, EXIT_NO_MARKER, EXIT_TIMEOUT};
 mod terminal;
 
 const USAGE: &str =
-    "usage: sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--quiet]
+    "usage: sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--busybox <dir>] [--quiet]
                  [--append \"<boot options>\"] [--timeout S] [--qemu-flags \"<flags>\"]
                  [--output <file>] [-- args for init...]";
 
 /// Exit status after the quit key (Ctrl-A x), as for a Ctrl-C'd program.
 const EXIT_QUIT: i32 = 130;
 
+/// The limit of a run from a terminal without --timeout: a day.
+const INTERACTIVE_TIMEOUT: Duration = Duration::from_secs(86_400);
+
 /// The parsed command line.
 struct Cli {
     cfg: RunConfig,
     output: Option<PathBuf>,
+    /// --timeout was given (else an interactive run has no limit).
+    timeout_given: bool,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
     let mut cfg = RunConfig::new("", PathBuf::new());
-    let (mut board, mut kernel, mut output) = (None, None, None);
+    let (mut board, mut kernel, mut output, mut busybox) = (None, None, None, None);
+    let mut timeout_given = false;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
@@ -47,6 +53,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
             "--kernel" => kernel = Some(PathBuf::from(value("--kernel")?)),
             "--init" => cfg.init = Some(PathBuf::from(value("--init")?)),
             "--bin-dir" => cfg.bin_dir = Some(PathBuf::from(value("--bin-dir")?)),
+            "--busybox" => busybox = Some(PathBuf::from(value("--busybox")?)),
             "--quiet" => cfg.quiet = true,
             "--append" => {
                 cfg.boot_opts.extend(value("--append")?.split_whitespace().map(str::to_owned))
@@ -61,6 +68,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
                     v.parse().map_err(|_| format!("--timeout {v}: not a number of seconds"))?;
                 cfg.timeout = Duration::try_from_secs_f64(secs)
                     .map_err(|_| format!("--timeout {v}: out of range"))?;
+                timeout_given = true;
             }
             "--" => cfg.init_args.extend(args.by_ref()),
             "-h" | "--help" => {
@@ -75,11 +83,15 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
     if !cfg.init_args.is_empty() && cfg.init.is_none() {
         return Err("arguments after -- are for --init, which is missing".into());
     }
-    Ok(Cli { cfg, output })
+    if let Some(dir) = busybox {
+        let files = sigil_qemu::initramfs::busybox(&dir, cfg.bin_dir.as_deref())?;
+        cfg.extra_files.extend(files);
+    }
+    Ok(Cli { cfg, output, timeout_given })
 }
 
 fn main() {
-    let cli = match parse(std::env::args().skip(1)) {
+    let mut cli = match parse(std::env::args().skip(1)) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("sigil-run: {e}\n{USAGE}");
@@ -91,6 +103,10 @@ fn main() {
     // A terminal's keys go to the guest raw (Ctrl-A x quits); a pipe or a
     // file is a stream the guest reads to its end.
     let raw = terminal::stdin_is_terminal().then(terminal::Raw::enter).flatten();
+    if raw.is_some() && !cli.timeout_given {
+        // Someone at the keyboard: the session lasts as long as they like.
+        cli.cfg.timeout = INTERACTIVE_TIMEOUT;
+    }
     let input = match raw {
         Some(_) => Input::Keys(Box::new(terminal::Keys::new())),
         None => Input::Stream(Box::new(std::io::stdin())),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# user/busybox/build.sh OUT: BusyBox, cross-built statically for ppc32, as OUT/busybox.
+# user/busybox/build.sh OUT: BusyBox, cross-built statically for ppc32, as
+# OUT/busybox, and the list of its applet links, OUT/busybox.links.
 #
 # The source is Debian bookworm's source package (`apt-get source busybox`,
 # with Debian's patches applied), fetched once into OUT/src and never again
@@ -9,9 +10,12 @@
 # repository names no mirror and the host's apt configuration is not touched.
 # apt checks the source package against the signed Release file as usual.
 #
-# The configuration is user/busybox/busybox.config (static, the cross
-# prefix, SHA1/SHA256_HWACCEL off: those use x86 instructions). The build is
-# redone only when that file or the source changes (make's dependencies).
+# The configuration is user/busybox/busybox.config: `make defconfig` of this
+# source with CONFIG_STATIC, CONFIG_CROSS_COMPILER_PREFIX=powerpc-linux-gnu-
+# and CONFIG_TC off (tc needs kernel headers' CBQ definitions). Bookworm's
+# 1.35 has no SHA1/SHA256_HWACCEL options yet (they came in 1.36, x86-only
+# code that must stay off for ppc). The Makefile reruns this script only
+# when that file or this script changes.
 set -euo pipefail
 out=$(realpath -m "${1:?usage: build.sh OUT}")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,6 +52,7 @@ fetch() {
 mkdir -p "$out/build"
 cp "$here/busybox.config" "$out/build/.config"
 make -s -C "$out/src" O="$out/build" oldconfig </dev/null >/dev/null
-make -s -C "$out/src" O="$out/build" -j"$(nproc)" busybox >&2
+make -s -C "$out/src" O="$out/build" -j"$(nproc)" busybox busybox.links >&2
+cp "$out/build/busybox.links" "$out/busybox.links"
 cp "$out/build/busybox" "$out/busybox"
 echo "busybox: $out/busybox ($(stat -c %s "$out/busybox") bytes)" >&2
