@@ -26,7 +26,7 @@ use sigil_core::job::kill::{KillTarget, Outcome};
 use sigil_core::job::{orphan, Member};
 use sigil_core::signal::{SigInfo, Signal};
 
-use super::{all, get, group, Group};
+use super::{all, get, group, thread, Group};
 
 /// A process's place in job control (Linux `task_pgrp`, `task_session`,
 /// `PF_FORKNOEXEC`). Fork copies it with `execed` clear; exec sets `execed`.
@@ -73,23 +73,26 @@ fn group_session(pgid: u32) -> Option<u32> {
     all().find(|p| p.job.pgid == pgid).map(|p| p.job.sid)
 }
 
-/// setpgid(pid, pgid).
+/// setpgid(pid, pgid). A thread's id other than its leader's is EINVAL, as
+/// in Linux (`thread_group_leader`): the ids are the whole process's.
 pub fn setpgid(pid: i32, pgid: i32) -> Result<u32, Errno> {
     let me = group();
     let (pid, pgid) = resolve_setpgid(me.pid, pid, pgid)?;
     let caller = me.ids();
-    let target = get(pid).ok_or(Errno::ESRCH)?;
+    let target =
+        get(pid).ok_or_else(|| if thread(pid).is_some() { Errno::EINVAL } else { Errno::ESRCH })?;
     check_setpgid(&caller, &target.ids(), pgid, group_session(pgid))?;
     get(pid).ok_or(Errno::ESRCH)?.job.pgid = pgid;
     Ok(0)
 }
 
-/// The process `pid` names for getpgid/getsid: 0 is the caller.
+/// The process `pid` names for getpgid/getsid: 0 is the caller, and any
+/// thread's id names its process, as on Linux.
 fn lookup(pid: i32) -> Result<&'static mut Group, Errno> {
     match pid {
         0 => Ok(group()),
         p if p < 0 => Err(Errno::ESRCH),
-        p => get(p as u32).ok_or(Errno::ESRCH),
+        p => get(p as u32).or_else(|| thread(p as u32).map(|t| t.group())).ok_or(Errno::ESRCH),
     }
 }
 
