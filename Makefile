@@ -20,7 +20,8 @@ include boards/$(BOARD).mk
 CARGO      := /usr/bin/cargo
 KERNEL_DIR := target/kernel/$(BOARD)
 KERNEL     := $(KERNEL_DIR)/sigil.elf
-RUNNER     := target/release/sigil-run
+HOST_BIN   := target/host
+RUNNER     := $(HOST_BIN)/sigil-run
 INIT       ?=
 ARGS       ?=
 QUIET      ?=
@@ -57,7 +58,7 @@ kernel: deps ## Build the kernel for BOARD
 	@echo "kernel: $(KERNEL) ($$(stat -c %s $(KERNEL)) bytes ELF, $$(powerpc-linux-gnu-size $(KERNEL) | awk 'NR==2{print $$4}') bytes loaded)" >&2
 
 runner: deps ## Build the host-side QEMU runner
-	$(CARGO) build -q --release -p sigil-qemu
+	$(CARGO) build -q --profile host -p sigil-qemu
 
 include user/build.mk
 
@@ -99,7 +100,7 @@ test-host: deps ## Host unit tests of the portable logic (cargo test)
 	$(CARGO) test -q -p sigil-abi -p sigil-core --lib --tests
 
 test-qemu: kernel runner user busybox ## QEMU integration tests (boot, programs, signals)
-	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu --lib --bins --tests -- --test-threads=2
+	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --profile host -p sigil-qemu --lib --bins --tests -- --test-threads=2
 
 # Clippy sees every crate as it is really built: the host crates with their
 # tests, the kernel once per family (each compiles different arch code, with
@@ -158,17 +159,17 @@ trace: kernel runner user ## Boot INIT with trace=signal; print the trace and dr
 	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user --init $(INIT) --quiet \
 	  --append "$(strip trace=signal $(BOOT))" $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") \
 	  --output target/trace/$(TRACE_NAME).log -- $(ARGS); status=$$?; echo; \
-	  target/release/sigil-trace --title "$(TRACE_NAME) $(ARGS) on $(BOARD), trace=signal" \
+	  $(HOST_BIN)/sigil-trace --title "$(TRACE_NAME) $(ARGS) on $(BOARD), trace=signal" \
 	    --svg target/trace/$(TRACE_NAME).svg target/trace/$(TRACE_NAME).log && exit $$status
 
 bench: kernel runner user ## The mailing-list experiments in guest instructions: table, target/bench/{results.json,instructions.svg}
-	@target/release/sigil-bench --board $(BOARD) --kernel $(KERNEL) --user-dir target/user $(BENCH_FLAGS)
+	@$(HOST_BIN)/sigil-bench --board $(BOARD) --kernel $(KERNEL) --user-dir target/user $(BENCH_FLAGS)
 
 # Always on g3beige, the board the docs describe (qemu/src/docgen.rs says
 # which parts are generated; qemu/tests/docs.rs fails while one is stale).
 docs: runner user ## Rewrite the docs' generated parts (trace, gdb session, bench table and charts) from fresh runs
 	@$(MAKE) --no-print-directory kernel BOARD=g3beige
-	target/release/sigil-docs $(if $(ONLY),--only $(ONLY))
+	$(HOST_BIN)/sigil-docs $(if $(ONLY),--only $(ONLY))
 
 clean: ## Remove build output
 	rm -rf target
