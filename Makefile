@@ -10,6 +10,8 @@
 #   make trace INIT=... [ARGS=...]  boot with trace=signal; print the trace, draw target/trace/<name>.svg
 #   make image BOARD=...       the kernel ELF (and a U-Boot uImage for boards that boot one)
 #   make docs                  rewrite the docs' generated parts (trace, gdb session, bench table) from fresh runs
+#   make lab N=1               switch the tree to lab 1's starting point (docs/labs/README.md)
+#   make lab-check N=1         run lab 1's check: it passes once the exercise is done
 #
 # Missing tools (Debian packages) are installed first by qemu/deps.sh, which
 # says what it installs.
@@ -36,7 +38,7 @@ MAKEFLAGS += --silent
 endif
 BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
 
-.PHONY: help deps kernel runner user busybox run run-cmd test test-host test-boards test-qemu lint test-fresh bench docs debug trace image clean
+.PHONY: help deps kernel runner user busybox run run-cmd test test-host test-boards test-qemu lint test-fresh bench docs debug trace image lab lab-check clean
 .DEFAULT_GOAL := help
 
 help: ## Show this help
@@ -170,6 +172,20 @@ bench: kernel runner user ## The mailing-list experiments in guest instructions:
 docs: runner user ## Rewrite the docs' generated parts (trace, gdb session, bench table and charts) from fresh runs
 	@$(MAKE) --no-print-directory kernel BOARD=g3beige
 	$(HOST_BIN)/sigil-docs $(if $(ONLY),--only $(ONLY))
+
+# The labs (docs/labs/README.md). A lab's starting point is its start.patch,
+# which takes a feature out of the kernel; `make lab` applies it to this
+# checkout (and says so), `git checkout -- kernel` undoes it. The checks are
+# the tests check_lab<N> of qemu/tests/labs.rs.
+LAB_PATCH = docs/labs/$(N)/start.patch
+lab: ## Apply docs/labs/N/start.patch: the tree becomes lab N's starting point
+	@test -f "$(LAB_PATCH)" || { echo "make lab needs N=<lab number>: ls docs/labs (docs/labs/README.md)"; exit 2; }
+	git apply $(LAB_PATCH)
+	@echo "lab $(N): the tree is at the lab's starting point; read docs/labs/$(N)/README.md, then make lab-check N=$(N)"
+
+lab-check: kernel runner user ## Run lab N's check (passes on the shipped tree and once the exercise is done)
+	@test -f "$(LAB_PATCH)" || { echo "make lab-check needs N=<lab number>: ls docs/labs"; exit 2; }
+	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu --test labs -- --exact check_lab$(N)
 
 clean: ## Remove build output
 	rm -rf target
