@@ -185,7 +185,7 @@ lab: ## Apply docs/labs/N/start.patch: the tree becomes lab N's starting point
 
 lab-check: kernel runner user ## Run lab N's check (passes on the shipped tree and once the exercise is done)
 	@test -f "$(LAB_PATCH)" || { echo "make lab-check needs N=<lab number>: ls docs/labs"; exit 2; }
-	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu --test labs -- --exact check_lab$(N)
+	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --profile host -p sigil-qemu --test labs -- --exact check_lab$(N)
 
 clean: ## Remove build output
 	rm -rf target
