@@ -188,6 +188,7 @@ fn de_thread() {
     if g.threads.len() > 1 {
         g.exit = Some(sigil_core::abi::wait_status::signaled(sigil_core::abi::SIGKILL, false));
         g.exec_tid = Some(me);
+        g.sig.work = true;
         g.stop = None;
         for t in g.members().filter(|t| t.tid != me) {
             super::wake(t);
