@@ -255,9 +255,11 @@ impl SigPending {
     }
 
     /// After the oldest node of `sig` was taken: its bit goes unless another
-    /// node of `sig` (after it) is still queued.
+    /// node of `sig` (after it) is still queued. An empty queue (the usual
+    /// case) is tested first: the ring's iterator costs some forty.
+    #[inline]
     fn settle(&mut self, sig: Signal) {
-        if !self.queue.iter().any(|n| n.signal() == sig) {
+        if self.queue.is_empty() || !self.queue.iter().any(|n| n.signal() == sig) {
             self.pending.remove(sig);
         }
     }
