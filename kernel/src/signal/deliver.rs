@@ -26,7 +26,8 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use sigil_core::abi::{self, Errno};
 use sigil_core::signal::frame::{
     frame_has_fp, frame_msr, place_frame, sanitize_user_msr, syscall_restart, FrameKind, Restart,
-    RtSigFrame, SigFrame, NGREG, RT_EXTRA_GAP, SIGNAL_FRAMESIZE, TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
+    RtSigFrame, SigFrame, NGREG, RT_EXTRA_GAP, SIGNAL_FRAMESIZE, TRAMP_RT_SIGRETURN,
+    TRAMP_SIGRETURN,
 };
 use sigil_core::signal::{handler_mask, SigInfo, SigQueueNode, SigSet, Signal, StackT};
 
