@@ -237,7 +237,7 @@ impl SigPending {
     /// registers they need, saved and restored, forty more on every delivery.
     #[inline]
     fn collect(&mut self, sig: Signal) -> Option<Box<SigQueueNode>> {
-        if !self.queue.front().is_some_and(|n| n.signal() == sig) {
+        if self.queue.front().is_none_or(|n| n.signal() != sig) {
             return self.collect_searching(sig);
         }
         let node = self.queue.pop_front();
