@@ -239,13 +239,20 @@ pub fn sig_unignore(pid: u32, sig: Signal) {
 /// A signal is leaving `pid`'s queue for delivery (a handler frame or
 /// sigtimedwait). Fills in a timer signal's overrun and re-arms periodic
 /// timers. false: a stale timer signal, to be dropped.
-/// Every delivery passes here, so a signal no timer can have sent (most of
-/// them) returns before the table lookup and the clock read.
+/// Every delivery passes here, so the test for a signal no timer can have
+/// sent (most of them) is inline: the rest, out of line, saves registers
+/// that the common case does not need.
+#[inline]
 pub fn on_dequeue(pid: u32, info: &mut SigInfo) -> bool {
-    let seq = info.timer_seq();
-    if seq == 0 && info.signo() != abi::SIGALRM {
+    if info.timer_seq() == 0 && info.signo() != abi::SIGALRM {
         return true;
     }
+    on_timer_dequeue(pid, info)
+}
+
+#[inline(never)]
+fn on_timer_dequeue(pid: u32, info: &mut SigInfo) -> bool {
+    let seq = info.timer_seq();
     let Some(t) = TABLE.get().get_mut(&pid) else { return seq == 0 };
     let now = timer::now_ns();
     if seq != 0 {

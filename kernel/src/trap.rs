@@ -63,11 +63,15 @@ fn user_exception(tf: &mut TrapFrame, event: Event) {
                 Err(Fault::Bad) => segv(tf, ea),
             }
         }
-        Event::FpUnavailable if crate::fpemu::active() => crate::fpemu::emulate(tf),
+        Event::FpUnavailable if crate::fpemu::active() => {
+            proc::current().fp_used = true;
+            crate::fpemu::emulate(tf)
+        }
         Event::FpUnavailable => {
             let p = proc::current();
             arch::fp_load(&p.fp);
             p.fp_live = true;
+            p.fp_used = true;
             tf.msr |= arch::MSR_FP;
         }
         Event::IllegalInstruction => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.nip),

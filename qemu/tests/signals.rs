@@ -109,6 +109,20 @@ fn sig_suspend() {
     has_lines(&out, &["sigsuspend: -1, errno Interrupted system call, handler ran 1"]);
 }
 
+/// Lazy FP: frames of a process that has not used FP carry no FP registers,
+/// and sigreturn of such a frame puts the initial FP state back.
+#[test]
+fn sig_lazyfp() {
+    let out = compare("sig_lazyfp", &[]);
+    has_lines(
+        &out,
+        &[
+            "plain: f14 0, rounding nearest 1, handler saw nearest 1",
+            "nested: f14 0 in the outer handler, rounding nearest 1; main: f14 0, nearest 1",
+        ],
+    );
+}
+
 #[test]
 fn sig_forged() {
     let out = compare("sig_forged", &[]);

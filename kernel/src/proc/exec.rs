@@ -162,6 +162,7 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     g.space = Some(space);
     g.name = alloc::string::String::from(path);
     t.fp_live = false;
+    t.fp_used = false;
     t.fp = arch::FpState::new();
     *tf_out = tf;
     g.files.close_on_exec();
@@ -187,6 +188,7 @@ fn de_thread() {
     if g.threads.len() > 1 {
         g.exit = Some(sigil_core::abi::wait_status::signaled(sigil_core::abi::SIGKILL, false));
         g.exec_tid = Some(me);
+        g.sig.work = true;
         g.stop = None;
         for t in g.members().filter(|t| t.tid != me) {
             super::wake(t);

@@ -213,6 +213,10 @@ pub struct Thread {
     pub fp: FpState,
     /// Does this thread's user state have live FP registers (MSR[FP])?
     pub fp_live: bool,
+    /// Has it used FP (real or emulated) since exec? If not, `fp` is the
+    /// initial all-zero state and its signal frames carry no FP registers
+    /// (deliver.rs, `FRAME_MSR_NO_FP`).
+    pub fp_used: bool,
     /// set_tid_address / CLONE_CHILD_CLEARTID: zeroed and woken at exit.
     pub clear_child_tid: u32,
     /// set_robust_list: the head of the robust mutexes this thread holds.
@@ -346,6 +350,7 @@ fn spawn_thread(
         group,
         state: State::Runnable,
         sig,
+        fp_used: !fp.is_initial(),
         fp,
         fp_live: false,
         clear_child_tid: 0,
@@ -561,6 +566,7 @@ fn switch_to(next: &'static mut Thread) {
         arch::fp_save(&mut prev.fp);
         prev.frame().msr &= !arch::MSR_FP;
         prev.fp_live = false;
+        prev.fp_used = !prev.fp.is_initial(); // see handle_signal (deliver.rs)
     }
     t.current = &mut *next;
     // Threads of one group share the space: no MMU switch between them.

@@ -34,6 +34,7 @@ pub fn exit_group(status: u32) -> ! {
     let g = group();
     if g.exit.is_none() {
         g.exit = Some(status);
+        g.sig.work = true;
         g.stop = None;
         for t in g.members() {
             super::wake(t);

@@ -25,8 +25,9 @@ use core::sync::atomic::{AtomicBool, Ordering};
 
 use sigil_core::abi::{self, Errno};
 use sigil_core::signal::frame::{
-    place_frame, sanitize_user_msr, syscall_restart, FrameKind, Restart, RtSigFrame, SigFrame,
-    NGREG, RT_EXTRA_GAP, SIGNAL_FRAMESIZE, TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
+    frame_has_fp, frame_msr, place_frame, sanitize_user_msr, syscall_restart, FrameKind, Restart,
+    RtSigFrame, SigFrame, NGREG, RT_EXTRA_GAP, SIGNAL_FRAMESIZE, TRAMP_RT_SIGRETURN,
+    TRAMP_SIGRETURN,
 };
 use sigil_core::signal::{handler_mask, SigInfo, SigQueueNode, SigSet, Signal, StackT};
 
@@ -139,23 +140,28 @@ impl FrameSink for PerField {
 /// Everything a frame holds besides its layout.
 struct FrameData<'a> {
     tf: &'a TrapFrame,
-    fp: &'a arch::FpState,
+    /// None: the thread has not used FP (lazy FP), mc_fregs is not written.
+    fp: Option<&'a arch::FpState>,
     mask: SigSet,
     info: &'a SigInfo,
     handler: u32,
     alt: StackT,
 }
 
-/// Writes the mcontext (registers, FP, trampoline) at `mc` (window offset).
+/// Writes the mcontext (registers, FP if the thread has used it, trampoline)
+/// at `mc` (window offset).
 fn put_mcontext(w: &mut impl FrameSink, mc: u32, d: &FrameData, tramp: [u32; 2]) {
     let tf = d.tf;
     w.put_words(mc, &tf.gpr);
+    let msr = frame_msr(tf.msr, d.fp.is_some());
     let tail =
-        [tf.nip, tf.msr, tf.orig_r3, tf.ctr, tf.lr, tf.xer, tf.cr, 0, tf.trap, tf.dar, tf.dsisr, 0];
+        [tf.nip, msr, tf.orig_r3, tf.ctr, tf.lr, tf.xer, tf.cr, 0, tf.trap, tf.dar, tf.dsisr, 0];
     w.put_words(mc + 4 * 32, &tail);
     let fregs = mc + 4 * NGREG as u32;
-    w.put_dwords(fregs, &d.fp.fpr);
-    w.put_dwords(fregs + 8 * 32, &[d.fp.fpscr]);
+    if let Some(fp) = d.fp {
+        w.put_dwords(fregs, &fp.fpr);
+        w.put_dwords(fregs + 8 * 32, &[fp.fpscr]);
+    }
     let pad = fregs + 8 * 33;
     w.put(pad, tramp[0]);
     w.put(pad + 4, tramp[1]);
@@ -208,6 +214,9 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
         arch::fp_save(&mut p.fp);
         p.fp_live = false;
         tf.msr &= !arch::MSR_FP;
+        // glibc's setjmp stores the FP registers without changing them: a
+        // state still initial is not "used", and the frame can skip it.
+        p.fp_used = !p.fp.is_initial();
     }
     let mask = p.sig.saved_mask.take().unwrap_or(p.sig.blocked);
     let Some(place) = place_frame(kind, sig, tf.gpr[1], act.flags, &p.sig.altstack) else {
@@ -217,7 +226,7 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
     let (base, len) = place.window();
     let data = FrameData {
         tf,
-        fp: &p.fp,
+        fp: p.fp_used.then_some(&p.fp),
         mask,
         info: dq.info(),
         handler: act.handler,
@@ -347,14 +356,22 @@ fn read_frame(
     // The mcontext is normally inside the frame; Linux follows the pointer
     // wherever it goes, so a second window is opened only if it points elsewhere.
     let inside = mc >= frame && mc.checked_add(464).is_some_and(|e| e <= frame + size);
-    if inside {
-        read_mcontext(&w, mc - frame, tf, &mut p.fp);
+    let has_fp = if inside {
+        let has_fp = read_mcontext(&w, mc - frame, tf, &mut p.fp);
         w.finish()?;
+        has_fp
     } else {
         w.finish()?;
         let w2 = UserWindow::open(mc, 464, Access::Read)?;
-        read_mcontext(&w2, 0, tf, &mut p.fp);
+        let has_fp = read_mcontext(&w2, 0, tf, &mut p.fp);
         w2.finish()?;
+        has_fp
+    };
+    // A frame without FP registers was written for a thread that had not
+    // used FP: if the handler did, the initial state comes back.
+    if !has_fp && p.fp_used {
+        p.fp = arch::FpState::new();
+        p.fp_used = false;
     }
     p.fp_live = false;
     p.sig.blocked = mask.blockable();
@@ -368,8 +385,9 @@ fn read_frame(
 /// Reads the mcontext at `mc` (window offset) straight into the saved
 /// registers and FP state, as Linux's `restore_user_regs` does: no staging
 /// copy. A frame that faults halfway leaves them half-restored, and the caller
-/// then kills the process with SIGSEGV, as Linux does.
-fn read_mcontext(w: &UserWindow, mc: u32, tf: &mut TrapFrame, fp: &mut arch::FpState) {
+/// then kills the process with SIGSEGV, as Linux does. mc_fregs is read only
+/// if the frame's MSR word says it was written (`frame_has_fp`); returns that.
+fn read_mcontext(w: &UserWindow, mc: u32, tf: &mut TrapFrame, fp: &mut arch::FpState) -> bool {
     w.get_slice(mc, &mut tf.gpr);
     let mut tail = [0u32; 7];
     w.get_slice(mc + 4 * 32, &mut tail);
@@ -381,7 +399,11 @@ fn read_mcontext(w: &UserWindow, mc: u32, tf: &mut TrapFrame, fp: &mut arch::FpS
     tf.lr = lr;
     tf.xer = xer;
     tf.cr = cr;
+    if !frame_has_fp(msr) {
+        return false;
+    }
     let fregs = mc + 4 * NGREG as u32;
     w.get_slice(fregs, &mut fp.fpr);
     fp.fpscr = w.get(fregs + 8 * 32);
+    true
 }

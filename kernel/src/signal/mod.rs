@@ -55,6 +55,12 @@ pub struct ThreadSignals {
     /// The signals a sigtimedwait in this thread is taking (Linux's
     /// real_blocked trick): such a signal is not fatal to the group.
     pub waiting: SigSet,
+    /// "Maybe something to do" (Linux's TIF_SIGPENDING, coarser): set when a
+    /// signal is queued on `pending`, cleared by `recalc` only when `pending`
+    /// is empty. So a return to user mode with this and the group's flag
+    /// clear skips the signal code; mask changes need not touch it (a
+    /// blocked signal keeps it set).
+    pub work: bool,
 }
 
 impl ThreadSignals {
@@ -65,6 +71,7 @@ impl ThreadSignals {
             altstack: AltStack::default(),
             saved_mask: None,
             waiting: SigSet::EMPTY,
+            work: false,
         }
     }
 
@@ -98,6 +105,10 @@ pub struct GroupSignals {
     /// RLIMIT_CORE (soft, hard): whether a core-dump signal's death reports
     /// a core (WCOREDUMP). Linux's initial value is (0, unlimited).
     pub core_limit: (u64, u64),
+    /// The group's half of `ThreadSignals::work`: set when a signal is
+    /// queued on `shared` and when the group starts stopping or ending
+    /// (`Group::stop`, `Group::exit`); cleared by `recalc` when none holds.
+    pub work: bool,
 }
 
 impl GroupSignals {
@@ -106,6 +117,7 @@ impl GroupSignals {
             shared: SigPending::new(),
             actions: [SigAction::default(); 64],
             core_limit: (0, u64::MAX),
+            work: false,
         }
     }
 
@@ -115,7 +127,7 @@ impl GroupSignals {
 
     /// fork: same actions; nothing pending.
     pub fn fork(&self) -> GroupSignals {
-        GroupSignals { shared: SigPending::new(), ..*self }
+        GroupSignals { shared: SigPending::new(), work: false, ..*self }
     }
 
     /// execve: handlers reset to default (ignored stay ignored).
@@ -203,8 +215,14 @@ fn generate(
     // made (timers::create) and queues at most one signal at a time, as a
     // Linux timer owns a preallocated sigqueue entry.
     let pending = match target.as_deref_mut() {
-        Some(t) => &mut t.sig.pending,
-        None => &mut g.sig.shared,
+        Some(t) => {
+            t.sig.work = true;
+            &mut t.sig.pending
+        }
+        None => {
+            g.sig.work = true;
+            &mut g.sig.shared
+        }
     };
     let limit = if info.code() == abi::SI_TIMER {
         usize::MAX
@@ -254,6 +272,7 @@ fn prepare(g: &mut Group, sig: Signal) {
 /// also during another thread's exec: that thread dies too.
 fn kill_group(g: &mut Group) {
     g.exit = Some(wait_status::signaled(abi::SIGKILL, false));
+    g.sig.work = true;
     g.exec_tid = None;
     g.stop = None;
     for t in g.members() {
@@ -360,15 +379,22 @@ fn notify_parent_stop(g: &mut Group) {
     proc::wakeup(proc::wait::wait_chan(ppid));
 }
 
+/// Clears the work flags that no longer hold (Linux `recalc_sigpending`,
+/// which also looks at the mask; these flags need not).
+fn recalc(t: &mut Thread, g: &mut Group) {
+    t.sig.work = !t.sig.pending.pending().is_empty();
+    g.sig.work = !g.sig.shared.pending().is_empty() || g.stop.is_some() || g.exit.is_some();
+}
+
 /// Runs on every return to user mode: deliver what is deliverable (Linux
 /// `do_signal` in its exit-to-user loop), then finish an interrupted system call.
-/// Almost every return has nothing to do, so that test comes first and inline
-/// (Linux tests `_TIF_SIGPENDING` the same way before calling anything).
+/// Almost every return has nothing to do, so that test comes first and inline,
+/// on two flags (as Linux tests `_TIF_SIGPENDING` before calling anything).
 #[inline]
 pub fn do_signal(tf: &mut TrapFrame) {
     let mut t = proc::current();
-    if work_pending(t, t.group()) {
-        deliver_pending(tf);
+    if t.sig.work || t.group().sig.work {
+        check_pending(tf);
         // It may have switched away (a stop): look the thread up again.
         t = proc::current();
     }
@@ -380,8 +406,21 @@ pub fn do_signal(tf: &mut TrapFrame) {
     }
 }
 
+/// `do_signal` with a work flag set: deliver, or clear the flags.
+#[inline(never)]
+fn check_pending(tf: &mut TrapFrame) {
+    let t = proc::current();
+    let g = t.group();
+    if work_pending(t, g) {
+        deliver_pending(tf);
+    } else {
+        recalc(t, g);
+    }
+}
+
 /// The slow half of `do_signal`: a signal is deliverable, or the group is
-/// ending or stopping.
+/// ending or stopping. Out of line: `check_pending`'s other outcome, after
+/// the sigreturn that emptied the sets, would pay for its saved registers.
 #[inline(never)]
 fn deliver_pending(tf: &mut TrapFrame) {
     // The handler whose frame was set up last: it is the one user mode enters.
@@ -398,7 +437,12 @@ fn deliver_pending(tf: &mut TrapFrame) {
             proc::schedule();
             continue;
         }
-        let Some(node) = deliver::dequeue(t) else { break };
+        let Some(node) = deliver::dequeue(t) else {
+            // Nothing left to deliver: the flags can go now, so the
+            // sigreturn that ends the handler finds them clear.
+            recalc(t, g);
+            break;
+        };
         let sig = node.info().signal();
         match g.sig.action(sig).disposition() {
             // Every deliverable signal gets its frame now, each stacked on the
@@ -457,6 +501,7 @@ fn core_dump(sig: Signal) -> ! {
 /// (`deliver_pending`); the sleeping ones are woken to do so.
 fn group_stop(g: &mut Group, sig: Signal) {
     g.stop = Some(sig.number());
+    g.sig.work = true;
     g.report = Some(Event::Stopped(sig.number()));
     for t in g.members() {
         if let State::Sleeping(_) = t.state {

@@ -307,6 +307,34 @@ pub const fn sanitize_user_msr(frame_msr: u32) -> u32 {
     (frame_msr & TAKEN_FROM_FRAME) | MSR_USER
 }
 
+/// The frame's MSR word with MSR[FP] set says "no FP registers in this frame"
+/// (lazy FP): the thread had not used FP since exec, so its FP state was the
+/// initial all-zero one, and the frame writer skipped mc_fregs (66 words)
+/// instead of storing zeroes. sigreturn then puts the initial state back
+/// instead of reading mc_fregs. The marker is the one value Linux never
+/// writes: its frame writer flushes the FPU first (`flush_fp_to_thread`
+/// clears MSR[FP] in the saved MSR) and always fills mc_fregs, so a frame
+/// written by Linux, or by Sigil with FP state, has MSR[FP] clear and is
+/// read whole. (Linux's VMX and VSX areas are flagged the other way round,
+/// MSR_VEC/MSR_VSX set when present; FP has no such bit because Linux ppc32
+/// always carries it.)
+pub const FRAME_MSR_NO_FP: u32 = MSR_FP;
+
+/// The MSR word a frame stores for saved state `msr`: `fp_saved` false marks
+/// the frame as carrying no FP registers (`FRAME_MSR_NO_FP`).
+pub const fn frame_msr(msr: u32, fp_saved: bool) -> u32 {
+    if fp_saved {
+        msr & !MSR_FP
+    } else {
+        msr | FRAME_MSR_NO_FP
+    }
+}
+
+/// Does the frame whose MSR word is `frame_msr` carry FP registers?
+pub const fn frame_has_fp(frame_msr: u32) -> bool {
+    frame_msr & FRAME_MSR_NO_FP == 0
+}
+
 /// What to do with an interrupted system call's return, once the kernel knows
 /// whether a handler will run (Linux `check_syscall_restart`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -345,6 +373,17 @@ pub const fn syscall_restart(err: Errno, handler_flags: Option<u32>) -> Restart 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lazy_fp_marker() {
+        // A frame with FP state, and every frame Linux writes: MSR[FP] clear.
+        assert!(frame_has_fp(frame_msr(MSR_USER | MSR_FP, true)));
+        assert!(frame_has_fp(MSR_USER));
+        // Without: the marker, whatever the saved MSR had.
+        assert!(!frame_has_fp(frame_msr(MSR_USER, false)));
+        // sigreturn's MSR never takes the marker back.
+        assert_eq!(sanitize_user_msr(frame_msr(MSR_USER, false)), MSR_USER);
+    }
 
     #[test]
     fn trampoline_words_and_offsets() {

@@ -80,6 +80,11 @@ impl FpState {
     pub const fn new() -> FpState {
         FpState { fpr: [0; 32], fpscr: 0 }
     }
+
+    /// Is this the state a thread starts with (every register and FPSCR zero)?
+    pub fn is_initial(&self) -> bool {
+        self.fpscr == 0 && self.fpr.iter().all(|&r| r == 0)
+    }
 }
 
 macro_rules! fp_regs {
