@@ -103,6 +103,7 @@ extern "C" fn kmain() -> ! {
     }
     // SAFETY: the initrd frames were kept out of the allocator above.
     let data = unsafe { core::slice::from_raw_parts(mm::to_virt(initrd) as *const u8, initrd_len) };
+    fs::tmpfs::init();
     match fs::initramfs::init(data) {
         Ok(n) => kprintln!("sigil: initramfs: {} entries, {} KiB", n, initrd_len >> 10),
         Err(e) => {
