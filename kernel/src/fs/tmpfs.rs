@@ -110,6 +110,21 @@ pub fn init() {
     *ROOT.get() = Some(root);
 }
 
+/// Frees the whole tree, at power-off once every process is gone (the
+/// leak check's "unmount"): nothing else holds an inode then. Directories
+/// are emptied one at a time from a work list, so a deep tree a program
+/// made cannot recurse through the kernel stack.
+pub fn release() {
+    let mut todo: Vec<Node> = ROOT.get().take().into_iter().collect();
+    while let Some(node) = todo.pop() {
+        if let Kind::Dir(d) = &node.kind {
+            let entries = core::mem::take(&mut d.borrow_mut().entries);
+            todo.extend(entries.into_iter().map(|e| e.node));
+        }
+    }
+    SPACE.get().next_ino = 2;
+}
+
 /// Now, for timestamps: the kernel's clock.
 pub fn now() -> u64 {
     crate::dev::timer::now_ns()
