@@ -207,6 +207,8 @@ mod tests {
         assert_eq!(
             names,
             [
+                ("tmp", MODE_TMP),
+                ("proc", MODE_PROC),
                 ("sbin", MODE_DIR),
                 ("sbin/init", MODE_EXEC),
                 ("init", MODE_EXEC),

@@ -413,7 +413,9 @@ impl Data {
         }
         pages.shrink_to_fit();
         // The tail of the last kept page must read as zeros if the file grows again.
-        if let Some(&p) = pages.last().filter(|&&p| p != 0 && new as usize % PAGE_SIZE != 0) {
+        if let Some(&p) =
+            pages.last().filter(|&&p| p != 0 && !(new as usize).is_multiple_of(PAGE_SIZE))
+        {
             frame(p)[new as usize % PAGE_SIZE..].fill(0);
         }
         *size = new;

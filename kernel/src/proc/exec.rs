@@ -64,15 +64,15 @@ fn page_ceil(a: u32) -> u32 {
     page_floor(a + PAGE_SIZE as u32 - 1)
 }
 
+/// What `program` finds: the absolute path, the ELF bytes, the argv.
+type Program<'a> = (String, Cow<'static, [u8]>, Vec<Cow<'a, [u8]>>);
+
 /// The program exec runs for `path`: its absolute path (what
 /// /proc/self/exe says), its bytes and its argv. Each `#!` interpreter in the
 /// chain is looked up in turn; argv becomes [interpreter, its argument if
 /// any, the script as named, argv[1]...]. More than `script::MAX_DEPTH`
 /// interpreters: ELOOP, as Linux.
-fn program<'a>(
-    path: &str,
-    argv: &[&'a [u8]],
-) -> Result<(String, Cow<'static, [u8]>, Vec<Cow<'a, [u8]>>), Errno> {
+fn program<'a>(path: &str, argv: &[&'a [u8]]) -> Result<Program<'a>, Errno> {
     use crate::fs::{path as fspath, tmpfs::Kind, walk};
     let mut path = String::from(path);
     let mut argv: Vec<Cow<'a, [u8]>> = argv.iter().map(|a| Cow::Borrowed(*a)).collect();
