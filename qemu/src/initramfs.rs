@@ -1,7 +1,7 @@
 //! initramfs: the cpio archive a run boots with, and scratch directories.
 //!
-//! Layout: `/sbin/init` (Sigil's init, PID 1), `/init` (the program init
-//! runs as its child), `/bin/<name>` for every file of
+//! Layout: `/tmp` and `/proc`, `/sbin/init` (Sigil's init, PID 1), `/init`
+//! (the program init runs as its child), `/bin/<name>` for every file of
 //! the test-program directory (so a test can fork and exec its siblings), and
 //! any extra files at the paths they name. Directories get their own entries
 //! before the files in them, as Linux's `gen_init_cpio` writes them. The bytes
@@ -18,6 +18,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use sigil_core::cpio::{write_newc, Entry};
 
 const MODE_DIR: u32 = 0o040_755;
+/// /tmp: drwxrwxrwt.
+const MODE_TMP: u32 = 0o041_777;
+/// /proc: dr-xr-xr-x, as procfs shows it.
+const MODE_PROC: u32 = 0o040_555;
 /// Mode of /init and of the programs from the bin directory.
 pub const MODE_EXEC: u32 = 0o100_755;
 
@@ -78,7 +82,13 @@ pub fn build(
         }
     }
     let mut dirs = BTreeSet::new();
-    let mut entries = Vec::new();
+    // The mount points every Linux system has: /tmp (sticky, world-writable)
+    // and /proc (read-only; the kernel fills it).
+    let mut entries = vec![
+        Entry { name: "tmp", mode: MODE_TMP, data: &[] },
+        Entry { name: "proc", mode: MODE_PROC, data: &[] },
+    ];
+    dirs.extend(["tmp", "proc"]);
     for f in &files {
         for (i, _) in f.path.match_indices('/') {
             let dir = &f.path[..i];
@@ -197,6 +207,8 @@ mod tests {
         assert_eq!(
             names,
             [
+                ("tmp", MODE_TMP),
+                ("proc", MODE_PROC),
                 ("sbin", MODE_DIR),
                 ("sbin/init", MODE_EXEC),
                 ("init", MODE_EXEC),

@@ -246,3 +246,43 @@ fn piped_input_arrives_whole_then_ends() {
     assert_eq!(r.status, Some(0), "console:\n{}\nstderr: {}", r.console, r.stderr);
     assert_eq!(r.console.trim(), "100000");
 }
+
+/// The lines of `out` with their line endings trimmed.
+fn lines(out: &str) -> Vec<&str> {
+    out.lines().map(|l| l.trim_end()).collect()
+}
+
+/// Does `out` have the lines `want`, one after the other?
+fn has_run(out: &str, want: &[&str]) -> bool {
+    lines(out).windows(want.len()).any(|w| w == want)
+}
+
+/// What a user does with files from the shell: mkdir -p, redirections
+/// (> and >>), mv, rm -r, ls -l of the root, cd and pwd, and a `#!/bin/sh`
+/// script run by its name. Everything made is removed again, so the leak
+/// check at power-off (`end`) stays clean.
+#[test]
+fn files_directories_and_scripts_from_the_shell() {
+    let mut s = shell();
+    let out = run(&mut s, "mkdir -p /tmp/a/b && echo x > /tmp/a/b/f && cat /tmp/a/b/f");
+    assert!(lines(&out).contains(&"x"), "{out}");
+    let out = run(
+        &mut s,
+        "echo y >> /tmp/a/b/f; mv /tmp/a/b/f /tmp/a/g && cat /tmp/a/g; ls -1 /tmp/a | cat",
+    );
+    assert!(has_run(&out, &["x", "y", "b", "g"]), "{out}");
+    let out = run(&mut s, "rm -r /tmp/a && ls -a /tmp | wc -l");
+    assert!(lines(&out).contains(&"2"), "{out}");
+    let out = run(&mut s, "ls -ld /tmp /bin /dev/null | cat");
+    assert!(out.contains("drwxrwxrwt") && out.contains("crw-rw-rw-"), "{out}");
+    let out = run(&mut s, "cd /bin; pwd; ls | grep -c '^busybox$'; cd ..; pwd");
+    assert!(has_run(&out, &["/bin", "1", "/"]), "{out}");
+    run(&mut s, "printf '#!/bin/sh\\necho script says $1\\n' > /tmp/s; chmod +x /tmp/s");
+    let out = run(&mut s, "/tmp/s hi; cd /tmp; ./s there; PATH=/tmp:$PATH s anywhere; cd /");
+    assert!(
+        has_run(&out, &["script says hi", "script says there", "script says anywhere"]),
+        "{out}"
+    );
+    run(&mut s, "rm /tmp/s");
+    end(s);
+}

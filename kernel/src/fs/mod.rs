@@ -1,18 +1,23 @@
 //! Files: what a file descriptor can refer to, and the per-process table.
 //!
-//! Sigil has no disk: files are the console terminal, pipes, initramfs entries opened
-//! read-only, and device nodes (`devices.rs`: /dev/null, /dev/snd/pcmC0D0p, /dev/sigil/uaccess).
+//! Sigil has no disk: files are the console terminal, pipes, tmpfs files and
+//! directories (`tmpfs.rs`, filled from the initramfs at boot, `file.rs` for
+//! an open one; `walk.rs` resolves paths), and device nodes (`devices.rs`:
+//! /dev/null, /dev/snd/pcmC0D0p, /dev/sigil/uaccess).
 //! Each kind implements `FileOps`. An open file is shared (`Arc`) between the
 //! descriptors dup and fork make, with one offset and one set of status flags
 //! (O_NONBLOCK...), as POSIX says; only the close-on-exec flag belongs to the
 //! descriptor itself (`Fd`).
 
 pub mod devices;
+pub mod file;
 pub mod initramfs;
 pub mod path;
 pub mod pipe;
 pub mod poll;
 pub mod stat;
+pub mod tmpfs;
+pub mod walk;
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -92,6 +97,14 @@ pub trait FileOps {
     fn seek(&self, _off: i64, _whence: u32) -> Result<u64, Errno> {
         Err(Errno::ESPIPE)
     }
+    /// pread64/pwrite64: a read or write at `off`, the file offset left as
+    /// it is. Only files that can seek have offsets (ESPIPE).
+    fn read_at(&self, _off: u64, _buf: u32, _len: u32) -> Result<u32, Errno> {
+        Err(Errno::ESPIPE)
+    }
+    fn write_at(&self, _off: u64, _buf: u32, _len: u32) -> Result<u32, Errno> {
+        Err(Errno::ESPIPE)
+    }
     /// getdents64 into [buf, buf + len); only directories have entries.
     fn getdents(&self, _buf: u32, _len: u32) -> Result<u32, Errno> {
         Err(Errno::ENOTDIR)
@@ -118,8 +131,9 @@ pub trait FileOps {
     fn poll_wait(&self) -> poll::PollWait<'_> {
         poll::PollWait::Never
     }
-    /// For openat relative to a directory descriptor: the directory's path.
-    fn dir_path(&self) -> Option<&str> {
+    /// The tmpfs inode, for a file opened by name (fchdir, *at calls
+    /// relative to a directory descriptor, fchmod, ftruncate...).
+    fn inode(&self) -> Option<&tmpfs::Node> {
         None
     }
 }

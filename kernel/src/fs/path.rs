@@ -1,89 +1,76 @@
-//! Path names: turning what openat/fstatat/access were given (a directory
-//! descriptor and a string) into an absolute, normalised path, and looking
-//! it up in /dev and the initramfs.
-//!
-//! The working directory is always "/" (chdir only checks its argument), so
-//! a relative path with AT_FDCWD starts there.
+//! Path names as system calls take them: a directory descriptor (or
+//! AT_FDCWD, the working directory) and a user string, turned into tmpfs
+//! inodes by `walk`.
 
 use alloc::string::String;
-use alloc::sync::Arc;
-use alloc::vec::Vec;
 
 use sigil_core::abi::Errno;
+use sigil_core::path::PATH_MAX;
 
-use super::initramfs::{self, Node};
-use super::{devices, File};
+use super::tmpfs::Node;
+use super::walk;
 use crate::proc;
 use crate::uaccess::read_cstr;
 
 pub const AT_FDCWD: i32 = -100;
-/// Linux PATH_MAX, the NUL included.
-const PATH_MAX: u32 = 4096;
-
-/// What a path names.
-pub enum Found {
-    /// A device node: opening it is the device's business.
-    Device(Arc<File>),
-    /// An initramfs entry, with its normalised path ("" is the root).
-    Node(String, Node),
-}
 
 /// Reads the user string at `addr`. An empty string is returned as such: the
-/// caller decides (ENOENT, or AT_EMPTY_PATH).
+/// caller decides (ENOENT, or AT_EMPTY_PATH). Longer than PATH_MAX with its
+/// NUL: ENAMETOOLONG.
 pub fn read_path(addr: u32) -> Result<String, Errno> {
-    let bytes = read_cstr(addr, PATH_MAX).map_err(|_| Errno::EFAULT)?;
+    let bytes = match read_cstr(addr, PATH_MAX as u32) {
+        Ok(b) => b,
+        // read_cstr fails on a missing NUL within the limit, or a fault:
+        // a readable first page means the string was just too long.
+        Err(_) if crate::uaccess::get_user::<u8>(addr).is_ok() => return Err(Errno::ENAMETOOLONG),
+        Err(_) => return Err(Errno::EFAULT),
+    };
     String::from_utf8(bytes).map_err(|_| Errno::ENOENT)
 }
 
-/// The directory a relative path starts from: "" (root) for AT_FDCWD, or
-/// the path of the directory open at `dirfd`.
-fn base(dirfd: i32) -> Result<String, Errno> {
+/// The directory a relative path starts from: the working directory for
+/// AT_FDCWD, else the directory open at `dirfd` (EBADF, ENOTDIR).
+pub fn start(dirfd: i32) -> Result<Node, Errno> {
     if dirfd == AT_FDCWD {
-        return Ok(String::new());
+        return Ok(proc::group().cwd.clone());
     }
     let f = proc::group().files.get(dirfd as u32)?.clone();
-    f.dir_path().map(String::from).ok_or(Errno::ENOTDIR)
+    let node = f.inode().filter(|n| n.is_dir()).ok_or(Errno::ENOTDIR)?;
+    Ok(node.clone())
 }
 
-/// Joins and normalises: "." and empty components vanish, ".." climbs (not
-/// above the root). The result has no leading '/': "" is the root.
-pub fn absolute(dirfd: i32, path: &str) -> Result<String, Errno> {
-    let mut parts: Vec<&str> = Vec::new();
-    let start = if path.starts_with('/') { String::new() } else { base(dirfd)? };
-    for c in start.split('/').chain(path.split('/')) {
-        match c {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            c => parts.push(c),
-        }
+/// What `path` names from `dirfd`; `follow`: whether a last-component
+/// symbolic link is followed.
+pub fn lookup(dirfd: i32, path: &str, follow: bool) -> Result<Node, Errno> {
+    if path.starts_with('/') {
+        return walk::lookup(&super::tmpfs::root(), path, follow);
     }
-    Ok(parts.join("/"))
+    walk::lookup(&start(dirfd)?, path, follow)
 }
 
-/// Looks `path` (relative to `dirfd`) up. A missing entry is ENOENT, a
-/// path through a non-directory ENOTDIR, as Linux's path walk says.
-pub fn resolve(dirfd: i32, path: &str) -> Result<Found, Errno> {
-    if path.is_empty() {
-        return Err(Errno::ENOENT);
-    }
-    let abs = initramfs::follow_links(&absolute(dirfd, path)?)?;
-    if let Some(dev) = devices::open(&alloc::format!("/{abs}")) {
-        return Ok(Found::Device(dev));
-    }
-    // Every proper prefix must be a directory.
-    for (i, _) in abs.match_indices('/') {
-        match initramfs::lookup(&abs[..i]) {
-            Some(n) if n.is_dir => {}
-            Some(_) => return Err(Errno::ENOTDIR),
-            None => return Err(Errno::ENOENT),
+/// The directory that would hold `path`'s last component, and the component.
+pub fn parent(dirfd: i32, path: &str) -> Result<(Node, &str), Errno> {
+    let base = if path.starts_with('/') { super::tmpfs::root() } else { start(dirfd)? };
+    walk::parent(&base, path)
+}
+
+/// The absolute path of the file `path` names, with every symbolic link
+/// resolved: what /proc/<pid>/exe shows (glibc's `_dl_get_origin` needs it
+/// absolute).
+pub fn real_path(path: &str) -> Result<String, Errno> {
+    let mut p = String::from(path);
+    for _ in 0..=walk::MAX_LINKS {
+        let (dir, last) = parent(AT_FDCWD, &p)?;
+        let mut dir_path = super::tmpfs::path_of(&dir)?;
+        if !dir_path.ends_with('/') {
+            dir_path.push('/');
+        }
+        let node = walk::child(&dir, last).ok_or(Errno::ENOENT)?;
+        match &node.kind {
+            super::tmpfs::Kind::Symlink(t) if t.starts_with('/') => p = t.clone(),
+            super::tmpfs::Kind::Symlink(t) => p = alloc::format!("{dir_path}{t}"),
+            _ => return Ok(dir_path + last),
         }
     }
-    let node = initramfs::lookup(&abs).ok_or(Errno::ENOENT)?;
-    // "file/" or "file/." names a directory that is not one.
-    if !node.is_dir && (path.ends_with('/') || path.ends_with("/.")) {
-        return Err(Errno::ENOTDIR);
-    }
-    Ok(Found::Node(abs, node))
+    Err(Errno::ELOOP)
 }

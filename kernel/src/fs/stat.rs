@@ -2,8 +2,8 @@
 //! layouts, ppc32 `struct stat64` (fstat64, fstatat64) and `struct statx`.
 //!
 //! Both are built in a kernel buffer, big-endian as ppc32 user space reads
-//! them, and copied out in one window. Sigil's files have no owner but root
-//! and no times: uid, gid and every timestamp are 0.
+//! them, and copied out in one window. Pipes and devices opened by name
+//! report owner root and time 0; tmpfs inodes their own (`tmpfs::Meta`).
 
 use sigil_core::abi::Errno;
 
@@ -13,6 +13,7 @@ pub const S_IFIFO: u32 = 0o010000;
 pub const S_IFCHR: u32 = 0o020000;
 pub const S_IFDIR: u32 = 0o040000;
 pub const S_IFREG: u32 = 0o100000;
+pub const S_IFLNK: u32 = 0o120000;
 pub const S_IFMT: u32 = 0o170000;
 
 /// Linux's device number for the initramfs (a tmpfs-like anonymous device).
@@ -29,6 +30,10 @@ pub struct Stat {
     pub rdev: (u32, u32),
     pub size: u64,
     pub blksize: u32,
+    pub uid: u32,
+    pub gid: u32,
+    /// atime, mtime, ctime in ns since the epoch.
+    pub times: [u64; 3],
 }
 
 impl Stat {
@@ -42,6 +47,9 @@ impl Stat {
             rdev: (major, minor),
             size: 0,
             blksize: 4096,
+            uid: 0,
+            gid: 0,
+            times: [0; 3],
         }
     }
 
@@ -55,13 +63,32 @@ impl Stat {
             rdev: (0, 0),
             size: 0,
             blksize: 4096,
+            uid: 0,
+            gid: 0,
+            times: [0; 3],
         }
     }
 
-    /// An initramfs entry (`mode` from the archive, type bits included).
-    pub fn ramfs(ino: u64, mode: u32, size: u64) -> Stat {
-        let nlink = if mode & S_IFMT == S_IFDIR { 2 } else { 1 };
-        Stat { dev: RAMFS_DEV, ino, mode, nlink, rdev: (0, 0), size, blksize: 4096 }
+    /// A tmpfs inode (`mode` with its type bits).
+    pub fn tmpfs(
+        ino: u64,
+        m: crate::fs::tmpfs::Meta,
+        nlink: u32,
+        rdev: (u32, u32),
+        size: u64,
+    ) -> Stat {
+        Stat {
+            dev: RAMFS_DEV,
+            ino,
+            mode: m.mode,
+            nlink,
+            rdev,
+            size,
+            blksize: 4096,
+            uid: m.uid,
+            gid: m.gid,
+            times: [m.atime, m.mtime, m.ctime],
+        }
     }
 
     fn blocks(&self) -> u64 {
@@ -80,10 +107,16 @@ impl Stat {
         put(&mut b, 8, self.ino);
         put(&mut b, 16, self.mode);
         put(&mut b, 20, self.nlink);
+        put(&mut b, 24, self.uid);
+        put(&mut b, 28, self.gid);
         put(&mut b, 32, Self::encode(self.rdev));
         put(&mut b, 48, self.size);
         put(&mut b, 56, self.blksize);
         put(&mut b, 64, self.blocks());
+        for (i, t) in self.times.iter().enumerate() {
+            put(&mut b, 72 + 8 * i, (t / 1_000_000_000) as u32);
+            put(&mut b, 76 + 8 * i, (t % 1_000_000_000) as u32);
+        }
         copy_to_user(addr, &b).map(|_| 0).map_err(|_| Errno::EFAULT)
     }
 
@@ -95,10 +128,17 @@ impl Stat {
         put(&mut b, 0, STATX_BASIC_STATS);
         put(&mut b, 4, self.blksize);
         put(&mut b, 16, self.nlink);
+        put(&mut b, 20, self.uid);
+        put(&mut b, 24, self.gid);
         put(&mut b, 28, self.mode as u16);
         put(&mut b, 32, self.ino);
         put(&mut b, 40, self.size);
         put(&mut b, 48, self.blocks());
+        // atime 64, btime 80 (left 0: unknown), ctime 96, mtime 112.
+        for (off, t) in [(64, self.times[0]), (96, self.times[2]), (112, self.times[1])] {
+            put(&mut b, off, t / 1_000_000_000);
+            put(&mut b, off + 8, (t % 1_000_000_000) as u32);
+        }
         put(&mut b, 128, self.rdev.0);
         put(&mut b, 132, self.rdev.1);
         put(&mut b, 136, self.dev.0);

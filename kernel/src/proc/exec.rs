@@ -1,12 +1,16 @@
-//! execve: a new address space from a static ELF in the initramfs, with the
-//! initial stack Linux ppc32 gives (argc, argv, envp, auxv: sigil-core's
-//! `exec::build_stack`) and registers as `start_thread` sets them.
+//! execve: a new address space from a static ELF file, with the initial
+//! stack Linux ppc32 gives (argc, argv, envp, auxv: sigil-core's
+//! `exec::build_stack`) and registers as `start_thread` sets them. A `#!`
+//! script runs its interpreter instead (`program`), as Linux's binfmt_script.
 
+use alloc::borrow::Cow;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use sigil_core::abi::Errno;
 use sigil_core::elf;
 use sigil_core::exec::{build_stack, ExecError, StackSpec};
+use sigil_core::script::{self, ScriptError};
 
 use crate::arch::{self, TrapFrame};
 use crate::mm::space::{AddressSpace, Fault, Prot};
@@ -60,20 +64,55 @@ fn page_ceil(a: u32) -> u32 {
     page_floor(a + PAGE_SIZE as u32 - 1)
 }
 
+/// What `program` finds: the absolute path, the ELF bytes, the argv.
+type Program<'a> = (String, Cow<'static, [u8]>, Vec<Cow<'a, [u8]>>);
+
+/// The program exec runs for `path`: its absolute path (what
+/// /proc/self/exe says), its bytes and its argv. Each `#!` interpreter in the
+/// chain is looked up in turn; argv becomes [interpreter, its argument if
+/// any, the script as named, argv[1]...]. More than `script::MAX_DEPTH`
+/// interpreters: ELOOP, as Linux.
+fn program<'a>(path: &str, argv: &[&'a [u8]]) -> Result<Program<'a>, Errno> {
+    use crate::fs::{path as fspath, tmpfs::Kind, walk};
+    let mut path = String::from(path);
+    let mut argv: Vec<Cow<'a, [u8]>> = argv.iter().map(|a| Cow::Borrowed(*a)).collect();
+    for _ in 0..=script::MAX_DEPTH {
+        let node = fspath::lookup(fspath::AT_FDCWD, &path, true)?;
+        let Kind::File(data) = &node.kind else { return Err(Errno::EACCES) };
+        walk::permitted(&node, sigil_core::path::MAY_EXEC)?;
+        let bytes = data.borrow().contents()?;
+        let interp = match script::parse(&bytes) {
+            Err(ScriptError::NotScript) => return Ok((fspath::real_path(&path)?, bytes, argv)),
+            Err(ScriptError::NoInterp) => return Err(Errno::ENOEXEC),
+            Ok(i) => i,
+        };
+        let interp_path = core::str::from_utf8(interp.path).map_err(|_| Errno::ENOENT)?;
+        let mut next: Vec<Cow<'a, [u8]>> = Vec::new();
+        next.push(Cow::Owned(interp.path.to_vec()));
+        if let Some(arg) = interp.arg {
+            next.push(Cow::Owned(arg.to_vec()));
+        }
+        next.push(Cow::Owned(path.as_bytes().to_vec()));
+        next.extend(argv.drain(..).skip(1));
+        argv = next;
+        path = String::from(interp_path);
+    }
+    Err(Errno::ELOOP)
+}
+
 /// Builds the address space and the first user register state for the
-/// program at `path`. Nothing of the caller changes: exec can still fail.
+/// program at `path`, and returns them with the program's absolute path.
+/// Nothing of the caller changes: exec can still fail.
 pub fn load(
     path: &str,
     argv: &[&[u8]],
     envp: &[&[u8]],
-) -> Result<(AddressSpace, TrapFrame), Errno> {
-    let path = crate::fs::path::absolute(crate::fs::path::AT_FDCWD, path)?;
-    let path = crate::fs::initramfs::follow_links(&path)?;
-    let file = crate::fs::initramfs::lookup(&path).ok_or(Errno::ENOENT)?;
-    if !file.is_file {
-        return Err(Errno::EACCES);
-    }
-    let plan = elf::parse(file.data, TASK_SIZE).map_err(errno)?;
+) -> Result<(AddressSpace, TrapFrame, String), Errno> {
+    let (exe, data, argv) = program(path, argv)?;
+    let argv: Vec<&[u8]> = argv.iter().map(|a| a.as_ref()).collect();
+    let argv = &argv[..];
+    let file_data: &[u8] = &data;
+    let plan = elf::parse(file_data, TASK_SIZE).map_err(errno)?;
     let mut space = AddressSpace::new().ok_or(Errno::ENOMEM)?;
     for seg in &plan.segments {
         let (start, end) = (page_floor(seg.vaddr), page_ceil(seg.vaddr + seg.memsz));
@@ -82,7 +121,7 @@ pub fn load(
             return Err(Errno::ENOEXEC);
         }
         space.add_area(start, end, prot, false);
-        let data = &file.data[seg.file_offset as usize..(seg.file_offset + seg.filesz) as usize];
+        let data = &file_data[seg.file_offset as usize..(seg.file_offset + seg.filesz) as usize];
         write_phys(&mut space, seg.vaddr, data)?;
     }
     space.brk_start = page_ceil(plan.brk_start);
@@ -119,7 +158,7 @@ pub fn load(
     tf.gpr[1] = image.sp;
     tf.nip = plan.entry;
     tf.msr = arch::MSR_USER;
-    Ok((space, tf))
+    Ok((space, tf, exe))
 }
 
 /// Reads a NULL-terminated array of user string pointers (argv, envp).
@@ -154,13 +193,13 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     let envp = read_strings(envp)?;
     let argv_refs: Vec<&[u8]> = argv.iter().map(|v| v.as_slice()).collect();
     let envp_refs: Vec<&[u8]> = envp.iter().map(|v| v.as_slice()).collect();
-    let (space, tf) = load(path, &argv_refs, &envp_refs)?;
+    let (space, tf, exe) = load(path, &argv_refs, &envp_refs)?;
     de_thread();
     let t = super::current();
     let g = t.group();
     space.activate();
     g.space = Some(space);
-    g.name = alloc::string::String::from(path);
+    g.name = exe;
     t.fp_live = false;
     t.fp_used = false;
     t.fp = arch::FpState::new();

@@ -160,6 +160,10 @@ pub struct Group {
     pub name: String,
     pub space: Option<AddressSpace>,
     pub files: FdTable,
+    /// The working directory relative paths start from, and the file mode
+    /// creation mask (Linux's `fs_struct`, shared by the threads, copied by fork).
+    pub cwd: crate::fs::tmpfs::Node,
+    pub umask: u32,
     pub sig: GroupSignals,
     /// Live threads, by id, oldest first.
     pub threads: Vec<u32>,
@@ -393,6 +397,8 @@ fn create(
         name,
         space: Some(space),
         files,
+        cwd: parent.map_or_else(crate::fs::tmpfs::root, |p| p.cwd.clone()),
+        umask: parent.map_or(0o022, |p| p.umask),
         sig: sig.0,
         threads: Vec::new(),
         exit: None,
@@ -434,10 +440,9 @@ fn reap_dead() {
 /// back here. Returns PID 1's wait status, with the process table empty.
 pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errno> {
     let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
-    let (space, tf) = exec::load(path, argv, &envp)?;
+    let (space, tf, exe) = exec::load(path, argv, &envp)?;
     let sig = (GroupSignals::new(), ThreadSignals::new());
-    let pid =
-        create(None, String::from(path), space, FdTable::console(), sig, FpState::new(), &tf)?;
+    let pid = create(None, exe, space, FdTable::console(), sig, FpState::new(), &tf)?;
     let t = TABLE.get();
     t.runq.clear();
     let p = thread(pid).expect("just created");

@@ -1,7 +1,8 @@
 //! File system calls: descriptors (read, write, close, dup*, fcntl, lseek,
-//! ioctl, pipe2), paths (openat, fstatat64, statx, faccessat, chdir,
-//! getcwd) and directories (getdents64), with Linux ppc32's numbers
-//! and error choices. The files themselves live in `crate::fs`.
+//! ioctl, pipe2), opening and stat-ing by path (openat, fstatat64, statx,
+//! faccessat) and directories (getdents64), with Linux ppc32's numbers
+//! and error choices. Calls that change the tree are in `names.rs`, those
+//! that change an inode in `attrs.rs`; the files live in `crate::fs`.
 
 use alloc::sync::Arc;
 
@@ -9,16 +10,18 @@ use sigil_core::abi::Errno;
 
 use super::SysResult;
 use crate::fs::flags::*;
-use crate::fs::path::{self, Found, AT_FDCWD};
-use crate::fs::{initramfs::RamFile, pipe, File, Stat};
-use crate::kcell::KCell;
+use crate::fs::path::{self, AT_FDCWD};
+use crate::fs::tmpfs::{self, Kind, Node};
+use crate::fs::{devices, file::OpenFile, pipe, walk, File, Stat};
 use crate::proc;
-use crate::uaccess::{copy_to_user, put_user, Access, UserWindow};
+use crate::uaccess::{put_user, Access, UserWindow};
+use sigil_core::path::{MAY_EXEC, MAY_READ, MAY_WRITE};
 
-const AT_SYMLINK_NOFOLLOW: u32 = 0x100;
+pub const AT_SYMLINK_NOFOLLOW: u32 = 0x100;
 const AT_EACCESS: u32 = 0x200;
 const AT_NO_AUTOMOUNT: u32 = 0x800;
-const AT_EMPTY_PATH: u32 = 0x1000;
+pub const AT_EMPTY_PATH: u32 = 0x1000;
+const O_NOFOLLOW: u32 = 0o100000;
 /// statx's AT_STATX_SYNC_TYPE bits (sync hints, meaningless here).
 const AT_STATX_SYNC_TYPE: u32 = 0x6000;
 
@@ -30,6 +33,21 @@ pub fn read(fd: u32, buf: u32, len: u32) -> SysResult {
 pub fn write(fd: u32, buf: u32, len: u32) -> SysResult {
     let f = proc::group().files.get(fd)?.clone();
     f.write(buf, len)
+}
+
+/// pread64(fd, buf, len, pad, hi, lo) and pwrite64: the 64-bit offset in
+/// an aligned register pair (r7:r8); negative is EINVAL.
+pub fn pread64(fd: u32, buf: u32, len: u32, hi: u32, lo: u32, write: bool) -> SysResult {
+    let off = ((hi as u64) << 32 | lo as u64) as i64;
+    if off < 0 {
+        return Err(Errno::EINVAL);
+    }
+    let f = file(fd)?;
+    if write {
+        f.write_at(off as u64, buf, len)
+    } else {
+        f.read_at(off as u64, buf, len)
+    }
 }
 
 /// writev(fd, iov, n): the iovec array is read in one window.
@@ -99,39 +117,88 @@ pub fn pipe2(fds: u32, flags: u32) -> SysResult {
     Ok(0)
 }
 
-/// openat: devices and initramfs entries. The initramfs is read-only, so
-/// asking for write access (or to create or truncate) is EROFS, or EISDIR
-/// on a directory; a missing name with O_CREAT is EROFS too.
-pub fn openat(dirfd: i32, path: u32, flags: u32, _mode: u32) -> SysResult {
+/// openat: finds or (O_CREAT) makes the inode, checks the access asked
+/// for, truncates (O_TRUNC) and installs an open file or the device.
+pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
     let name = path::read_path(path)?;
-    let writing = flags & O_ACCMODE != O_RDONLY || flags & O_TRUNC != 0;
-    let file: Arc<File> = match path::resolve(dirfd, &name) {
-        Ok(Found::Device(dev)) => {
-            if flags & O_DIRECTORY != 0 {
-                return Err(Errno::ENOTDIR);
-            }
+    let node = open_node(dirfd, &name, flags, mode)?;
+    let accmode = flags & O_ACCMODE;
+    if node.is_dir() && (accmode != O_RDONLY || flags & (O_TRUNC | O_CREAT) != 0) {
+        return Err(Errno::EISDIR);
+    }
+    if accmode == 3 {
+        return Err(Errno::EINVAL);
+    }
+    let want = match accmode {
+        O_RDONLY => MAY_READ,
+        O_WRONLY => MAY_WRITE,
+        _ => MAY_READ | MAY_WRITE,
+    };
+    walk::permitted(&node, want)?;
+    let file: Arc<File> = match &node.kind {
+        Kind::Device(dev) => {
+            let dev = devices::open(dev);
             dev.set_status_flags(flags);
             dev.opened(flags)?;
             dev
         }
-        Ok(Found::Node(abs, node)) => {
-            if flags & O_DIRECTORY != 0 && !node.is_dir {
-                return Err(Errno::ENOTDIR);
+        Kind::File(data) => {
+            if flags & O_TRUNC != 0 && accmode != O_RDONLY {
+                data.borrow_mut().truncate(0)?;
+                node.touch(true);
             }
-            if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL {
-                return Err(Errno::EEXIST);
-            }
-            if writing || node.is_dir && flags & O_CREAT != 0 {
-                return Err(if node.is_dir { Errno::EISDIR } else { Errno::EROFS });
-            }
-            Arc::new(RamFile::new(abs, node, flags))
+            Arc::new(OpenFile::new(node.clone(), flags))
         }
-        Err(Errno::ENOENT) if flags & O_CREAT != 0 && !name.ends_with('/') => {
-            return Err(Errno::EROFS)
+        Kind::Dir(_) => Arc::new(OpenFile::new(node.clone(), flags)),
+        Kind::Symlink(_) => return Err(Errno::ELOOP),
+    };
+    proc::group().files.install(file, 0, flags & O_CLOEXEC != 0)
+}
+
+/// The inode openat opens: looked up, or created with O_CREAT (EEXIST with
+/// O_EXCL if it exists; a dangling last link is not followed then, as on
+/// Linux's O_EXCL).
+fn open_node(dirfd: i32, name: &str, flags: u32, mode: u32) -> Result<Node, Errno> {
+    let follow = flags & O_NOFOLLOW == 0 && flags & (O_CREAT | O_EXCL) != O_CREAT | O_EXCL;
+    let found = path::lookup(dirfd, name, follow);
+    let node = match found {
+        Ok(n) if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL => {
+            drop(n);
+            return Err(Errno::EEXIST);
+        }
+        Ok(n) => n,
+        Err(Errno::ENOENT) if flags & O_CREAT != 0 => {
+            let (dir, last) = path::parent(dirfd, name)?;
+            if name.ends_with('/') {
+                return Err(Errno::EISDIR);
+            }
+            // A dangling link as the last component: Linux creates its
+            // target; Sigil refuses (ENOENT), which no program here needs.
+            if walk::child(&dir, last).is_some() {
+                return Err(Errno::ENOENT);
+            }
+            walk::permitted(&dir, MAY_WRITE | MAY_EXEC)?;
+            let mode = tmpfs_mode(crate::fs::stat::S_IFREG, mode);
+            let data = Kind::File(core::cell::RefCell::new(tmpfs::Data::Pages {
+                pages: alloc::vec::Vec::new(),
+                size: 0,
+            }));
+            walk::create(&dir, last, tmpfs::new_inode(mode, data))?
         }
         Err(e) => return Err(e),
     };
-    proc::group().files.install(file, 0, flags & O_CLOEXEC != 0)
+    if flags & O_DIRECTORY != 0 && !node.is_dir() {
+        return Err(Errno::ENOTDIR);
+    }
+    if matches!(node.kind, Kind::Symlink(_)) && flags & O_NOFOLLOW != 0 {
+        return Err(Errno::ELOOP);
+    }
+    Ok(node)
+}
+
+/// A new inode's mode: `ty` and the permission bits asked for, less the umask.
+pub fn tmpfs_mode(ty: u32, mode: u32) -> u32 {
+    ty | mode & 0o7777 & !proc::group().umask
 }
 
 pub fn open(path: u32, flags: u32, mode: u32) -> SysResult {
@@ -220,14 +287,11 @@ fn stat_at(dirfd: i32, path: u32, flags: u32) -> Result<Stat, Errno> {
     let name = path::read_path(path)?;
     if name.is_empty() && flags & AT_EMPTY_PATH != 0 {
         if dirfd == AT_FDCWD {
-            return Ok(Stat::ramfs(1, crate::fs::stat::S_IFDIR | 0o755, 0));
+            return Ok(proc::group().cwd.stat());
         }
         return Ok(file(dirfd as u32)?.stat());
     }
-    Ok(match path::resolve(dirfd, &name)? {
-        Found::Device(d) => d.stat(),
-        Found::Node(_, n) => Stat::ramfs(n.ino as u64, n.mode, n.data.len() as u64),
-    })
+    Ok(path::lookup(dirfd, &name, flags & AT_SYMLINK_NOFOLLOW == 0)?.stat())
 }
 
 pub fn fstat64(fd: u32, buf: u32) -> SysResult {
@@ -249,48 +313,26 @@ pub fn statx(dirfd: i32, path: u32, flags: u32, _mask: u32, buf: u32) -> SysResu
     stat_at(dirfd, path, flags)?.put_statx(buf)
 }
 
-/// faccessat2: Sigil's only user is root, who may read and write anything
-/// and execute what has an execute bit; the initramfs refuses writes.
+/// faccessat2: the mode bits checked as `walk::permitted` checks them
+/// (every process is root for now).
 pub fn faccessat(dirfd: i32, path: u32, mode: u32, flags: u32) -> SysResult {
-    const W_OK: u32 = 2;
-    const X_OK: u32 = 1;
     if mode & !7 != 0 || flags & !(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH) != 0 {
         return Err(Errno::EINVAL);
     }
-    let st = stat_at(dirfd, path, flags)?;
-    let is_node = st.mode & crate::fs::stat::S_IFMT != crate::fs::stat::S_IFCHR;
-    if mode & W_OK != 0 && is_node {
-        return Err(Errno::EROFS);
-    }
-    let is_dir = st.mode & crate::fs::stat::S_IFMT == crate::fs::stat::S_IFDIR;
-    if mode & X_OK != 0 && !is_dir && st.mode & 0o111 == 0 {
-        return Err(Errno::EACCES);
-    }
+    let name = path::read_path(path)?;
+    let node = if name.is_empty() && flags & AT_EMPTY_PATH != 0 {
+        path::start(dirfd)?
+    } else {
+        path::lookup(dirfd, &name, flags & AT_SYMLINK_NOFOLLOW == 0)?
+    };
+    // F_OK (0) only asks whether the name resolves; R_OK 4, W_OK 2, X_OK 1
+    // are MAY_READ, MAY_WRITE, MAY_EXEC.
+    walk::permitted(&node, mode)?;
     Ok(0)
 }
 
-/// getcwd: always "/". Returns the length with the NUL, as the syscall does.
-pub fn getcwd(buf: u32, size: u32) -> SysResult {
-    if size < 2 {
-        return Err(Errno::ERANGE);
-    }
-    copy_to_user(buf, b"/\0").map(|_| 2).map_err(|_| Errno::EFAULT)
-}
-
-/// chdir: checks that `path` is a directory; the working directory stays "/".
-pub fn chdir(path: u32) -> SysResult {
-    let name = path::read_path(path)?;
-    match path::resolve(AT_FDCWD, &name)? {
-        Found::Node(_, n) if n.is_dir => Ok(0),
-        _ => Err(Errno::ENOTDIR),
-    }
-}
-
-/// The file mode creation mask: one for the system (no file is ever created).
-static UMASK: KCell<u32> = KCell::new(0o022);
-
 pub fn umask(mask: u32) -> SysResult {
-    Ok(core::mem::replace(UMASK.get(), mask & 0o777))
+    Ok(core::mem::replace(&mut proc::group().umask, mask & 0o777))
 }
 
 /// ioctl: the file decides. (The console is not a terminal, like a pipe under

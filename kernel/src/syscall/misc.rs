@@ -1,4 +1,4 @@
-//! System information: uname, rlimits, getrandom, readlink, reboot.
+//! System information: uname, rlimits, getrandom, reboot.
 
 use sigil_core::abi::Errno;
 
@@ -102,26 +102,6 @@ pub fn getrandom(buf: u32, len: u32, flags: u32) -> SysResult {
     crate::dev::random::fill(&mut b[..len as usize]);
     copy_to_user(buf, &b[..len as usize]).map_err(|_| Errno::EFAULT)?;
     Ok(len)
-}
-
-/// readlink: only /proc/self/exe exists (glibc asks for it at start-up);
-/// any other file that exists is not a link (EINVAL, as a size of 0 is).
-pub fn readlink(path: u32, buf: u32, size: u32) -> SysResult {
-    if size as i32 <= 0 {
-        return Err(Errno::EINVAL);
-    }
-    let p = crate::uaccess::read_cstr(path, 4096).map_err(|_| Errno::EFAULT)?;
-    if p != b"/proc/self/exe" {
-        let name = core::str::from_utf8(&p).map_err(|_| Errno::ENOENT)?;
-        return match crate::fs::initramfs::lookup(name) {
-            Some(_) => Err(Errno::EINVAL),
-            None => Err(Errno::ENOENT),
-        };
-    }
-    let name = crate::proc::group().name.clone();
-    let n = (name.len() as u32).min(size);
-    copy_to_user(buf, &name.as_bytes()[..n as usize]).map_err(|_| Errno::EFAULT)?;
-    Ok(n)
 }
 
 const REBOOT_MAGIC1: u32 = 0xfee1_dead;

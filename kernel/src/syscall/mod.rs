@@ -5,9 +5,11 @@
 //! Handlers return `Result<u32, Errno>`; the restart codes (ERESTARTSYS...)
 //! travel the same way and are resolved in `signal::deliver::restart_syscall`.
 
+mod attrs;
 mod fs;
 mod mem;
 mod misc;
+mod names;
 mod poll;
 mod process;
 mod sig;
@@ -52,7 +54,10 @@ pub fn entry(tf: &mut TrapFrame) {
 }
 
 fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
+    use crate::fs::path::AT_FDCWD;
+    use fs::AT_SYMLINK_NOFOLLOW;
     use Sysno::*;
+    const AT_REMOVEDIR: u32 = 0x200;
     let Some(sys) = Sysno::from_raw(nr) else { return unknown(nr) };
     match sys {
         Exit => process::exit(a[0]),
@@ -94,6 +99,8 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Read => fs::read(a[0], a[1], a[2]),
         Write => fs::write(a[0], a[1], a[2]),
         Writev => fs::writev(a[0], a[1], a[2]),
+        Pread64 => fs::pread64(a[0], a[1], a[2], a[4], a[5], false),
+        Pwrite64 => fs::pread64(a[0], a[1], a[2], a[4], a[5], true),
         Close => fs::close(a[0]),
         Ioctl => fs::ioctl(a[0], a[1], a[2]),
         Pipe => fs::pipe2(a[0], 0),
@@ -108,16 +115,52 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Llseek => fs::llseek(a[0], a[1], a[2], a[3], a[4]),
         Getdents64 => fs::getdents64(a[0], a[1], a[2]),
         Fstat64 => fs::fstat64(a[0], a[1]),
-        Stat64 => fs::fstatat64(-100, a[0], a[1], 0),
-        Lstat64 => fs::fstatat64(-100, a[0], a[1], 0x100),
+        Stat64 => fs::fstatat64(AT_FDCWD, a[0], a[1], 0),
+        Lstat64 => fs::fstatat64(AT_FDCWD, a[0], a[1], AT_SYMLINK_NOFOLLOW),
         Fstatat64 => fs::fstatat64(a[0] as i32, a[1], a[2], a[3]),
         Statx => fs::statx(a[0] as i32, a[1], a[2], a[3], a[4]),
-        Access => fs::faccessat(-100, a[0], a[1], 0),
+        Access => fs::faccessat(AT_FDCWD, a[0], a[1], 0),
         Faccessat => fs::faccessat(a[0] as i32, a[1], a[2], 0),
         Faccessat2 => fs::faccessat(a[0] as i32, a[1], a[2], a[3]),
-        Getcwd => fs::getcwd(a[0], a[1]),
-        Chdir => fs::chdir(a[0]),
         Umask => fs::umask(a[0]),
+        Getcwd => names::getcwd(a[0], a[1]),
+        Chdir => names::chdir(a[0]),
+        Fchdir => names::fchdir(a[0]),
+        Mkdir => names::mkdirat(AT_FDCWD, a[0], a[1]),
+        Mkdirat => names::mkdirat(a[0] as i32, a[1], a[2]),
+        Rmdir => names::unlinkat(AT_FDCWD, a[0], AT_REMOVEDIR),
+        Unlink => names::unlinkat(AT_FDCWD, a[0], 0),
+        Unlinkat => names::unlinkat(a[0] as i32, a[1], a[2]),
+        Rename => names::renameat2(AT_FDCWD, a[0], AT_FDCWD, a[1], 0),
+        Renameat => names::renameat2(a[0] as i32, a[1], a[2] as i32, a[3], 0),
+        Renameat2 => names::renameat2(a[0] as i32, a[1], a[2] as i32, a[3], a[4]),
+        Link => names::linkat(AT_FDCWD, a[0], AT_FDCWD, a[1], 0),
+        Linkat => names::linkat(a[0] as i32, a[1], a[2] as i32, a[3], a[4]),
+        Symlink => names::symlinkat(a[0], AT_FDCWD, a[1]),
+        Symlinkat => names::symlinkat(a[0], a[1] as i32, a[2]),
+        Readlink => names::readlinkat(AT_FDCWD, a[0], a[1], a[2]),
+        Readlinkat => names::readlinkat(a[0] as i32, a[1], a[2], a[3]),
+        Chmod => attrs::fchmodat(AT_FDCWD, a[0], a[1]),
+        Fchmodat => attrs::fchmodat(a[0] as i32, a[1], a[2]),
+        Fchmod => attrs::fchmod(a[0], a[1]),
+        Chown => attrs::fchownat(AT_FDCWD, a[0], a[1], a[2], 0),
+        Lchown => attrs::fchownat(AT_FDCWD, a[0], a[1], a[2], AT_SYMLINK_NOFOLLOW),
+        Fchownat => attrs::fchownat(a[0] as i32, a[1], a[2], a[3], a[4]),
+        Fchown => attrs::fchown(a[0], a[1], a[2]),
+        // ppc32 passes a 64-bit length in an aligned register pair (r5:r6).
+        Truncate => attrs::truncate_path(a[0], a[1] as i32 as i64),
+        Truncate64 => attrs::truncate_path(a[0], ((a[2] as u64) << 32 | a[3] as u64) as i64),
+        Ftruncate => attrs::ftruncate(a[0], a[1] as i32 as i64),
+        Ftruncate64 => attrs::ftruncate(a[0], ((a[2] as u64) << 32 | a[3] as u64) as i64),
+        Utimensat | UtimensatTime64 => {
+            attrs::utimensat(a[0] as i32, a[1], a[2], a[3], Layout::new(sys == UtimensatTime64))
+        }
+        Statfs => attrs::statfs(a[0], a[1]),
+        Fstatfs => attrs::fstatfs(a[0], a[1]),
+        Statfs64 => attrs::statfs64(a[0], a[1], a[2]),
+        Fstatfs64 => attrs::fstatfs64(a[0], a[1], a[2]),
+        Fsync | Fdatasync => attrs::fsync(a[0]),
+        Sync => Ok(0),
         Poll => poll::poll(a[0], a[1], a[2] as i32),
         Ppoll | PpollTime64 => {
             poll::ppoll(a[0], a[1], a[2], a[3], a[4], Layout::new(sys == PpollTime64))
@@ -135,8 +178,6 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Setrlimit => misc::setrlimit(a[0], a[1]),
         Prlimit64 => misc::prlimit64(a[0], a[1], a[2], a[3]),
         Getrandom => misc::getrandom(a[0], a[1], a[2]),
-        Readlink => misc::readlink(a[0], a[1], a[2]),
-        Readlinkat => misc::readlink(a[1], a[2], a[3]),
         ClockGettime | ClockGettime64 => {
             time::clock_gettime(a[0], a[1], Layout::new(sys == ClockGettime64))
         }

@@ -1,0 +1,139 @@
+//! Path names and file permissions: the pure rules the kernel's path walk
+//! (`kernel/src/fs/tmpfs.rs`) applies, host-tested here.
+//!
+//! - `split` (and `check`) checks a path's length limits as Linux does (PATH_MAX, NAME_MAX)
+//!   and yields its components, "." and empty ones dropped;
+//! - `may_access` is Linux's `generic_permission` for one set of credentials.
+
+use crate::abi::Errno;
+
+/// Linux PATH_MAX: a path with its NUL must fit in it.
+pub const PATH_MAX: usize = 4096;
+/// Linux NAME_MAX (one component).
+pub const NAME_MAX: usize = 255;
+
+/// Checks `path` against PATH_MAX and NAME_MAX (ENAMETOOLONG) and returns its
+/// components, with "." and empty ones (from "//" or a trailing '/') left out.
+/// ".." stays: only the walk knows what it climbs to.
+pub fn split(path: &str) -> Result<impl Iterator<Item = &str>, Errno> {
+    if path.len() >= PATH_MAX {
+        return Err(Errno::ENAMETOOLONG);
+    }
+    let parts = path.split('/').filter(|c| !c.is_empty() && *c != ".");
+    if parts.clone().any(|c| c.len() > NAME_MAX) {
+        return Err(Errno::ENAMETOOLONG);
+    }
+    Ok(parts)
+}
+
+/// `split`'s length checks alone (the walk takes components itself).
+pub fn check(path: &str) -> Result<(), Errno> {
+    split(path).map(|_| ())
+}
+
+/// Does `path` name a directory by its spelling ("x/", "x/.", "x/..")?
+/// Such a path must resolve to one (ENOTDIR otherwise).
+pub fn wants_dir(path: &str) -> bool {
+    path.ends_with('/')
+        || path.ends_with("/.")
+        || path.ends_with("/..")
+        || path == "."
+        || path == ".."
+}
+
+/// Who is asking: the file-system ids of a process.
+#[derive(Clone, Copy, Debug)]
+pub struct Cred<'a> {
+    pub uid: u32,
+    pub gid: u32,
+    pub groups: &'a [u32],
+}
+
+impl Cred<'_> {
+    /// The superuser, who every check currently runs as.
+    pub const ROOT: Cred<'static> = Cred { uid: 0, gid: 0, groups: &[] };
+}
+
+/// The rwx bits asked for (`mask`, MAY_READ 4 | MAY_WRITE 2 | MAY_EXEC 1).
+pub const MAY_READ: u32 = 4;
+pub const MAY_WRITE: u32 = 2;
+pub const MAY_EXEC: u32 = 1;
+
+/// Linux `generic_permission`: the owner's, the group's or the others' bits
+/// decide (the first class the caller is in, not the most generous); root
+/// passes every read and write check (CAP_DAC_OVERRIDE) and an execute check
+/// if anyone may execute the file or it is a directory.
+pub fn may_access(mode: u32, uid: u32, gid: u32, cred: Cred<'_>, mask: u32) -> bool {
+    let is_dir = mode & 0o170000 == 0o040000;
+    if cred.uid == 0 {
+        return mask & MAY_EXEC == 0 || is_dir || mode & 0o111 != 0;
+    }
+    let bits = if cred.uid == uid {
+        mode >> 6
+    } else if cred.gid == gid || cred.groups.contains(&gid) {
+        mode >> 3
+    } else {
+        mode
+    };
+    mask & !bits & 7 == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::String;
+    use std::vec::Vec;
+
+    #[test]
+    fn split_drops_dots_and_empty_components() {
+        let v: Vec<&str> = split("//a/./b//../c/").unwrap().collect();
+        assert_eq!(v, ["a", "b", "..", "c"]);
+        assert_eq!(split("/").unwrap().count(), 0);
+    }
+
+    #[test]
+    fn limits_are_linux_path_max_and_name_max() {
+        let name = "x".repeat(255);
+        assert!(split(&name).is_ok());
+        assert_eq!(split(&(name.clone() + "y")).err(), Some(Errno::ENAMETOOLONG));
+        let mut long = String::new();
+        while long.len() < 4095 {
+            long.push_str("/a");
+        }
+        long.truncate(4095);
+        assert!(split(&long).is_ok());
+        long.push('a');
+        assert_eq!(split(&long).err(), Some(Errno::ENAMETOOLONG));
+    }
+
+    #[test]
+    fn trailing_slash_or_dot_asks_for_a_directory() {
+        for p in ["a/", "a/.", "a/..", ".", ".."] {
+            assert!(wants_dir(p), "{p}");
+        }
+        assert!(!wants_dir("a") && !wants_dir("a/.b"));
+    }
+
+    #[test]
+    fn root_reads_and_writes_anything_and_executes_what_someone_may() {
+        let r = Cred::ROOT;
+        assert!(may_access(0o100000, 5, 5, r, MAY_READ | MAY_WRITE));
+        assert!(!may_access(0o100644, 5, 5, r, MAY_EXEC));
+        assert!(may_access(0o100001, 5, 5, r, MAY_EXEC));
+        assert!(may_access(0o040000, 5, 5, r, MAY_EXEC));
+    }
+
+    #[test]
+    fn the_first_matching_class_decides() {
+        let owner = Cred { uid: 1000, gid: 1000, groups: &[] };
+        // The owner without read bits is refused even if others may read.
+        assert!(!may_access(0o100044, 1000, 1000, owner, MAY_READ));
+        assert!(may_access(0o100600, 1000, 0, owner, MAY_READ | MAY_WRITE));
+        let member = Cred { uid: 1001, gid: 7, groups: &[1000] };
+        assert!(may_access(0o100640, 1000, 1000, member, MAY_READ));
+        assert!(!may_access(0o100640, 1000, 1000, member, MAY_WRITE));
+        let other = Cred { uid: 1002, gid: 1002, groups: &[] };
+        assert!(!may_access(0o100600, 1000, 1000, other, MAY_READ));
+        assert!(may_access(0o100604, 1000, 1000, other, MAY_READ));
+    }
+}

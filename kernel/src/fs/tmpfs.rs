@@ -1,0 +1,492 @@
+//! tmpfs: the one file system, a tree of inodes in kernel memory.
+//!
+//! At boot `initramfs::init` fills it with the archive's contents; after that
+//! it is writable, as Linux's rootfs (a tmpfs the initramfs is unpacked into)
+//! is. A file's bytes stay in the archive (zero-copy) until the first write
+//! or truncate copies them into page frames (`Data`).
+//!
+//! # Ownership
+//! - An inode is an `Rc<Inode>` (`Node`). Each directory entry holds one
+//!   reference (a hard link is another entry with the same `Rc`), each open
+//!   file and each working directory another: when the last goes, `Drop`
+//!   returns the file's frames. `Meta::nlink` counts the entries only.
+//! - A directory knows its parent by a `Weak` (for "..", getcwd and the
+//!   rename-into-itself check), so the tree has no reference cycle.
+//! - Frames for file data come from `mm::frames`, at most `limit` of them
+//!   (half the RAM free at boot, Linux tmpfs's default size): past it a
+//!   write is ENOSPC, and the rest of the kernel keeps its memory.
+//! - One CPU, no kernel preemption: the `RefCell`s are never borrowed across
+//!   a context switch, so a borrow conflict is a kernel bug.
+
+use alloc::rc::{Rc, Weak};
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+
+use sigil_core::abi::Errno;
+
+use super::stat::{self, Stat};
+use crate::kcell::KCell;
+use crate::mm::{self, frames, PAGE_SIZE};
+use crate::uaccess::{copy_from_user, copy_to_user};
+
+pub type Node = Rc<Inode>;
+
+/// What every inode has: what stat reports, besides the size.
+#[derive(Clone, Copy)]
+pub struct Meta {
+    /// Type and permission bits.
+    pub mode: u32,
+    pub uid: u32,
+    pub gid: u32,
+    /// Directory entries naming this inode (for a directory: 1 while it is
+    /// in the tree, 0 once removed; stat adds its "." and subdirectories' "..").
+    pub nlink: u32,
+    /// Access, modification and status change times, ns since the epoch.
+    pub atime: u64,
+    pub mtime: u64,
+    pub ctime: u64,
+}
+
+pub struct Inode {
+    pub ino: u32,
+    pub meta: RefCell<Meta>,
+    pub kind: Kind,
+}
+
+pub enum Kind {
+    Dir(RefCell<Dir>),
+    File(RefCell<Data>),
+    /// The target, as symlink(2) was given it.
+    Symlink(String),
+    /// A device node: opening it is `devices::open(path)`'s business.
+    Device(&'static str),
+}
+
+/// A directory's entries in creation order. `off` is each entry's getdents
+/// cookie: it only grows, so a reader that deletes entries as it goes (rm
+/// -r) misses none.
+pub struct Dir {
+    pub entries: Vec<Entry>,
+    pub parent: Weak<Inode>,
+    next_off: u64,
+}
+
+pub struct Entry {
+    pub name: String,
+    pub node: Node,
+    pub off: u64,
+}
+
+/// getdents offsets 1 and 2 are "." and ".."; entries start here.
+pub const FIRST_OFF: u64 = 3;
+
+struct Space {
+    used: usize,
+    limit: usize,
+    next_ino: u32,
+}
+
+static SPACE: KCell<Space> = KCell::new(Space { used: 0, limit: 0, next_ino: 2 });
+static ROOT: KCell<Option<Node>> = KCell::new(None);
+
+/// The root directory (set by `init`).
+pub fn root() -> Node {
+    ROOT.get().clone().expect("tmpfs::init ran at boot")
+}
+
+/// Creates the empty root and sets the size limit; `initramfs` fills it.
+pub fn init() {
+    SPACE.get().limit = frames::free_count() / 2;
+    let root = Rc::new_cyclic(|me| Inode {
+        ino: 1,
+        meta: RefCell::new(meta(stat::S_IFDIR | 0o755)),
+        kind: Kind::Dir(RefCell::new(Dir {
+            entries: Vec::new(),
+            parent: me.clone(),
+            next_off: FIRST_OFF,
+        })),
+    });
+    *ROOT.get() = Some(root);
+}
+
+/// Frees the whole tree, at power-off once every process is gone (the
+/// leak check's "unmount"): nothing else holds an inode then. Directories
+/// are emptied one at a time from a work list, so a deep tree a program
+/// made cannot recurse through the kernel stack.
+pub fn release() {
+    let mut todo: Vec<Node> = ROOT.get().take().into_iter().collect();
+    while let Some(node) = todo.pop() {
+        if let Kind::Dir(d) = &node.kind {
+            let entries = core::mem::take(&mut d.borrow_mut().entries);
+            todo.extend(entries.into_iter().map(|e| e.node));
+        }
+    }
+    SPACE.get().next_ino = 2;
+}
+
+/// Now, for timestamps: the kernel's clock.
+pub fn now() -> u64 {
+    crate::dev::timer::now_ns()
+}
+
+fn meta(mode: u32) -> Meta {
+    let t = now();
+    Meta { mode, uid: 0, gid: 0, nlink: 1, atime: t, mtime: t, ctime: t }
+}
+
+/// A new inode (not yet in any directory: `Dir::insert` links it).
+pub fn new_inode(mode: u32, kind: Kind) -> Node {
+    let s = SPACE.get();
+    let ino = s.next_ino;
+    s.next_ino = s.next_ino.wrapping_add(1).max(2);
+    let mut m = meta(mode);
+    m.nlink = 0;
+    Rc::new(Inode { ino, meta: RefCell::new(m), kind })
+}
+
+/// A new, empty directory whose ".." is `parent`.
+pub fn new_dir(mode: u32, parent: &Node) -> Node {
+    let d = Dir { entries: Vec::new(), parent: Rc::downgrade(parent), next_off: FIRST_OFF };
+    new_inode(stat::S_IFDIR | mode & 0o7777, Kind::Dir(RefCell::new(d)))
+}
+
+impl Inode {
+    pub fn is_dir(&self) -> bool {
+        matches!(self.kind, Kind::Dir(_))
+    }
+
+    pub fn dir(&self) -> Result<&RefCell<Dir>, Errno> {
+        match &self.kind {
+            Kind::Dir(d) => Ok(d),
+            _ => Err(Errno::ENOTDIR),
+        }
+    }
+
+    /// The directory ".." names (the root's is itself).
+    pub fn parent(&self) -> Option<Node> {
+        match &self.kind {
+            Kind::Dir(d) => d.borrow().parent.upgrade(),
+            _ => None,
+        }
+    }
+
+    pub fn size(&self) -> u64 {
+        match &self.kind {
+            Kind::File(d) => d.borrow().size(),
+            Kind::Symlink(t) => t.len() as u64,
+            _ => 0,
+        }
+    }
+
+    /// Marks a change of the inode (ctime) and, for `data`, of its contents (mtime).
+    pub fn touch(&self, data: bool) {
+        let t = now();
+        let mut m = self.meta.borrow_mut();
+        m.ctime = t;
+        if data {
+            m.mtime = t;
+        }
+    }
+
+    pub fn stat(&self) -> Stat {
+        let m = *self.meta.borrow();
+        let (nlink, rdev) = match &self.kind {
+            Kind::Dir(d) if m.nlink > 0 => {
+                (2 + d.borrow().entries.iter().filter(|e| e.node.is_dir()).count() as u32, (0, 0))
+            }
+            Kind::Device(path) => (m.nlink, super::devices::rdev(path)),
+            _ => (m.nlink, (0, 0)),
+        };
+        Stat::tmpfs(self.ino as u64, m, nlink, rdev, self.size())
+    }
+}
+
+impl Dir {
+    pub fn find(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// Links `node` under `name` (the caller checked it is free).
+    pub fn insert(&mut self, name: &str, node: Node) -> Result<(), Errno> {
+        let mut owned = String::new();
+        owned.try_reserve_exact(name.len()).map_err(|_| Errno::ENOMEM)?;
+        owned.push_str(name);
+        self.entries.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
+        node.meta.borrow_mut().nlink += 1;
+        node.touch(false);
+        self.entries.push(Entry { name: owned, node, off: self.next_off });
+        self.next_off += 1;
+        Ok(())
+    }
+
+    /// Unlinks `name` and returns its inode (dropped by the caller, after
+    /// the directory is let go). The vector shrinks back, so creating and
+    /// deleting files leaves the kernel heap as it was.
+    pub fn remove(&mut self, name: &str) -> Option<Node> {
+        let i = self.entries.iter().position(|e| e.name == name)?;
+        let e = self.entries.remove(i);
+        self.entries.shrink_to_fit();
+        let mut m = e.node.meta.borrow_mut();
+        m.nlink = m.nlink.saturating_sub(1);
+        drop(m);
+        e.node.touch(false);
+        Some(e.node)
+    }
+}
+
+/// A regular file's bytes: still the archive's, or page frames (0 is a hole,
+/// read as zeros; physical frame 0 is never handed out).
+pub enum Data {
+    Archive(&'static [u8]),
+    Pages { pages: Vec<usize>, size: u64 },
+}
+
+/// What a hole reads as.
+static ZEROS: [u8; PAGE_SIZE] = [0; PAGE_SIZE];
+
+fn page_alloc() -> Result<usize, Errno> {
+    let s = SPACE.get();
+    if s.used >= s.limit {
+        return Err(Errno::ENOSPC);
+    }
+    let f = frames::alloc().ok_or(Errno::ENOSPC)?;
+    s.used += 1;
+    Ok(f)
+}
+
+fn page_free(phys: usize) {
+    frames::release(phys);
+    SPACE.get().used -= 1;
+}
+
+/// The kernel's view of frame `phys`.
+fn frame(phys: usize) -> &'static mut [u8] {
+    // SAFETY: `phys` is a frame this file owns (from `page_alloc`), in
+    // BAT-mapped RAM; nothing else refers to it while the file is borrowed.
+    unsafe { core::slice::from_raw_parts_mut(mm::to_virt(phys) as *mut u8, PAGE_SIZE) }
+}
+
+/// (limit, used) in pages, for statfs.
+pub fn usage() -> (usize, usize) {
+    let s = SPACE.get();
+    (s.limit, s.used)
+}
+
+impl Data {
+    pub fn size(&self) -> u64 {
+        match self {
+            Data::Archive(d) => d.len() as u64,
+            Data::Pages { size, .. } => *size,
+        }
+    }
+
+    /// The whole file in one slice, for exec: the archive's bytes, or a copy.
+    pub fn contents(&self) -> Result<alloc::borrow::Cow<'static, [u8]>, Errno> {
+        match self {
+            Data::Archive(d) => Ok(alloc::borrow::Cow::Borrowed(d)),
+            Data::Pages { pages, size } => {
+                let mut v = Vec::new();
+                v.try_reserve_exact(*size as usize).map_err(|_| Errno::ENOMEM)?;
+                for (i, &p) in pages.iter().enumerate() {
+                    let n = (*size as usize - i * PAGE_SIZE).min(PAGE_SIZE);
+                    match p {
+                        0 => v.resize(v.len() + n, 0),
+                        p => v.extend_from_slice(&frame(p)[..n]),
+                    }
+                }
+                Ok(alloc::borrow::Cow::Owned(v))
+            }
+        }
+    }
+
+    /// Copies up to `len` bytes at `off` to user memory at `buf`.
+    pub fn read(&self, off: u64, buf: u32, len: u32) -> Result<u32, Errno> {
+        let size = self.size();
+        if off >= size {
+            return Ok(0);
+        }
+        let n = (len as u64).min(size - off) as usize;
+        match self {
+            Data::Archive(d) => {
+                let off = off as usize;
+                copy_to_user(buf, &d[off..off + n]).map_err(|_| Errno::EFAULT)?;
+            }
+            Data::Pages { pages, .. } => {
+                let mut done = 0;
+                while done < n {
+                    let at = off as usize + done;
+                    let k = (PAGE_SIZE - at % PAGE_SIZE).min(n - done);
+                    let dst = buf + done as u32;
+                    let r = match pages[at / PAGE_SIZE] {
+                        0 => copy_to_user(dst, &ZEROS[..k]),
+                        p => copy_to_user(dst, &frame(p)[at % PAGE_SIZE..at % PAGE_SIZE + k]),
+                    };
+                    r.map_err(|_| Errno::EFAULT)?;
+                    done += k;
+                }
+            }
+        }
+        Ok(n as u32)
+    }
+
+    /// Turns archive bytes into frames, before the first change.
+    fn own(&mut self) -> Result<(&mut Vec<usize>, &mut u64), Errno> {
+        if let Data::Archive(d) = *self {
+            let mut pages = Vec::new();
+            pages.try_reserve_exact(d.len().div_ceil(PAGE_SIZE)).map_err(|_| Errno::ENOMEM)?;
+            let mut copy = Data::Pages { pages, size: 0 };
+            if let Data::Pages { pages, size } = &mut copy {
+                for chunk in d.chunks(PAGE_SIZE) {
+                    let p = page_alloc()?; // `copy` drops (and frees) what it got
+                    frame(p)[..chunk.len()].copy_from_slice(chunk);
+                    pages.push(p);
+                }
+                *size = d.len() as u64;
+            }
+            *self = copy;
+        }
+        match self {
+            Data::Pages { pages, size } => Ok((pages, size)),
+            Data::Archive(_) => unreachable!("converted above"),
+        }
+    }
+
+    /// Copies `len` user bytes at `buf` into the file at `off`. Returns what
+    /// was written: short if the space ran out after some bytes, ENOSPC if
+    /// before any.
+    pub fn write(&mut self, off: u64, buf: u32, len: u32) -> Result<u32, Errno> {
+        let end = off.checked_add(len as u64).filter(|&e| e <= MAX_SIZE).ok_or(Errno::EFBIG)?;
+        let (pages, size) = self.own()?;
+        let need = (end as usize).div_ceil(PAGE_SIZE);
+        if need > pages.len() {
+            pages.try_reserve(need - pages.len()).map_err(|_| Errno::ENOMEM)?;
+            pages.resize(need, 0);
+        }
+        let mut done = 0usize;
+        let mut err = None;
+        while done < len as usize {
+            let at = off as usize + done;
+            let k = (PAGE_SIZE - at % PAGE_SIZE).min(len as usize - done);
+            let slot = &mut pages[at / PAGE_SIZE];
+            if *slot == 0 {
+                match page_alloc() {
+                    Ok(p) => *slot = p,
+                    Err(e) => {
+                        err = Some(e);
+                        break;
+                    }
+                }
+            }
+            let dst = &mut frame(*slot)[at % PAGE_SIZE..at % PAGE_SIZE + k];
+            if copy_from_user(dst, buf + done as u32).is_err() {
+                err = Some(Errno::EFAULT);
+                break;
+            }
+            done += k;
+        }
+        *size = (*size).max(off + done as u64);
+        // Pages past the new size that a failed write left as holes go.
+        pages.truncate((*size as usize).div_ceil(PAGE_SIZE));
+        pages.shrink_to_fit();
+        match err {
+            Some(e) if done == 0 => Err(e),
+            _ => Ok(done as u32),
+        }
+    }
+
+    /// ftruncate/truncate/O_TRUNC: a longer file reads zeros past the old end.
+    pub fn truncate(&mut self, new: u64) -> Result<(), Errno> {
+        if new > MAX_SIZE {
+            return Err(Errno::EFBIG);
+        }
+        let (pages, size) = self.own()?;
+        let keep = (new as usize).div_ceil(PAGE_SIZE);
+        for p in pages.drain(keep.min(pages.len())..) {
+            if p != 0 {
+                page_free(p);
+            }
+        }
+        if keep > pages.len() {
+            pages.try_reserve_exact(keep - pages.len()).map_err(|_| Errno::ENOMEM)?;
+            pages.resize(keep, 0);
+        }
+        pages.shrink_to_fit();
+        // The tail of the last kept page must read as zeros if the file grows again.
+        if let Some(&p) =
+            pages.last().filter(|&&p| p != 0 && !(new as usize).is_multiple_of(PAGE_SIZE))
+        {
+            frame(p)[new as usize % PAGE_SIZE..].fill(0);
+        }
+        *size = new;
+        Ok(())
+    }
+}
+
+/// The largest file: the page list stays a small heap object (1 MiB of
+/// it at most); past this, writes and truncates are EFBIG.
+pub const MAX_SIZE: u64 = 1 << 30;
+
+impl Drop for Data {
+    fn drop(&mut self) {
+        if let Data::Pages { pages, .. } = self {
+            for &p in pages.iter().filter(|&&p| p != 0) {
+                page_free(p);
+            }
+        }
+    }
+}
+
+/// The absolute path of directory `dir`, found by climbing "..": what
+/// getcwd returns. ENOENT if it was removed (as Linux's getcwd says).
+pub fn path_of(node: &Node) -> Result<String, Errno> {
+    let root = root();
+    let mut names: Vec<String> = Vec::new();
+    let mut cur = node.clone();
+    while !Rc::ptr_eq(&cur, &root) {
+        let parent = cur.parent().ok_or(Errno::ENOENT)?;
+        let d = parent.dir()?.borrow();
+        let e = d.entries.iter().find(|e| Rc::ptr_eq(&e.node, &cur)).ok_or(Errno::ENOENT)?;
+        names.push(e.name.clone());
+        drop(d);
+        cur = parent;
+    }
+    let mut out = String::new();
+    for n in names.iter().rev() {
+        out.push('/');
+        out.push_str(n);
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    Ok(out)
+}
+
+/// Gives each directory's entry vector back its spare room (after the
+/// initramfs is unpacked): `Dir::remove` shrinks to fit, so without this
+/// the first create-and-delete in a directory would shrink the heap below
+/// the leak check's baseline.
+pub fn shrink(dir: &Node) {
+    if let Kind::Dir(d) = &dir.kind {
+        let mut d = d.borrow_mut();
+        d.entries.shrink_to_fit();
+        for e in d.entries.iter().filter(|e| e.node.is_dir()) {
+            shrink(&e.node);
+        }
+    }
+}
+
+/// Is `a` the directory `b` or one of its ancestors? (rename refuses to
+/// move a directory into itself.)
+pub fn is_ancestor(a: &Node, b: &Node) -> bool {
+    let mut cur = b.clone();
+    loop {
+        if Rc::ptr_eq(a, &cur) {
+            return true;
+        }
+        match cur.parent() {
+            Some(p) if !Rc::ptr_eq(&p, &cur) => cur = p,
+            _ => return false,
+        }
+    }
+}
