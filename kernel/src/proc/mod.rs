@@ -56,6 +56,7 @@ use crate::kcell::KCell;
 use crate::mm::space::AddressSpace;
 use crate::signal::{GroupSignals, ThreadSignals};
 use group::JobIds;
+use sigil_core::cred::Cred;
 use sigil_core::job::wait::Event;
 use sigil_core::time::cputime::CpuAccount;
 
@@ -187,6 +188,8 @@ pub struct Group {
     pub vfork_parent: Option<u32>,
     /// CPU time used and the timers counting it (see `crate::cputime`).
     pub cpu: CpuAccount,
+    /// Who the process is (`crate::cred`): copied by fork, kept by exec.
+    pub cred: Cred,
 }
 
 impl Group {
@@ -378,6 +381,7 @@ fn create(
     let pid = alloc_id();
     // Group and session 0 for PID 1, as Linux's init starts; it calls setsid itself.
     let (ppid, job) = parent.map_or((0, JobIds::default()), |p| (p.pid, p.job.fork()));
+    let cred = parent.map_or(Cred::ROOT, |p| p.cred);
     let g = Rc::new(KCell::new(Group {
         pid,
         ppid,
@@ -396,6 +400,7 @@ fn create(
         job,
         vfork_parent: None,
         cpu: CpuAccount::default(),
+        cred,
     }));
     t.groups.insert(pid, g.clone());
     spawn_thread(pid, g, sig.1, fp, tf);

@@ -5,12 +5,15 @@
 //! Handlers return `Result<u32, Errno>`; the restart codes (ERESTARTSYS...)
 //! travel the same way and are resolved in `signal::deliver::restart_syscall`.
 
+mod clock;
+mod cred;
 mod fs;
 mod mem;
 mod misc;
 mod poll;
 mod process;
 mod sig;
+mod sysinfo;
 mod thread;
 mod time;
 
@@ -52,6 +55,7 @@ pub fn entry(tf: &mut TrapFrame) {
 }
 
 fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
+    use cred::Family::{Group, User};
     use Sysno::*;
     let Some(sys) = Sysno::from_raw(nr) else { return unknown(nr) };
     match sys {
@@ -79,7 +83,22 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         GetRobustList => thread::get_robust_list(a[0], a[1], a[2]),
         Futex => thread::futex(a, false),
         FutexTime64 => thread::futex(a, true),
-        Getuid | Geteuid | Getgid | Getegid => Ok(0),
+        Getuid => cred::get_real(User),
+        Getgid => cred::get_real(Group),
+        Geteuid => cred::get_effective(User),
+        Getegid => cred::get_effective(Group),
+        Setuid => cred::set_id(User, a[0]),
+        Setgid => cred::set_id(Group, a[0]),
+        Setreuid => cred::set_re(User, a[0], a[1]),
+        Setregid => cred::set_re(Group, a[0], a[1]),
+        Setresuid => cred::set_res(User, a[0], a[1], a[2]),
+        Setresgid => cred::set_res(Group, a[0], a[1], a[2]),
+        Getresuid => cred::get_res(User, a[0], a[1], a[2]),
+        Getresgid => cred::get_res(Group, a[0], a[1], a[2]),
+        Setfsuid => cred::set_fs(User, a[0]),
+        Setfsgid => cred::set_fs(Group, a[0]),
+        Getgroups => cred::getgroups(a[0], a[1]),
+        Setgroups => cred::setgroups(a[0], a[1]),
         SchedYield => {
             crate::proc::yield_now();
             Ok(0)
@@ -130,6 +149,9 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
             Layout::new(sys == Pselect6Time64),
         ),
         Uname => misc::uname(a[0]),
+        Sysinfo => sysinfo::sysinfo(a[0]),
+        SchedGetaffinity => sysinfo::sched_getaffinity(a[0], a[1], a[2]),
+        SchedSetaffinity => sysinfo::sched_setaffinity(a[0], a[1], a[2]),
         Ugetrlimit | Getrlimit => misc::getrlimit(a[0], a[1]),
         Setrlimit => misc::setrlimit(a[0], a[1]),
         Prlimit64 => misc::prlimit64(a[0], a[1], a[2], a[3]),
@@ -142,6 +164,12 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         ClockGetres | ClockGetresTime64 => {
             time::clock_getres(a[0], a[1], Layout::new(sys == ClockGetresTime64))
         }
+        ClockSettime | ClockSettime64 => {
+            clock::clock_settime(a[0], a[1], Layout::new(sys == ClockSettime64))
+        }
+        Time => clock::time(a[0]),
+        Gettimeofday => clock::gettimeofday(a[0], a[1]),
+        Settimeofday => clock::settimeofday(a[0], a[1]),
         Nanosleep => time::nanosleep(a[0], a[1]),
         ClockNanosleep | ClockNanosleepTime64 => {
             time::clock_nanosleep(a[0], a[1], a[2], a[3], Layout::new(sys == ClockNanosleepTime64))
