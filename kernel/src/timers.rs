@@ -26,6 +26,7 @@ use alloc::collections::BTreeMap;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use sigil_core::abi::{self, Errno};
+use sigil_core::signal::queue::Charge;
 use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::timer::{IdAllocator, PosixTimer, RealTimer};
 use sigil_core::time::{ItimerSpec, Layout, Notify};
@@ -43,18 +44,23 @@ pub enum Which {
 
 /// POSIX timers of one user, in all its processes together (Linux bounds
 /// them by RLIMIT_SIGPENDING, since each owns a preallocated sigqueue entry
-/// charged to its user; every Sigil process is uid 0, so this counts
-/// `LIVE`): beyond it, EAGAIN. Linux charges timers and queued signals to one
-/// count; Sigil gives each its own limit of the same size.
+/// charged to its user; here each timer holds a charge on its creator's
+/// `Group::user.timers`): beyond it, EAGAIN. Linux charges timers and queued
+/// signals to one count; Sigil gives each its own limit of the same size.
 pub const MAX_TIMERS: usize = crate::signal::SIGQUEUE_MAX;
+/// All users together (`LIVE`), as `signal::SIGQUEUE_SYSTEM_MAX` bounds
+/// queued signals: the fixed heap holds this many.
+pub const MAX_TIMERS_SYSTEM: usize = 8 * MAX_TIMERS;
 
 /// POSIX timer objects alive in the whole kernel.
 pub static LIVE: AtomicUsize = AtomicUsize::new(0);
 
-/// A timer and its entry in the deadline queue, if armed.
+/// A timer and its entry in the deadline queue, if armed; a POSIX timer
+/// also holds its charge to its user's timer count.
 struct Slot<T> {
     t: T,
     key: Option<Key>,
+    _charge: Option<Charge>,
 }
 
 impl<T> Slot<T> {
@@ -101,7 +107,7 @@ pub fn release_empty_table() {
 fn mine() -> (u32, &'static mut ProcTimers) {
     let pid = proc::group().pid;
     let t = TABLE.get().entry(pid).or_insert_with(|| ProcTimers {
-        real: Slot { t: RealTimer::default(), key: None },
+        real: Slot { t: RealTimer::default(), key: None, _charge: None },
         posix: BTreeMap::new(),
         ids: IdAllocator::default(),
         restart: None,
@@ -126,13 +132,15 @@ pub fn get_real() -> ItimerSpec {
 /// (SIGALRM carrying the id). Returns the id.
 pub fn create(notify: Option<Notify>) -> Result<u32, Errno> {
     let (_, t) = mine();
-    if LIVE.load(Ordering::Relaxed) >= MAX_TIMERS {
+    let user = &proc::group().user.timers;
+    if user.get() >= MAX_TIMERS || LIVE.load(Ordering::Relaxed) >= MAX_TIMERS_SYSTEM {
         return Err(Errno::EAGAIN);
     }
     let posix = &t.posix;
     let id = t.ids.alloc(|id| posix.contains_key(&id)).ok_or(Errno::EAGAIN)?;
     let notify = notify.unwrap_or(sigil_core::time::default_sigevent(id));
-    t.posix.insert(id, Slot { t: PosixTimer::new(notify), key: None });
+    let slot = Slot { t: PosixTimer::new(notify), key: None, _charge: Some(Charge::new(user)) };
+    t.posix.insert(id, slot);
     LIVE.fetch_add(1, Ordering::Relaxed);
     Ok(id)
 }

@@ -190,6 +190,8 @@ pub struct Group {
     pub cpu: CpuAccount,
     /// Who the process is (`crate::cred`): copied by fork, kept by exec.
     pub cred: Cred,
+    /// Its real user's counts of queued signals and timers (shared).
+    pub user: crate::cred::UserCounts,
 }
 
 impl Group {
@@ -382,6 +384,7 @@ fn create(
     // Group and session 0 for PID 1, as Linux's init starts; it calls setsid itself.
     let (ppid, job) = parent.map_or((0, JobIds::default()), |p| (p.pid, p.job.fork()));
     let cred = parent.map_or(Cred::ROOT, |p| p.cred);
+    let user = parent.map_or_else(crate::cred::UserCounts::new, |p| p.user.clone());
     let g = Rc::new(KCell::new(Group {
         pid,
         ppid,
@@ -401,6 +404,7 @@ fn create(
         vfork_parent: None,
         cpu: CpuAccount::default(),
         cred,
+        user,
     }));
     t.groups.insert(pid, g.clone());
     spawn_thread(pid, g, sig.1, fp, tf);

@@ -34,7 +34,14 @@ fn change(family: Family, change: impl FnOnce(&mut Ids, bool) -> Result<(), Errn
     };
     let mut new = *ids;
     change(&mut new, privileged)?;
+    let moved = matches!(family, Family::User) && new.real != ids.real;
     *ids = new;
+    if moved {
+        // A new real uid: its processes' counts from now on (what is already
+        // charged stays with the old user, as in Linux).
+        let g = crate::proc::group();
+        g.user = crate::cred::UserCounts::of(new.real, g.pid);
+    }
     Ok(0)
 }
 
