@@ -24,6 +24,7 @@ mod console;
 mod cputime;
 mod cred;
 mod dev;
+mod event;
 mod fpemu;
 mod fs;
 mod kcell;

@@ -19,6 +19,8 @@ fn cred_kill() {
             "kill(root victim's group, 15): Operation not permitted",
             "tgkill(root victim): Operation not permitted",
             "sigqueue(root victim): Operation not permitted",
+            "pidfd_send_signal(root victim): Operation not permitted",
+            "pidfd_send_signal(own child, 0): ok",
             "kill(root victim, 18): ok",
             "kill(root in another session, 18): Operation not permitted",
             "kill(root with euid 1000, 15): Operation not permitted",
@@ -102,5 +104,40 @@ fn sysinfo() {
         line.starts_with("sysinfo: uptime >= 1 s, mem_unit 1, total RAM 2")
             && line.contains("free below total yes, 2 threads"),
         "sysinfo: {line}"
+    );
+}
+
+/// eventfd (both modes, blocking and poll wake-ups) and pidfds.
+#[test]
+fn event_fds() {
+    let out = compare("event_fds", &[]);
+    has_lines(
+        &out,
+        &[
+            "eventfd(3): write 4 -> 8, read -> 7",
+            "blocking read woke with 5",
+            "poll woke: 1, POLLIN, then read 6",
+            "child: killed by 15",
+            "pidfd_send_signal after the reap: No such process",
+        ],
+    );
+}
+
+/// RLIMIT_SIGPENDING and the timer budget are per user: uid 1000 filling
+/// its own leaves root its room. Sigil only (the host's limits differ).
+#[test]
+fn cred_budget() {
+    let r = common::sigil("cred_budget", &[], &[]);
+    assert_eq!(r.status, Some(0), "cred_budget on Sigil:\n{}", r.console);
+    has_lines(
+        &r.console,
+        &[
+            "uid 1000: 1024 RT signals queued, then Resource temporarily unavailable",
+            "uid 1000: 1024 timers, then Resource temporarily unavailable",
+            "root queues a signal: ok",
+            "root makes a timer: ok",
+            "uid 0: 1023 RT signals queued, then Resource temporarily unavailable",
+            "after the child: root fills 1023 more",
+        ],
     );
 }

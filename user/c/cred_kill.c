@@ -3,8 +3,8 @@
  * Starts as root, makes a few root-owned victims (one in the caller's
  * session, one in a session of its own, one whose effective uid only is
  * 1000), then a worker that drops to uid 1000 ("student" in /etc/passwd)
- * for good and tries to signal them: kill, kill to a process group, tgkill
- * and sigqueue are refused with EPERM (Linux's rule: the sender's real or
+ * for good and tries to signal them: kill, kill to a process group, tgkill,
+ * sigqueue and pidfd_send_signal are refused with EPERM (Linux's rule: the sender's real or
  * effective uid must be the target's real or saved uid), except SIGCONT
  * within the session; its own process and its own child can be signalled.
  * A temporary drop (seteuid) shows that the real uid still counts, and that
@@ -100,6 +100,10 @@ static void worker(pid_t root, pid_t loner, pid_t daemon)
 	errno = 0;
 	r = sigqueue(root, SIGUSR1, (union sigval){ .sival_int = 7 });
 	printf("sigqueue(root victim): %s\n", err(r));
+	int pfd = syscall(SYS_pidfd_open, root, 0);
+	errno = 0;
+	r = syscall(SYS_pidfd_send_signal, pfd, SIGTERM, NULL, 0);
+	printf("pidfd_send_signal(root victim): %s\n", err(r));
 	try_kill("root victim", root, SIGCONT);
 	try_kill("root in another session", loner, SIGCONT);
 	try_kill("root with euid 1000", daemon, SIGTERM);
@@ -110,6 +114,10 @@ static void worker(pid_t root, pid_t loner, pid_t daemon)
 		for (;;)
 			pause();
 	}
+	pfd = syscall(SYS_pidfd_open, mine, 0);
+	errno = 0;
+	r = syscall(SYS_pidfd_send_signal, pfd, 0, NULL, 0);
+	printf("pidfd_send_signal(own child, 0): %s\n", err(r));
 	try_kill("own child", mine, SIGTERM);
 	int status;
 	waitpid(mine, &status, 0);

@@ -190,6 +190,8 @@ sysnos! {
     Faccessat = 298 => "faccessat",
     GetRobustList = 299 => "get_robust_list",
     SetRobustList = 300 => "set_robust_list",
+    Eventfd = 307 => "eventfd",
+    Eventfd2 = 314 => "eventfd2",
     Dup3 = 316 => "dup3",
     Pipe2 = 317 => "pipe2",
     RtTgsigqueueinfo = 322 => "rt_tgsigqueueinfo",
@@ -207,6 +209,8 @@ sysnos! {
     PpollTime64 = 414 => "ppoll_time64",
     RtSigtimedwaitTime64 = 421 => "rt_sigtimedwait_time64",
     FutexTime64 = 422 => "futex_time64",
+    PidfdSendSignal = 424 => "pidfd_send_signal",
+    PidfdOpen = 434 => "pidfd_open",
     Clone3 = 435 => "clone3",
     Faccessat2 = 439 => "faccessat2",
 }

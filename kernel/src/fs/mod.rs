@@ -122,6 +122,10 @@ pub trait FileOps {
     fn dir_path(&self) -> Option<&str> {
         None
     }
+    /// The process a pidfd names (`event::pidfd`); None for other files.
+    fn pidfd(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// The console terminal (`dev::tty`), opened under one of its names:

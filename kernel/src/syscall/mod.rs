@@ -7,6 +7,7 @@
 
 mod clock;
 mod cred;
+mod event;
 mod fs;
 mod mem;
 mod misc;
@@ -114,6 +115,10 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Writev => fs::writev(a[0], a[1], a[2]),
         Close => fs::close(a[0]),
         Ioctl => fs::ioctl(a[0], a[1], a[2]),
+        Eventfd => event::eventfd2(a[0], 0),
+        Eventfd2 => event::eventfd2(a[0], a[1]),
+        PidfdOpen => event::pidfd_open(a[0], a[1]),
+        PidfdSendSignal => event::pidfd_send_signal(a[0], a[1], a[2], a[3]),
         Pipe => fs::pipe2(a[0], 0),
         Pipe2 => fs::pipe2(a[0], a[1]),
         Open => fs::open(a[0], a[1], a[2]),
