@@ -46,8 +46,8 @@ pub fn realtime_ns() -> u64 {
 }
 
 /// The monotonic instant at which the wall clock will read `realtime`, if
-/// nobody sets it meanwhile.
-fn to_monotonic(realtime: u64) -> u64 {
+/// nobody sets it meanwhile (0 if it already has).
+pub fn to_monotonic(realtime: u64) -> u64 {
     (realtime as i64).saturating_sub(*OFFSET_NS.get()).max(0) as u64
 }
 

@@ -61,6 +61,8 @@ struct Slot<T> {
     t: T,
     key: Option<Key>,
     _charge: Option<Charge>,
+    /// A POSIX timer on CLOCK_REALTIME: an absolute time is a wall-clock one.
+    realtime: bool,
 }
 
 impl<T> Slot<T> {
@@ -107,7 +109,7 @@ pub fn release_empty_table() {
 fn mine() -> (u32, &'static mut ProcTimers) {
     let pid = proc::group().pid;
     let t = TABLE.get().entry(pid).or_insert_with(|| ProcTimers {
-        real: Slot { t: RealTimer::default(), key: None, _charge: None },
+        real: Slot { t: RealTimer::default(), key: None, _charge: None, realtime: false },
         posix: BTreeMap::new(),
         ids: IdAllocator::default(),
         restart: None,
@@ -129,8 +131,8 @@ pub fn get_real() -> ItimerSpec {
 }
 
 /// timer_create: a new disarmed timer; `notify` None means the default
-/// (SIGALRM carrying the id). Returns the id.
-pub fn create(notify: Option<Notify>) -> Result<u32, Errno> {
+/// (SIGALRM carrying the id); `realtime` for CLOCK_REALTIME. Returns the id.
+pub fn create(notify: Option<Notify>, realtime: bool) -> Result<u32, Errno> {
     let (_, t) = mine();
     let user = &proc::group().user.timers;
     if user.get() >= MAX_TIMERS || LIVE.load(Ordering::Relaxed) >= MAX_TIMERS_SYSTEM {
@@ -139,7 +141,8 @@ pub fn create(notify: Option<Notify>) -> Result<u32, Errno> {
     let posix = &t.posix;
     let id = t.ids.alloc(|id| posix.contains_key(&id)).ok_or(Errno::EAGAIN)?;
     let notify = notify.unwrap_or(sigil_core::time::default_sigevent(id));
-    let slot = Slot { t: PosixTimer::new(notify), key: None, _charge: Some(Charge::new(user)) };
+    let charge = Some(Charge::new(user));
+    let slot = Slot { t: PosixTimer::new(notify), key: None, _charge: charge, realtime };
     t.posix.insert(id, slot);
     LIVE.fetch_add(1, Ordering::Relaxed);
     Ok(id)
@@ -151,8 +154,14 @@ fn posix(id: u32) -> Result<(u32, &'static mut Slot<PosixTimer>), Errno> {
 }
 
 /// timer_settime: returns the old setting.
-pub fn settime(id: u32, new: ItimerSpec, abs: bool) -> Result<ItimerSpec, Errno> {
+/// An absolute time on CLOCK_REALTIME becomes the monotonic instant the
+/// wall clock reads it (a past one fires at once); a later clock change
+/// does not move it (Linux would).
+pub fn settime(id: u32, mut new: ItimerSpec, abs: bool) -> Result<ItimerSpec, Errno> {
     let (pid, s) = posix(id)?;
+    if abs && s.realtime && new.value != 0 {
+        new.value = crate::clock::to_monotonic(new.value).max(1);
+    }
     let (old, deadline) = s.t.set(new, abs, timer::now_ns());
     s.arm(deadline, pid, Which::Posix(id));
     Ok(old)

@@ -133,6 +133,7 @@ fn cred_budget() {
         &r.console,
         &[
             "uid 1000: 1024 RT signals queued, then Resource temporarily unavailable",
+            "uid 1000: one more with si_code SI_TIMER: Resource temporarily unavailable",
             "uid 1000: 1024 timers, then Resource temporarily unavailable",
             "root queues a signal: ok",
             "root makes a timer: ok",

@@ -4,7 +4,8 @@
  * signals queued to itself (blocked), and its timer budget with
  * timer_create, until both are EAGAIN. Its parent, still root, can then
  * queue a signal and make a timer: one user's flood does not take
- * another's room. The limits are the machine's (the host's differ), so the
+ * another's room, and a signal forged to look like a timer's (which the
+ * kernel never refuses) counts like any other. The limits are the machine's (the host's differ), so the
  * test checks them on Sigil only.
  */
 #define _GNU_SOURCE
@@ -12,6 +13,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,6 +53,11 @@ int main(void)
 	if (pid == 0) {
 		setuid(1000);
 		fill_signals();
+		/* A signal that claims to be a timer's is counted all the same. */
+		siginfo_t si = { .si_signo = SIGRTMIN, .si_code = SI_TIMER };
+		errno = 0;
+		int r = syscall(SYS_rt_sigqueueinfo, getpid(), SIGRTMIN, &si);
+		printf("uid 1000: one more with si_code SI_TIMER: %s\n", r == 0 ? "ok" : strerror(errno));
 		fill_timers();
 		write(p[1], "x", 1);
 		for (;;)

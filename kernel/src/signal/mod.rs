@@ -206,7 +206,11 @@ fn generate(
     // timer's signal is never refused: the timer was charged when it was
     // made (timers::create) and queues at most one signal at a time, as a
     // Linux timer owns a preallocated sigqueue entry: no charge either.
-    let user = (info.code() != abi::SI_TIMER).then_some(&g.user.sigpending);
+    // A user's rt_sigqueueinfo may claim SI_TIMER (to itself), but only the
+    // kernel's timer signals carry a tag (`timer_seq`): the forgery is
+    // charged and limited like any other signal.
+    let kernel_timer = info.code() == abi::SI_TIMER && info.timer_seq() != 0;
+    let user = (!kernel_timer).then_some(&g.user.sigpending);
     let pending = match target.as_deref_mut() {
         Some(t) => &mut t.sig.pending,
         None => &mut g.sig.shared,

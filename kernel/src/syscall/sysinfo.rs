@@ -50,7 +50,7 @@ fn check_target(pid: u32) -> Result<(), Errno> {
 /// CPU's bit and be a whole number of longs (EINVAL); returns the bytes
 /// written.
 pub fn sched_getaffinity(pid: u32, len: u32, mask: u32) -> SysResult {
-    if len < MASK_SIZE || len % 4 != 0 {
+    if len < MASK_SIZE || !len.is_multiple_of(4) {
         return Err(Errno::EINVAL);
     }
     check_target(pid)?;

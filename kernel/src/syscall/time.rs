@@ -213,7 +213,7 @@ pub fn timer_create(clock: u32, sev: u32, id_out: u32) -> SysResult {
     } else {
         None
     };
-    let id = timers::create(notify)?;
+    let id = timers::create(notify, clock == CLOCK_REALTIME)?;
     if put_user(id_out, id).is_err() {
         timers::delete(id)?;
         return Err(Errno::EFAULT);
