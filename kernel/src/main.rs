@@ -18,10 +18,13 @@
 extern crate alloc;
 
 mod arch;
+mod clock;
 mod cmdline;
 mod console;
 mod cputime;
+mod cred;
 mod dev;
+mod event;
 mod fpemu;
 mod fs;
 mod kcell;
@@ -84,6 +87,7 @@ extern "C" fn kmain() -> ! {
 
     let tlb_reload = arch::mmu_init();
     dev::timer::init(boot.tb_freq);
+    clock::init();
     dev::tty::init();
     kprintln!("sigil: boot options: {}", core::str::from_utf8(cmdline).unwrap_or("?"));
     kprintln!(

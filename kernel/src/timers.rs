@@ -26,6 +26,7 @@ use alloc::collections::BTreeMap;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use sigil_core::abi::{self, Errno};
+use sigil_core::signal::queue::Charge;
 use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::timer::{IdAllocator, PosixTimer, RealTimer};
 use sigil_core::time::{ItimerSpec, Layout, Notify};
@@ -43,18 +44,25 @@ pub enum Which {
 
 /// POSIX timers of one user, in all its processes together (Linux bounds
 /// them by RLIMIT_SIGPENDING, since each owns a preallocated sigqueue entry
-/// charged to its user; every Sigil process is uid 0, so this counts
-/// `LIVE`): beyond it, EAGAIN. Linux charges timers and queued signals to one
-/// count; Sigil gives each its own limit of the same size.
+/// charged to its user; here each timer holds a charge on its creator's
+/// `Group::user.timers`): beyond it, EAGAIN. Linux charges timers and queued
+/// signals to one count; Sigil gives each its own limit of the same size.
 pub const MAX_TIMERS: usize = crate::signal::SIGQUEUE_MAX;
+/// All users together (`LIVE`), as `signal::SIGQUEUE_SYSTEM_MAX` bounds
+/// queued signals: the fixed heap holds this many.
+pub const MAX_TIMERS_SYSTEM: usize = 8 * MAX_TIMERS;
 
 /// POSIX timer objects alive in the whole kernel.
 pub static LIVE: AtomicUsize = AtomicUsize::new(0);
 
-/// A timer and its entry in the deadline queue, if armed.
+/// A timer and its entry in the deadline queue, if armed; a POSIX timer
+/// also holds its charge to its user's timer count.
 struct Slot<T> {
     t: T,
     key: Option<Key>,
+    _charge: Option<Charge>,
+    /// A POSIX timer on CLOCK_REALTIME: an absolute time is a wall-clock one.
+    realtime: bool,
 }
 
 impl<T> Slot<T> {
@@ -101,7 +109,7 @@ pub fn release_empty_table() {
 fn mine() -> (u32, &'static mut ProcTimers) {
     let pid = proc::group().pid;
     let t = TABLE.get().entry(pid).or_insert_with(|| ProcTimers {
-        real: Slot { t: RealTimer::default(), key: None },
+        real: Slot { t: RealTimer::default(), key: None, _charge: None, realtime: false },
         posix: BTreeMap::new(),
         ids: IdAllocator::default(),
         restart: None,
@@ -123,16 +131,19 @@ pub fn get_real() -> ItimerSpec {
 }
 
 /// timer_create: a new disarmed timer; `notify` None means the default
-/// (SIGALRM carrying the id). Returns the id.
-pub fn create(notify: Option<Notify>) -> Result<u32, Errno> {
+/// (SIGALRM carrying the id); `realtime` for CLOCK_REALTIME. Returns the id.
+pub fn create(notify: Option<Notify>, realtime: bool) -> Result<u32, Errno> {
     let (_, t) = mine();
-    if LIVE.load(Ordering::Relaxed) >= MAX_TIMERS {
+    let user = &proc::group().user.timers;
+    if user.get() >= MAX_TIMERS || LIVE.load(Ordering::Relaxed) >= MAX_TIMERS_SYSTEM {
         return Err(Errno::EAGAIN);
     }
     let posix = &t.posix;
     let id = t.ids.alloc(|id| posix.contains_key(&id)).ok_or(Errno::EAGAIN)?;
     let notify = notify.unwrap_or(sigil_core::time::default_sigevent(id));
-    t.posix.insert(id, Slot { t: PosixTimer::new(notify), key: None });
+    let charge = Some(Charge::new(user));
+    let slot = Slot { t: PosixTimer::new(notify), key: None, _charge: charge, realtime };
+    t.posix.insert(id, slot);
     LIVE.fetch_add(1, Ordering::Relaxed);
     Ok(id)
 }
@@ -143,8 +154,14 @@ fn posix(id: u32) -> Result<(u32, &'static mut Slot<PosixTimer>), Errno> {
 }
 
 /// timer_settime: returns the old setting.
-pub fn settime(id: u32, new: ItimerSpec, abs: bool) -> Result<ItimerSpec, Errno> {
+/// An absolute time on CLOCK_REALTIME becomes the monotonic instant the
+/// wall clock reads it (a past one fires at once); a later clock change
+/// does not move it (Linux would).
+pub fn settime(id: u32, mut new: ItimerSpec, abs: bool) -> Result<ItimerSpec, Errno> {
     let (pid, s) = posix(id)?;
+    if abs && s.realtime && new.value != 0 {
+        new.value = crate::clock::to_monotonic(new.value).max(1);
+    }
     let (old, deadline) = s.t.set(new, abs, timer::now_ns());
     s.arm(deadline, pid, Which::Posix(id));
     Ok(old)

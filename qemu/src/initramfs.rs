@@ -3,7 +3,9 @@
 //! Layout: `/tmp` and `/proc`, `/sbin/init` (Sigil's init, PID 1), `/init`
 //! (the program init runs as its child), `/bin/<name>` for every file of
 //! the test-program directory (so a test can fork and exec its siblings), and
-//! any extra files at the paths they name. Directories get their own entries
+//! any extra files at the paths they name, and `/etc/passwd` and `/etc/group`
+//! naming root and one unprivileged user ([`PASSWD`], [`GROUP`]) unless the
+//! extra files bring their own. Directories get their own entries
 //! before the files in them, as Linux's `gen_init_cpio` writes them. The bytes
 //! come from `sigil_core::cpio::write_newc`, the same code the kernel reads with.
 //!
@@ -43,8 +45,15 @@ impl ExtraFile {
     }
 }
 
+/// The users of every run, in Linux's `/etc/passwd` format: root, and
+/// `student` (uid 1000), whom test programs drop to with setuid(1000).
+pub const PASSWD: &str =
+    "root:x:0:0:root:/root:/bin/sh\nstudent:x:1000:1000:Student:/home/student:/bin/sh\n";
+/// Their groups (`/etc/group`).
+pub const GROUP: &str = "root:x:0:\nstudent:x:1000:\n";
+
 /// Build the archive: `/sbin/init` from `sigil_init`, `/init` from `init`,
-/// `/bin/*` from `bin_dir`, then `extra`.
+/// `/bin/*` from `bin_dir`, then `extra`, then the user database.
 pub fn build(
     sigil_init: &Path,
     init: &Path,
@@ -71,6 +80,11 @@ pub fn build(
         }
     }
     files.extend(extra.iter().cloned());
+    for (path, data) in [("etc/group", GROUP), ("etc/passwd", PASSWD)] {
+        if !extra.iter().any(|f| f.path == path) {
+            files.push(ExtraFile::new(path, data, 0o100_644));
+        }
+    }
 
     let mut seen = BTreeSet::new();
     for f in &files {
@@ -219,11 +233,14 @@ mod tests {
                 ("etc", MODE_DIR),
                 ("etc/x", MODE_DIR),
                 ("etc/x/y", 0o100_644),
+                ("etc/group", 0o100_644),
+                ("etc/passwd", 0o100_644),
             ]
         );
         assert_eq!(archive.find("init").unwrap().data, b"INIT");
         assert_eq!(archive.find("sbin/init").unwrap().data, b"PID1");
         assert_eq!(archive.find("bin/b").unwrap().data, b"BB");
+        assert_eq!(archive.find("etc/passwd").unwrap().data, PASSWD.as_bytes());
     }
 
     #[test]

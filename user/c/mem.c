@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,6 +73,8 @@ int main(void)
 	memset(big, 1, 1024 * 1024);
 	printf("sbrk(+1M) usable: %s\n", big != (char *)-1 && big[1024 * 1024 - 1] == 1 ? "yes" : "no");
 	sbrk(-1024 * 1024);
+	long now = syscall(SYS_brk, 0);
+	printf("brk(0xfffff001) returns the break: %s\n", syscall(SYS_brk, 0xfffff001UL) == now ? "yes" : "no");
 
 	/* malloc: small blocks from the heap, big ones (>= 128 KiB) from mmap. */
 	void *small[100];

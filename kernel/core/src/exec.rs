@@ -109,9 +109,9 @@ pub enum ExecError {
 }
 
 /// What the initial stack must say. Strings are given without their NUL.
-/// The uid/gid family, AT_SECURE, AT_BASE, AT_FLAGS and AT_UCACHEBSIZE are
-/// always 0 in Sigil (one root user, no interpreter, no unified cache), and
-/// page size, clock tick and MINSIGSTKSZ are fixed, so they are not fields.
+/// AT_BASE, AT_FLAGS and AT_UCACHEBSIZE are always 0 in Sigil (no
+/// interpreter, no unified cache), and page size,
+/// clock tick and MINSIGSTKSZ are fixed, so they are not fields.
 #[derive(Debug, Clone, Copy)]
 pub struct StackSpec<'a> {
     /// argv; an empty argv becomes `[""]` as in Linux >= 5.18 (argc >= 1).
@@ -121,6 +121,12 @@ pub struct StackSpec<'a> {
     pub execfn: &'a [u8],
     /// AT_PLATFORM, e.g. "ppc750" (glibc copies it into the TCB).
     pub platform: &'a [u8],
+    /// AT_UID, AT_EUID, AT_GID, AT_EGID: the caller's credentials (exec
+    /// keeps them).
+    pub ids: [u32; 4],
+    /// AT_SECURE: the effective ids differ from the real ones (Linux's
+    /// `secureexec`; Sigil has no set-user-ID files to cause it otherwise).
+    pub secure: bool,
     /// AT_RANDOM bytes: glibc takes its stack-protector and pointer-guard
     /// canaries from them.
     pub random: [u8; 16],
@@ -236,11 +242,11 @@ fn auxv(spec: &StackSpec<'_>, random: u32, execfn: u32, platform: u32) -> [(u32,
         (AT_BASE, 0),
         (AT_FLAGS, 0),
         (AT_ENTRY, spec.entry),
-        (AT_UID, 0),
-        (AT_EUID, 0),
-        (AT_GID, 0),
-        (AT_EGID, 0),
-        (AT_SECURE, 0),
+        (AT_UID, spec.ids[0]),
+        (AT_EUID, spec.ids[1]),
+        (AT_GID, spec.ids[2]),
+        (AT_EGID, spec.ids[3]),
+        (AT_SECURE, spec.secure as u32),
         (AT_RANDOM, random),
         (AT_HWCAP2, spec.hwcap2),
         (AT_EXECFN, execfn),
@@ -325,6 +331,8 @@ mod tests {
             envp,
             execfn: b"/bin/hello",
             platform: b"ppc750",
+            ids: [1000, 1001, 100, 101],
+            secure: true,
             random: *b"0123456789abcdef",
             phdr: 0x1000_0034,
             phent: 32,
@@ -374,11 +382,11 @@ mod tests {
             (AT_BASE, 0),
             (AT_FLAGS, 0),
             (AT_ENTRY, 0x1000_03e0),
-            (AT_UID, 0),
-            (AT_EUID, 0),
-            (AT_GID, 0),
-            (AT_EGID, 0),
-            (AT_SECURE, 0),
+            (AT_UID, 1000),
+            (AT_EUID, 1001),
+            (AT_GID, 100),
+            (AT_EGID, 101),
+            (AT_SECURE, 1),
             (AT_HWCAP2, 0),
         ];
         for (kind, value) in expect {

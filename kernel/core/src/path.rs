@@ -6,6 +6,7 @@
 //! - `may_access` is Linux's `generic_permission` for one set of credentials.
 
 use crate::abi::Errno;
+use crate::cred::Cred;
 
 /// Linux PATH_MAX: a path with its NUL must fit in it.
 pub const PATH_MAX: usize = 4096;
@@ -41,19 +42,6 @@ pub fn wants_dir(path: &str) -> bool {
         || path == ".."
 }
 
-/// Who is asking: the file-system ids of a process.
-#[derive(Clone, Copy, Debug)]
-pub struct Cred<'a> {
-    pub uid: u32,
-    pub gid: u32,
-    pub groups: &'a [u32],
-}
-
-impl Cred<'_> {
-    /// The superuser, who every check currently runs as.
-    pub const ROOT: Cred<'static> = Cred { uid: 0, gid: 0, groups: &[] };
-}
-
 /// The rwx bits asked for (`mask`, MAY_READ 4 | MAY_WRITE 2 | MAY_EXEC 1).
 pub const MAY_READ: u32 = 4;
 pub const MAY_WRITE: u32 = 2;
@@ -63,14 +51,14 @@ pub const MAY_EXEC: u32 = 1;
 /// decide (the first class the caller is in, not the most generous); root
 /// passes every read and write check (CAP_DAC_OVERRIDE) and an execute check
 /// if anyone may execute the file or it is a directory.
-pub fn may_access(mode: u32, uid: u32, gid: u32, cred: Cred<'_>, mask: u32) -> bool {
+pub fn may_access(mode: u32, uid: u32, gid: u32, cred: &Cred, mask: u32) -> bool {
     let is_dir = mode & 0o170000 == 0o040000;
-    if cred.uid == 0 {
+    if cred.uid.fs == 0 {
         return mask & MAY_EXEC == 0 || is_dir || mode & 0o111 != 0;
     }
-    let bits = if cred.uid == uid {
+    let bits = if cred.uid.fs == uid {
         mode >> 6
-    } else if cred.gid == gid || cred.groups.contains(&gid) {
+    } else if cred.in_group(gid) {
         mode >> 3
     } else {
         mode
@@ -116,7 +104,7 @@ mod tests {
 
     #[test]
     fn root_reads_and_writes_anything_and_executes_what_someone_may() {
-        let r = Cred::ROOT;
+        let r = &Cred::ROOT;
         assert!(may_access(0o100000, 5, 5, r, MAY_READ | MAY_WRITE));
         assert!(!may_access(0o100644, 5, 5, r, MAY_EXEC));
         assert!(may_access(0o100001, 5, 5, r, MAY_EXEC));
@@ -125,14 +113,19 @@ mod tests {
 
     #[test]
     fn the_first_matching_class_decides() {
-        let owner = Cred { uid: 1000, gid: 1000, groups: &[] };
+        let owner = &Cred::new(1000, 1000);
         // The owner without read bits is refused even if others may read.
         assert!(!may_access(0o100044, 1000, 1000, owner, MAY_READ));
         assert!(may_access(0o100600, 1000, 0, owner, MAY_READ | MAY_WRITE));
-        let member = Cred { uid: 1001, gid: 7, groups: &[1000] };
+        // Root sets a user's groups, then becomes that user (as login does).
+        let mut member = Cred::ROOT;
+        member.set_groups(&[1000]).unwrap();
+        member.uid = Cred::new(1001, 7).uid;
+        member.gid = Cred::new(1001, 7).gid;
+        let member = &member;
         assert!(may_access(0o100640, 1000, 1000, member, MAY_READ));
         assert!(!may_access(0o100640, 1000, 1000, member, MAY_WRITE));
-        let other = Cred { uid: 1002, gid: 1002, groups: &[] };
+        let other = &Cred::new(1002, 1002);
         assert!(!may_access(0o100600, 1000, 1000, other, MAY_READ));
         assert!(may_access(0o100604, 1000, 1000, other, MAY_READ));
     }

@@ -136,6 +136,10 @@ pub trait FileOps {
     fn inode(&self) -> Option<&tmpfs::Node> {
         None
     }
+    /// The process a pidfd names (`event::pidfd`); None for other files.
+    fn pidfd(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// The console terminal (`dev::tty`), opened under one of its names:

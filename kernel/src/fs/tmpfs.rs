@@ -125,14 +125,17 @@ pub fn release() {
     SPACE.get().next_ino = 2;
 }
 
-/// Now, for timestamps: the kernel's clock.
+/// Now, for timestamps: the wall clock (CLOCK_REALTIME), as Linux stamps inodes.
 pub fn now() -> u64 {
-    crate::dev::timer::now_ns()
+    crate::clock::realtime_ns()
 }
 
+/// A new inode's metadata: owned by the creator's fs uid and gid (Linux
+/// `inode_init_owner`, without the set-group-id directory rule).
 fn meta(mode: u32) -> Meta {
     let t = now();
-    Meta { mode, uid: 0, gid: 0, nlink: 1, atime: t, mtime: t, ctime: t }
+    let c = crate::cred::current();
+    Meta { mode, uid: c.uid.fs, gid: c.gid.fs, nlink: 1, atime: t, mtime: t, ctime: t }
 }
 
 /// A new inode (not yet in any directory: `Dir::insert` links it).

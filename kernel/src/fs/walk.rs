@@ -12,18 +12,24 @@ use alloc::rc::Rc;
 use alloc::string::String;
 
 use sigil_core::abi::Errno;
-use sigil_core::path::{self as rules, Cred, MAY_EXEC};
+use sigil_core::cred::Cred;
+use sigil_core::path::{self as rules, MAY_EXEC};
 
 use super::tmpfs::{self, Kind, Node};
 
 /// Linux MAXSYMLINKS.
 pub const MAX_LINKS: usize = 40;
 
-/// May the caller `mask` (MAY_READ/WRITE/EXEC) `node`? Every process runs as
-/// root until processes carry credentials.
+/// May the current process `mask` (MAY_READ/WRITE/EXEC) `node`? Checked
+/// with its fs ids, as every file operation is.
 pub fn permitted(node: &Node, mask: u32) -> Result<(), Errno> {
+    permitted_as(node, mask, &crate::cred::current())
+}
+
+/// `permitted` for credentials `cred` (access(2) checks with the real ids).
+pub fn permitted_as(node: &Node, mask: u32, cred: &Cred) -> Result<(), Errno> {
     let m = *node.meta.borrow();
-    if rules::may_access(m.mode, m.uid, m.gid, Cred::ROOT, mask) {
+    if rules::may_access(m.mode, m.uid, m.gid, cred, mask) {
         Ok(())
     } else {
         Err(Errno::EACCES)

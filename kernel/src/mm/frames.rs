@@ -16,6 +16,8 @@ struct Frames {
     buddy: FrameAllocator<32>,
     counts: Vec<u16>,
     free: usize,
+    /// Frames user memory may ever have (sysinfo's totalram).
+    total: usize,
 }
 
 static FRAMES: Mutex<Option<Frames>> = Mutex::new(None);
@@ -47,7 +49,7 @@ pub fn init(ranges: &[(usize, usize)], heap_frames: usize) {
     }
     let max = ranges.iter().map(|r| r.1).max().unwrap_or(0);
     let counts = alloc::vec![0; max];
-    *FRAMES.lock() = Some(Frames { buddy, counts, free });
+    *FRAMES.lock() = Some(Frames { buddy, counts, free, total: free });
 }
 
 /// Allocates `1 << order` physically contiguous frames, naturally aligned and
@@ -105,6 +107,12 @@ pub fn release_order(phys: usize, order: u32) {
 
 pub fn release(phys: usize) {
     release_order(phys, 0)
+}
+
+/// Frames the allocator manages, free or not (sysinfo, as Linux's
+/// `totalram_pages`: RAM less the kernel, its heap and the initrd).
+pub fn total_count() -> usize {
+    FRAMES.lock().as_ref().map_or(0, |f| f.total)
 }
 
 /// Free frames right now (for the leak check at power-off).

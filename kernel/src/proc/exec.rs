@@ -136,11 +136,14 @@ pub fn load(
     );
 
     let random = crate::dev::random::bytes16();
+    let cred = crate::cred::current().exec();
     let spec = StackSpec {
         argv,
         envp,
         execfn: path.as_bytes(),
         platform: arch::platform().as_bytes(),
+        ids: [cred.uid.real, cred.uid.effective, cred.gid.real, cred.gid.effective],
+        secure: cred.secure_exec(),
         random,
         phdr: plan.phdr_vaddr,
         phent: plan.phent,
@@ -209,6 +212,7 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     t.sig.exec();
     // pgid and sid stay: they are the group's, and the group goes on.
     g.job.execed = true;
+    g.cred = g.cred.exec();
     crate::timers::exec(g.pid);
     super::clone::vfork_done(g);
     Ok(0)

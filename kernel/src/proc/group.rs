@@ -123,18 +123,27 @@ pub fn setsid() -> Result<u32, Errno> {
 /// Ctrl-C: `send(KillTarget::Group(fg), Some(SigInfo::kernel(SIGINT)))`.
 /// Each selected process gets the signal once, as a process-directed one
 /// (its shared pending set; `signal::send` picks the thread that takes it).
+/// A signal from user space (signal 0, or an si_code <= 0: Linux
+/// `SI_FROMUSER`) passes the permission check for each process.
 pub fn send(target: KillTarget, info: Option<SigInfo>) -> Result<(), Errno> {
     let caller = super::try_current().map_or(0, |t| t.group().pid);
     let pids: Vec<u32> =
         all().filter(|p| target.selects(&p.member(), caller)).map(|p| p.pid).collect();
-    let mut outcome = Outcome::default();
+    let mut outcome = Outcome::for_target(target);
     for pid in pids {
-        outcome.add(match info {
-            Some(info) => crate::signal::send(pid, info, false),
-            None => Ok(()),
-        });
+        outcome.add(send_one(pid, info));
     }
     outcome.result()
+}
+
+/// One send of a broadcast: the permission check, then the signal.
+fn send_one(pid: u32, info: Option<SigInfo>) -> Result<(), Errno> {
+    let g = get(pid).ok_or(Errno::ESRCH)?;
+    match info {
+        Some(info) if info.code() > 0 => {}
+        _ => crate::cred::may_signal(g, info.map_or(0, |i| i.signo()))?,
+    }
+    info.map_or(Ok(()), |info| crate::signal::send_to(g, info, false))
 }
 
 /// Process `gone` is exiting (its children not yet handed to `reaper`, their

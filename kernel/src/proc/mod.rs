@@ -56,6 +56,7 @@ use crate::kcell::KCell;
 use crate::mm::space::AddressSpace;
 use crate::signal::{GroupSignals, ThreadSignals};
 use group::JobIds;
+use sigil_core::cred::Cred;
 use sigil_core::job::wait::Event;
 use sigil_core::time::cputime::CpuAccount;
 
@@ -195,6 +196,10 @@ pub struct Group {
     pub child_subreaper: bool,
     /// CPU time used and the timers counting it (see `crate::cputime`).
     pub cpu: CpuAccount,
+    /// Who the process is (`crate::cred`): copied by fork, kept by exec.
+    pub cred: Cred,
+    /// Its real user's counts of queued signals and timers (shared).
+    pub user: crate::cred::UserCounts,
 }
 
 impl Group {
@@ -391,6 +396,8 @@ fn create(
     let pid = alloc_id();
     // Group and session 0 for PID 1, as Linux's init starts; it calls setsid itself.
     let (ppid, job) = parent.map_or((0, JobIds::default()), |p| (p.pid, p.job.fork()));
+    let cred = parent.map_or(Cred::ROOT, |p| p.cred);
+    let user = parent.map_or_else(crate::cred::UserCounts::new, |p| p.user.clone());
     let g = Rc::new(KCell::new(Group {
         pid,
         ppid,
@@ -412,6 +419,8 @@ fn create(
         vfork_parent: None,
         child_subreaper: false,
         cpu: CpuAccount::default(),
+        cred,
+        user,
     }));
     t.groups.insert(pid, g.clone());
     spawn_thread(pid, g, sig.1, fp, tf);

@@ -37,11 +37,15 @@ use crate::arch::TrapFrame;
 use crate::proc::{self, Group, State, Thread};
 
 /// RLIMIT_SIGPENDING: the signals one user may have queued at once, in all
-/// its processes together. Linux charges each queued signal to the sending
-/// user's count and compares it with this limit; every Sigil process runs
-/// as uid 0, so the count is the kernel's (`queue::LIVE_NODES`). Per process
-/// it would let 64 processes each queue the limit and fill the kernel heap.
+/// its processes together. As Linux does, each queued signal is charged to
+/// its receiver's real user (`Group::user`, a `queue::Charge` in the node)
+/// and RT signals are refused beyond this limit. Per process it would let 64
+/// processes each queue the limit and fill the kernel heap; per user, one
+/// user's flood cannot take another's room (root's, say).
 pub const SIGQUEUE_MAX: usize = 1024;
+/// All users together: a bound Linux does not have, so that root, which can
+/// make any number of users, still cannot fill the fixed kernel heap.
+pub const SIGQUEUE_SYSTEM_MAX: usize = 8 * SIGQUEUE_MAX;
 
 /// A thread's own signal state.
 pub struct ThreadSignals {
@@ -213,7 +217,12 @@ fn generate(
     // unbounded queue would let one process fill the kernel heap. A POSIX
     // timer's signal is never refused: the timer was charged when it was
     // made (timers::create) and queues at most one signal at a time, as a
-    // Linux timer owns a preallocated sigqueue entry.
+    // Linux timer owns a preallocated sigqueue entry: no charge either.
+    // A user's rt_sigqueueinfo may claim SI_TIMER (to itself), but only the
+    // kernel's timer signals carry a tag (`timer_seq`): the forgery is
+    // charged and limited like any other signal.
+    let kernel_timer = info.code() == abi::SI_TIMER && info.timer_seq() != 0;
+    let user = (!kernel_timer).then_some(&g.user.sigpending);
     let pending = match target.as_deref_mut() {
         Some(t) => {
             t.sig.work = true;
@@ -224,15 +233,14 @@ fn generate(
             &mut g.sig.shared
         }
     };
-    let limit = if info.code() == abi::SI_TIMER {
-        usize::MAX
-    } else if rt_limit || sig.is_rt() {
-        let room = SIGQUEUE_MAX.saturating_sub(LIVE_NODES.load(Ordering::Relaxed));
-        pending.count_queued() + room
-    } else {
-        usize::MAX
+    let limit = match user {
+        Some(count) if rt_limit || sig.is_rt() => {
+            let system = SIGQUEUE_SYSTEM_MAX.saturating_sub(LIVE_NODES.load(Ordering::Relaxed));
+            pending.count_queued() + SIGQUEUE_MAX.saturating_sub(count.get()).min(system)
+        }
+        _ => usize::MAX,
     };
-    let queued = pending.enqueue(info, limit);
+    let queued = pending.enqueue(info, limit, user);
     crate::sigtrace!(queue(id, sig, queued, pending));
     queued?;
     complete(g, target, sig);

@@ -29,8 +29,15 @@ fn at_inode(dirfd: i32, p: u32, flags: u32) -> Result<Node, Errno> {
     path::lookup(dirfd, &name, flags & AT_SYMLINK_NOFOLLOW == 0)
 }
 
+/// chmod: the owner or root only (Linux `inode_owner_or_capable`); a
+/// non-member's chmod of a group file drops set-group-id, as Linux's.
 fn chmod(node: &Node, mode: u32) -> SysResult {
+    let c = crate::cred::current();
     let mut m = node.meta.borrow_mut();
+    if c.uid.fs != 0 && c.uid.fs != m.uid {
+        return Err(Errno::EPERM);
+    }
+    let mode = if c.uid.fs != 0 && !c.in_group(m.gid) { mode & !0o2000 } else { mode };
     m.mode = m.mode & crate::fs::stat::S_IFMT | mode & 0o7777;
     drop(m);
     node.touch(false);
@@ -45,10 +52,19 @@ pub fn fchmod(fd: u32, mode: u32) -> SysResult {
     chmod(&fd_inode(fd)?, mode)
 }
 
-/// chown: -1 (as u32) leaves an id as it is. Only root exists yet, and
-/// root may give a file to anyone.
+/// chown: -1 (as u32) leaves an id as it is. Root may give a file to
+/// anyone; the owner may only change its group to one of its own groups
+/// (Linux `chown_ok`/`chgrp_ok`), else EPERM.
 fn chown(node: &Node, uid: u32, gid: u32) -> SysResult {
+    let c = crate::cred::current();
     let mut m = node.meta.borrow_mut();
+    if c.uid.fs != 0 {
+        let uid_ok = uid == u32::MAX || uid == m.uid && c.uid.fs == m.uid;
+        let gid_ok = gid == u32::MAX || c.uid.fs == m.uid && (gid == m.gid || c.in_group(gid));
+        if !uid_ok || !gid_ok {
+            return Err(Errno::EPERM);
+        }
+    }
     if uid != u32::MAX {
         m.uid = uid;
     }

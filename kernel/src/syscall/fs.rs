@@ -313,8 +313,9 @@ pub fn statx(dirfd: i32, path: u32, flags: u32, _mask: u32, buf: u32) -> SysResu
     stat_at(dirfd, path, flags)?.put_statx(buf)
 }
 
-/// faccessat2: the mode bits checked as `walk::permitted` checks them
-/// (every process is root for now).
+/// faccessat2: the mode bits checked as `walk::permitted` checks them, but
+/// with the real uid and gid unless AT_EACCESS (Linux's access_override_creds:
+/// a set-uid program asks what its invoker may do).
 pub fn faccessat(dirfd: i32, path: u32, mode: u32, flags: u32) -> SysResult {
     if mode & !7 != 0 || flags & !(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH) != 0 {
         return Err(Errno::EINVAL);
@@ -327,7 +328,12 @@ pub fn faccessat(dirfd: i32, path: u32, mode: u32, flags: u32) -> SysResult {
     };
     // F_OK (0) only asks whether the name resolves; R_OK 4, W_OK 2, X_OK 1
     // are MAY_READ, MAY_WRITE, MAY_EXEC.
-    walk::permitted(&node, mode)?;
+    let mut cred = crate::cred::current();
+    if flags & AT_EACCESS == 0 {
+        cred.uid.fs = cred.uid.real;
+        cred.gid.fs = cred.gid.real;
+    }
+    walk::permitted_as(&node, mode, &cred)?;
     Ok(0)
 }
 

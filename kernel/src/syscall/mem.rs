@@ -21,7 +21,10 @@ pub fn brk(addr: u32) -> SysResult {
     if addr < start {
         return Ok(cur);
     }
-    let (old_end, new_end) = (page_ceil(cur).unwrap_or(cur), page_ceil(addr).ok_or(Errno::ENOMEM)?);
+    // A break past the top of the address space is refused as any other
+    // is, by returning the current one (Linux's brk never fails).
+    let Some(new_end) = page_ceil(addr) else { return Ok(cur) };
+    let old_end = page_ceil(cur).unwrap_or(cur);
     if new_end > old_end {
         if !space.is_free(old_end, new_end) || !space.room_for(1) {
             return Ok(cur);

@@ -6,6 +6,9 @@
 //! travel the same way and are resolved in `signal::deliver::restart_syscall`.
 
 mod attrs;
+mod clock;
+mod cred;
+mod event;
 mod fs;
 mod mem;
 mod misc;
@@ -13,6 +16,7 @@ mod names;
 mod poll;
 mod process;
 mod sig;
+mod sysinfo;
 mod thread;
 mod time;
 
@@ -56,6 +60,7 @@ pub fn entry(tf: &mut TrapFrame) {
 fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
     use crate::fs::path::AT_FDCWD;
     use fs::AT_SYMLINK_NOFOLLOW;
+    use cred::Family::{Group, User};
     use Sysno::*;
     const AT_REMOVEDIR: u32 = 0x200;
     let Some(sys) = Sysno::from_raw(nr) else { return unknown(nr) };
@@ -85,7 +90,22 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         GetRobustList => thread::get_robust_list(a[0], a[1], a[2]),
         Futex => thread::futex(a, false),
         FutexTime64 => thread::futex(a, true),
-        Getuid | Geteuid | Getgid | Getegid => Ok(0),
+        Getuid => cred::get_real(User),
+        Getgid => cred::get_real(Group),
+        Geteuid => cred::get_effective(User),
+        Getegid => cred::get_effective(Group),
+        Setuid => cred::set_id(User, a[0]),
+        Setgid => cred::set_id(Group, a[0]),
+        Setreuid => cred::set_re(User, a[0], a[1]),
+        Setregid => cred::set_re(Group, a[0], a[1]),
+        Setresuid => cred::set_res(User, a[0], a[1], a[2]),
+        Setresgid => cred::set_res(Group, a[0], a[1], a[2]),
+        Getresuid => cred::get_res(User, a[0], a[1], a[2]),
+        Getresgid => cred::get_res(Group, a[0], a[1], a[2]),
+        Setfsuid => cred::set_fs(User, a[0]),
+        Setfsgid => cred::set_fs(Group, a[0]),
+        Getgroups => cred::getgroups(a[0], a[1]),
+        Setgroups => cred::setgroups(a[0], a[1]),
         SchedYield => {
             crate::proc::yield_now();
             Ok(0)
@@ -103,6 +123,10 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Pwrite64 => fs::pread64(a[0], a[1], a[2], a[4], a[5], true),
         Close => fs::close(a[0]),
         Ioctl => fs::ioctl(a[0], a[1], a[2]),
+        Eventfd => event::eventfd2(a[0], 0),
+        Eventfd2 => event::eventfd2(a[0], a[1]),
+        PidfdOpen => event::pidfd_open(a[0], a[1]),
+        PidfdSendSignal => event::pidfd_send_signal(a[0], a[1], a[2], a[3]),
         Pipe => fs::pipe2(a[0], 0),
         Pipe2 => fs::pipe2(a[0], a[1]),
         Open => fs::open(a[0], a[1], a[2]),
@@ -174,6 +198,9 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
             Layout::new(sys == Pselect6Time64),
         ),
         Uname => misc::uname(a[0]),
+        Sysinfo => sysinfo::sysinfo(a[0]),
+        SchedGetaffinity => sysinfo::sched_getaffinity(a[0], a[1], a[2]),
+        SchedSetaffinity => sysinfo::sched_setaffinity(a[0], a[1], a[2]),
         Ugetrlimit | Getrlimit => misc::getrlimit(a[0], a[1]),
         Setrlimit => misc::setrlimit(a[0], a[1]),
         Prlimit64 => misc::prlimit64(a[0], a[1], a[2], a[3]),
@@ -184,6 +211,12 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         ClockGetres | ClockGetresTime64 => {
             time::clock_getres(a[0], a[1], Layout::new(sys == ClockGetresTime64))
         }
+        ClockSettime | ClockSettime64 => {
+            clock::clock_settime(a[0], a[1], Layout::new(sys == ClockSettime64))
+        }
+        Time => clock::time(a[0]),
+        Gettimeofday => clock::gettimeofday(a[0], a[1]),
+        Settimeofday => clock::settimeofday(a[0], a[1]),
         Nanosleep => time::nanosleep(a[0], a[1]),
         ClockNanosleep | ClockNanosleepTime64 => {
             time::clock_nanosleep(a[0], a[1], a[2], a[3], Layout::new(sys == ClockNanosleepTime64))

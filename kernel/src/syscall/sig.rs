@@ -29,22 +29,24 @@ fn signal_or_zero(sig: u32) -> Result<Option<Signal>, Errno> {
 /// everyone but PID 1 and the caller (-1); sigil-core's `job::kill` decodes
 /// the target, `proc::group::send` reaches it, each process once (on its
 /// shared pending set). A thread's id names its process, as on Linux.
+/// Each target must pass the permission check (`cred::may_signal`).
 pub fn kill(pid: i32, sig: u32) -> SysResult {
     let sig = signal_or_zero(sig)?;
-    let (me, my_pgid) = {
+    let (me, my_pgid, uid) = {
         let g = proc::group();
-        (g.pid, g.job.pgid)
+        (g.pid, g.job.pgid, g.cred.uid.real)
     };
     if pid > 0 {
         // One target, the common case (ping-pong): no list to allocate.
         let target = process_of(pid as u32)?;
+        crate::cred::may_signal(target, sig.map_or(0, |s| s.number()))?;
         return match sig {
-            Some(sig) => signal::send_to(target, SigInfo::kill(sig, me, 0), false).map(|_| 0),
+            Some(sig) => signal::send_to(target, SigInfo::kill(sig, me, uid), false).map(|_| 0),
             None => Ok(0),
         };
     }
     let target = kill_target(pid, my_pgid)?;
-    proc::group::send(target, sig.map(|s| SigInfo::kill(s, me, 0))).map(|_| 0)
+    proc::group::send(target, sig.map(|s| SigInfo::kill(s, me, uid))).map(|_| 0)
 }
 
 /// The process `id` names: a process, or one of its threads.
@@ -62,6 +64,12 @@ fn thread_in(tgid: u32, tid: u32) -> Result<u32, Errno> {
         return Err(Errno::ESRCH);
     }
     Ok(tid)
+}
+
+/// The permission check for a signal to thread `tid`: its process's.
+fn may_signal_thread(tid: u32, sig: u32) -> Result<(), Errno> {
+    let t = proc::thread(tid).ok_or(Errno::ESRCH)?;
+    crate::cred::may_signal(t.group(), sig)
 }
 
 /// tgkill(tgid, tid, sig): a signal for one thread of process `tgid`, queued
@@ -87,9 +95,12 @@ fn thread_kill(tgid: u32, tid: u32, sig: u32) -> SysResult {
     }
     let sig = signal_or_zero(sig)?;
     let tid = thread_in(tgid, tid)?;
+    may_signal_thread(tid, sig.map_or(0, |s| s.number()))?;
+    let me = proc::group();
     match sig {
         Some(sig) => {
-            signal::send_thread(tid, SigInfo::tkill(sig, proc::group().pid, 0), false).map(|_| 0)
+            let info = SigInfo::tkill(sig, me.pid, me.cred.uid.real);
+            signal::send_thread(tid, info, false).map(|_| 0)
         }
         None => Ok(0),
     }
@@ -267,7 +278,7 @@ pub fn pause() -> SysResult {
 }
 
 /// Reads the 128-byte user siginfo for rt_sigqueueinfo.
-fn read_siginfo(uinfo: u32) -> Result<[u32; 32], Errno> {
+pub(super) fn read_siginfo(uinfo: u32) -> Result<[u32; 32], Errno> {
     let mut words = [0u32; 32];
     let w = UserWindow::open(uinfo, 128, Access::Read).map_err(|_| Errno::EFAULT)?;
     for (i, v) in words.iter_mut().enumerate() {
@@ -288,11 +299,13 @@ pub fn rt_sigqueueinfo(pid: u32, sig: u32, uinfo: u32) -> SysResult {
     let me = proc::group().pid;
     let Some(sig) = sig else {
         check_queue_code(words[2] as i32, me, pid)?;
-        return process_of(pid).map(|_| 0);
+        return crate::cred::may_signal(process_of(pid)?, 0).map(|_| 0);
     };
     let info = SigInfo::from_user(sig, &words)?;
     info.check_queue_sender(me, pid)?;
-    signal::send_to(process_of(pid)?, info, true)?;
+    let target = process_of(pid)?;
+    crate::cred::may_signal(target, sig.number())?;
+    signal::send_to(target, info, true)?;
     Ok(0)
 }
 
@@ -300,7 +313,9 @@ pub fn rt_tgsigqueueinfo(tgid: u32, tid: u32, sig: u32, uinfo: u32) -> SysResult
     let sig = Signal::new(sig).ok_or(Errno::EINVAL)?;
     let info = SigInfo::from_user(sig, &read_siginfo(uinfo)?)?;
     info.check_queue_sender(proc::group().pid, tgid)?;
-    signal::send_thread(thread_in(tgid, tid)?, info, true)?;
+    let tid = thread_in(tgid, tid)?;
+    may_signal_thread(tid, sig.number())?;
+    signal::send_thread(tid, info, true)?;
     Ok(0)
 }
 

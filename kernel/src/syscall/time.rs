@@ -32,10 +32,12 @@ const ITIMER_REAL: u32 = 0;
 const ITIMER_VIRTUAL: u32 = 1;
 const ITIMER_PROF: u32 = 2;
 
+const CLOCK_REALTIME_COARSE: u32 = 5;
+
 /// Clocks clock_gettime/getres know: REALTIME, MONOTONIC, the CPU-time
 /// clocks, RAW, the COARSE ones and BOOTTIME. The CPU-time clocks read the
-/// caller's CPU time (`crate::cputime`), the others the timebase since boot
-/// (Sigil has no wall clock).
+/// caller's CPU time (`crate::cputime`), the realtime ones the wall clock
+/// (`crate::clock`), the others the timebase since boot.
 fn readable_clock(clock: u32) -> Result<(), Errno> {
     if clock <= CLOCK_BOOTTIME {
         Ok(())
@@ -70,6 +72,7 @@ pub fn clock_gettime(clock: u32, ts: u32, layout: Layout) -> SysResult {
     let ns = match clock {
         CLOCK_PROCESS_CPUTIME_ID => crate::cputime::runtime(false),
         CLOCK_THREAD_CPUTIME_ID => crate::cputime::runtime(true),
+        CLOCK_REALTIME | CLOCK_REALTIME_COARSE => crate::clock::realtime_ns(),
         _ => timer::now_ns(),
     };
     put_timespec(ts, ns, layout)?;
@@ -112,7 +115,11 @@ pub fn clock_nanosleep(clock: u32, flags: u32, req: u32, rem: u32, layout: Layou
     timer_clock(clock)?;
     let ns = get_timespec(req, layout)?;
     if flags & TIMER_ABSTIME != 0 {
-        return timer::sleep_until(ns).map(|_| 0).map_err(|_| Errno::ERESTARTNOHAND);
+        let slept = match clock {
+            CLOCK_REALTIME => crate::clock::sleep_until_realtime(ns),
+            _ => timer::sleep_until(ns),
+        };
+        return slept.map(|_| 0).map_err(|_| Errno::ERESTARTNOHAND);
     }
     sleep_relative(SleepRestart { deadline: timer::now_ns().saturating_add(ns), rem, layout })
 }
@@ -206,7 +213,7 @@ pub fn timer_create(clock: u32, sev: u32, id_out: u32) -> SysResult {
     } else {
         None
     };
-    let id = timers::create(notify)?;
+    let id = timers::create(notify, clock == CLOCK_REALTIME)?;
     if put_user(id_out, id).is_err() {
         timers::delete(id)?;
         return Err(Errno::EFAULT);

@@ -7,8 +7,12 @@
 //! - `pid < -1`: every member of group `-pid`.
 //! - `pid == INT_MIN`: ESRCH (its negation overflows; Linux refuses it).
 //!
-//! A broadcast that reaches nobody is ESRCH. Otherwise it succeeds if any one
-//! send succeeded; if all failed, the last error is returned. Signal 0 sends
+//! A broadcast that reaches nobody is ESRCH. To a group, it succeeds if any
+//! one send succeeded; if all failed, the last error is returned
+//! (`__kill_pgrp_info`). To everyone, the result is the last send's that was
+//! not refused for permission (EPERM), or 0: an unprivileged kill(-1) that
+//! may signal none of the processes it selects returns 0, as Linux's
+//! `kill_something_info` does. Signal 0 sends
 //! nothing but runs the same selection: the existence check.
 
 use super::Member;
@@ -53,13 +57,22 @@ pub struct Outcome {
     reached: bool,
     succeeded: bool,
     last_err: Option<Errno>,
+    /// kill(-1): EPERM is not an error, and the last other result wins.
+    ignore_eperm: bool,
 }
 
 impl Outcome {
+    /// The fold for the sends of one kill() to `target`.
+    pub fn for_target(target: KillTarget) -> Outcome {
+        Outcome { ignore_eperm: target == KillTarget::Everyone, ..Outcome::default() }
+    }
+
     /// Records one send's result.
     pub fn add(&mut self, r: Result<(), Errno>) {
         self.reached = true;
         match r {
+            Err(Errno::EPERM) if self.ignore_eperm => {}
+            Ok(()) if self.ignore_eperm => self.last_err = None,
             Ok(()) => self.succeeded = true,
             Err(e) => self.last_err = Some(e),
         }

@@ -94,6 +94,18 @@ fn kill_outcome() {
     o.add(Ok(()));
     o.add(Err(Errno::EPERM));
     assert_eq!(o.result(), Ok(()));
+    let mut pg = Outcome::for_target(KillTarget::Group(4));
+    pg.add(Err(Errno::EPERM));
+    assert_eq!(pg.result(), Err(Errno::EPERM));
+    // kill(-1): EPERM is skipped, the last other result wins.
+    let mut all = Outcome::for_target(KillTarget::Everyone);
+    all.add(Err(Errno::EPERM));
+    assert_eq!(all.result(), Ok(()));
+    all.add(Err(Errno::EAGAIN));
+    all.add(Err(Errno::EPERM));
+    assert_eq!(all.result(), Err(Errno::EAGAIN));
+    all.add(Ok(()));
+    assert_eq!(all.result(), Ok(()));
 }
 
 /// A shell (10, session 10) whose parent is init, with a stopped job (20,

@@ -45,6 +45,8 @@
 
 use alloc::boxed::Box;
 use alloc::collections::VecDeque;
+use alloc::rc::Rc;
+use core::cell::Cell;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use super::info::SigInfo;
@@ -58,17 +60,42 @@ pub static LIVE_NODES: AtomicUsize = AtomicUsize::new(0);
 /// `dequeue` never adds to it. Benchmarks read it.
 pub static SIGINFO_BYTES_COPIED: AtomicUsize = AtomicUsize::new(0);
 
-/// One queued signal: the siginfo it will be delivered with.
+/// A count kept per user (Linux `ucounts`): the signals queued to its
+/// processes, or their POSIX timers. Every process of the user shares it;
+/// each thing counted holds a [`Charge`].
+pub type UserCount = Rc<Cell<usize>>;
+
+/// One unit of a [`UserCount`], given back when dropped (a queued signal's
+/// charge goes with its node, as Linux's `sigqueue->ucounts`).
+#[derive(Debug)]
+pub struct Charge(UserCount);
+
+impl Charge {
+    pub fn new(count: &UserCount) -> Charge {
+        count.set(count.get() + 1);
+        Charge(count.clone())
+    }
+}
+
+impl Drop for Charge {
+    fn drop(&mut self) {
+        self.0.set(self.0.get() - 1);
+    }
+}
+
+/// One queued signal: the siginfo it will be delivered with, and the
+/// charge to its receiver's user, if it counts against one.
 #[derive(Debug)]
 pub struct SigQueueNode {
     pub info: SigInfo,
+    _charge: Option<Charge>,
 }
 
 impl SigQueueNode {
     /// Allocates a node (counted in `LIVE_NODES` until dropped).
-    pub fn new(info: SigInfo) -> Box<SigQueueNode> {
+    pub fn new(info: SigInfo, charge: Option<Charge>) -> Box<SigQueueNode> {
         LIVE_NODES.fetch_add(1, Ordering::Relaxed);
-        Box::new(SigQueueNode { info })
+        Box::new(SigQueueNode { info, _charge: charge })
     }
 
     /// The signal this node carries.
@@ -109,10 +136,16 @@ impl SigPending {
     }
 
     /// Generates a signal (the sender has already dropped ignored signals and
-    /// applied SIGCONT/stop side effects). `limit` bounds the number of nodes.
+    /// applied SIGCONT/stop side effects). `limit` bounds the number of nodes;
+    /// a node linked takes a charge on `user`, if given.
     /// Err(EAGAIN) only for an RT signal with a sigqueue-style si_code when the
     /// queue is full.
-    pub fn enqueue(&mut self, info: SigInfo, limit: usize) -> Result<Enqueued, Errno> {
+    pub fn enqueue(
+        &mut self,
+        info: SigInfo,
+        limit: usize,
+        user: Option<&UserCount>,
+    ) -> Result<Enqueued, Errno> {
         let sig = info.signal();
         if !sig.is_rt() && self.pending.contains(sig) {
             return Ok(Enqueued::Coalesced);
@@ -124,7 +157,7 @@ impl SigPending {
         let code = info.code();
         let over_limit_ok = !sig.is_rt() && code >= 0;
         if over_limit_ok || self.queue.len() < limit {
-            self.queue.push_back(SigQueueNode::new(info));
+            self.queue.push_back(SigQueueNode::new(info, user.map(Charge::new)));
             self.pending.add(sig);
             return Ok(Enqueued::Queued);
         }
@@ -142,7 +175,7 @@ impl SigPending {
     /// outside `blocked`.
     pub fn dequeue(&mut self, blocked: SigSet) -> Option<Box<SigQueueNode>> {
         let sig = self.next_signal(blocked)?;
-        Some(self.collect(sig).unwrap_or_else(|| SigQueueNode::new(SigInfo::lost(sig))))
+        Some(self.collect(sig).unwrap_or_else(|| SigQueueNode::new(SigInfo::lost(sig), None)))
     }
 
     /// The old Linux way, kept for comparison: picks like `dequeue`, copies the
@@ -285,7 +318,7 @@ mod tests {
     fn newest_is_the_node_dequeue_hands_back() {
         let mut q = SigPending::new();
         assert!(q.newest().is_none());
-        q.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8).unwrap();
+        q.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, None).unwrap();
         let linked = q.newest().unwrap() as *const SigQueueNode;
         let node = q.dequeue(SigSet::EMPTY).unwrap();
         assert_eq!(
@@ -298,8 +331,11 @@ mod tests {
     fn standard_signals_coalesce() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
-        assert_eq!(p.enqueue(SigInfo::kill(Signal::SIGUSR1, 5, 0), 8), Ok(Enqueued::Queued));
-        assert_eq!(p.enqueue(SigInfo::kill(Signal::SIGUSR1, 6, 0), 8), Ok(Enqueued::Coalesced));
+        assert_eq!(p.enqueue(SigInfo::kill(Signal::SIGUSR1, 5, 0), 8, None), Ok(Enqueued::Queued));
+        assert_eq!(
+            p.enqueue(SigInfo::kill(Signal::SIGUSR1, 6, 0), 8, None),
+            Ok(Enqueued::Coalesced)
+        );
         assert_eq!(p.count_queued(), 1);
         let n = p.dequeue(SigSet::EMPTY).unwrap();
         assert_eq!(n.info.pid(), 5); // the first sender's info survives
@@ -313,8 +349,8 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         for v in 0..3 {
-            p.enqueue(SigInfo::queue(rt(1), 1, 0, v), 8).unwrap();
-            p.enqueue(SigInfo::queue(rt(0), 1, 0, 10 + v), 8).unwrap();
+            p.enqueue(SigInfo::queue(rt(1), 1, 0, v), 8, None).unwrap();
+            p.enqueue(SigInfo::queue(rt(0), 1, 0, 10 + v), 8, None).unwrap();
         }
         assert_eq!(p.count_queued(), 6);
         let order: std::vec::Vec<(u32, u32)> = core::iter::from_fn(|| {
@@ -333,7 +369,7 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         for s in [Signal::SIGHUP, Signal::SIGSEGV, rt(0), Signal::SIGINT, Signal::SIGILL] {
-            p.enqueue(SigInfo::kill(s, 1, 0), 8).unwrap();
+            p.enqueue(SigInfo::kill(s, 1, 0), 8, None).unwrap();
         }
         let mut got = std::vec::Vec::new();
         while let Some(n) = p.dequeue(SigSet::EMPTY) {
@@ -347,7 +383,7 @@ mod tests {
     fn blocked_signals_stay_pending() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
-        p.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8).unwrap();
+        p.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, None).unwrap();
         let blocked = Signal::SIGUSR1.set();
         assert!(!p.has_deliverable(blocked));
         assert!(p.dequeue(blocked).is_none());
@@ -360,19 +396,22 @@ mod tests {
     fn overflow_policy() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
-        p.enqueue(SigInfo::queue(rt(0), 1, 0, 1), 2).unwrap();
-        p.enqueue(SigInfo::queue(rt(0), 1, 0, 2), 2).unwrap();
+        p.enqueue(SigInfo::queue(rt(0), 1, 0, 1), 2, None).unwrap();
+        p.enqueue(SigInfo::queue(rt(0), 1, 0, 2), 2, None).unwrap();
         // sigqueue-style RT sender: EAGAIN, nothing changes.
-        assert_eq!(p.enqueue(SigInfo::queue(rt(1), 1, 0, 3), 2), Err(Errno::EAGAIN));
-        assert_eq!(p.enqueue(SigInfo::timer(rt(1), 1, 0, 3), 2), Err(Errno::EAGAIN));
+        assert_eq!(p.enqueue(SigInfo::queue(rt(1), 1, 0, 3), 2, None), Err(Errno::EAGAIN));
+        assert_eq!(p.enqueue(SigInfo::timer(rt(1), 1, 0, 3), 2, None), Err(Errno::EAGAIN));
         assert!(!p.pending().contains(rt(1)));
         // kill()-style RT sender: pending without info.
-        assert_eq!(p.enqueue(SigInfo::kill(rt(1), 9, 0), 2), Ok(Enqueued::PendingWithoutInfo));
+        assert_eq!(
+            p.enqueue(SigInfo::kill(rt(1), 9, 0), 2, None),
+            Ok(Enqueued::PendingWithoutInfo)
+        );
         // Standard signal from kill: over the limit anyway, info kept.
-        assert_eq!(p.enqueue(SigInfo::kill(Signal::SIGUSR2, 9, 0), 2), Ok(Enqueued::Queued));
+        assert_eq!(p.enqueue(SigInfo::kill(Signal::SIGUSR2, 9, 0), 2, None), Ok(Enqueued::Queued));
         // Standard signal from sigqueue: pending, info lost.
         assert_eq!(
-            p.enqueue(SigInfo::queue(Signal::SIGUSR1, 9, 0, 5), 2),
+            p.enqueue(SigInfo::queue(Signal::SIGUSR1, 9, 0, 5), 2, None),
             Ok(Enqueued::PendingWithoutInfo)
         );
         assert_eq!(p.count_queued(), 3);
@@ -392,7 +431,7 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         assert_eq!(
-            p.enqueue(SigInfo::kill(Signal::SIGKILL, 1, 0), 8),
+            p.enqueue(SigInfo::kill(Signal::SIGKILL, 1, 0), 8, None),
             Ok(Enqueued::PendingWithoutInfo)
         );
         assert_eq!(p.count_queued(), 0);
@@ -412,8 +451,8 @@ mod tests {
             SigInfo::kill(rt(0), 4, 0),
         ];
         for i in infos {
-            a.enqueue(i, 8).unwrap();
-            b.enqueue(i, 8).unwrap();
+            a.enqueue(i, 8, None).unwrap();
+            b.enqueue(i, 8, None).unwrap();
         }
         let before = SIGINFO_BYTES_COPIED.load(Ordering::Relaxed);
         let mut out = SigInfo::lost(Signal::SIGHUP);
@@ -434,24 +473,44 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         for s in [Signal::SIGTSTP, Signal::SIGTTIN, Signal::SIGUSR1, rt(3), rt(3)] {
-            p.enqueue(SigInfo::kill(s, 1, 0), 8).unwrap();
+            p.enqueue(SigInfo::kill(s, 1, 0), 8, None).unwrap();
         }
         p.flush_signal(rt(3));
         assert!(!p.pending().contains(rt(3)));
         assert_eq!(p.count_queued(), 3);
         p.flush_stop(); // SIGCONT was sent
         assert_eq!(p.pending(), Signal::SIGUSR1.set());
-        p.enqueue(SigInfo::kill(Signal::SIGCONT, 1, 0), 8).unwrap();
+        p.enqueue(SigInfo::kill(Signal::SIGCONT, 1, 0), 8, None).unwrap();
         p.flush_cont(); // a stop signal was sent
         assert_eq!(p.pending(), Signal::SIGUSR1.set());
         assert_eq!(p.count_queued(), 1);
-        p.enqueue(SigInfo::kill(rt(0), 1, 0), 8).unwrap();
+        p.enqueue(SigInfo::kill(rt(0), 1, 0), 8, None).unwrap();
         p.flush_all();
         assert!(p.pending().is_empty() && p.count_queued() == 0);
         assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live);
         // Dropping a SigPending frees its nodes.
-        p.enqueue(SigInfo::kill(rt(0), 1, 0), 8).unwrap();
+        p.enqueue(SigInfo::kill(rt(0), 1, 0), 8, None).unwrap();
         drop(p);
         assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live);
+    }
+
+    #[test]
+    fn a_charge_lives_as_long_as_its_node() {
+        let user: UserCount = Rc::new(Cell::new(0));
+        let mut p = SigPending::new();
+        p.enqueue(SigInfo::queue(rt(0), 1, 0, 1), 8, Some(&user)).unwrap();
+        p.enqueue(SigInfo::queue(rt(0), 1, 0, 2), 8, Some(&user)).unwrap();
+        // Coalesced and node-less signals take no charge.
+        p.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
+        p.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
+        p.enqueue(SigInfo::kill(Signal::SIGKILL, 1, 0), 8, Some(&user)).unwrap();
+        assert_eq!(user.get(), 3);
+        let node = p.dequeue(Signal::SIGKILL.set().union(Signal::SIGUSR1.set())).unwrap();
+        assert_eq!(user.get(), 3, "the delivered node still holds its charge");
+        drop(node);
+        assert_eq!(user.get(), 2);
+        p.flush_all();
+        assert_eq!(user.get(), 0);
+        assert_eq!(Rc::strong_count(&user), 1);
     }
 }

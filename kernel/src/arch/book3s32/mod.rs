@@ -23,7 +23,7 @@ pub use super::ppc32::frame::{
     backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER,
 };
 pub use super::ppc32::BootInfo;
-pub use cuda::power_off;
+pub use cuda::{power_off, rtc_seconds};
 pub use escc::{getc as console_getc, putc as console_putc};
 pub use pic::{console_irq, take_console_irq};
 pub use trap::classify;

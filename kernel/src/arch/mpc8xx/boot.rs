@@ -64,3 +64,22 @@ pub fn start_timebase(immr: usize) {
         core::ptr::write_volatile(tbscr, core::ptr::read_volatile(tbscr) | TBE);
     }
 }
+
+/// The SIU real-time clock (MPC885 reference manual, "Real-Time Clock"):
+/// RTC counts seconds, as Linux's `mpc8xx_get_rtc_time` reads it, while
+/// RTCSC[RTE] says it runs. None if it is stopped or IMMR is out of reach.
+pub fn rtc_seconds() -> Option<u64> {
+    const RTCSC: usize = 0x220;
+    const RTC: usize = 0x224;
+    const RTE: u16 = 0x0001;
+    let immr = immr_base()?;
+    // SAFETY: IMMR registers in the identity-mapped, cache-inhibited I/O
+    // window; reading them has no side effects.
+    let (rtcsc, rtc) = unsafe {
+        (
+            core::ptr::read_volatile((immr + RTCSC) as *const u16),
+            core::ptr::read_volatile((immr + RTC) as *const u32),
+        )
+    };
+    (rtcsc & RTE != 0).then_some(rtc as u64)
+}

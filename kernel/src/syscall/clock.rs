@@ -1,0 +1,88 @@
+//! The wall clock's system calls: time, gettimeofday, settimeofday and
+//! clock_settime (the reading side of clock_gettime is in time.rs).
+//!
+//! Setting the clock is root's (Linux's CAP_SYS_TIME, held with euid 0 as
+//! every capability is here); the arguments are checked first, so a bad
+//! time is EINVAL for anyone, as in Linux's `do_sys_settimeofday64`.
+
+use sigil_core::abi::Errno;
+use sigil_core::time::{decode_timeval, encode_timeval, Layout};
+
+use super::time::get_timespec;
+use super::SysResult;
+use crate::clock;
+use crate::uaccess::{copy_from_user, copy_to_user, put_user};
+
+const CLOCK_REALTIME: u32 = 0;
+const CLOCK_PROCESS_CPUTIME_ID: u32 = 2;
+const CLOCK_THREAD_CPUTIME_ID: u32 = 3;
+
+fn may_set_time() -> Result<(), Errno> {
+    if crate::cred::current().privileged() {
+        Ok(())
+    } else {
+        Err(Errno::EPERM)
+    }
+}
+
+/// time(tloc): seconds since 1970, also stored at `tloc` if not NULL.
+pub fn time(tloc: u32) -> SysResult {
+    let s = (clock::realtime_ns() / 1_000_000_000) as u32;
+    if tloc != 0 {
+        put_user(tloc, s).map_err(|_| Errno::EFAULT)?;
+    }
+    Ok(s)
+}
+
+/// gettimeofday(tv, tz): the wall clock in microseconds; the time zone
+/// (Linux keeps whatever settimeofday set; Sigil keeps none) reads as UTC.
+pub fn gettimeofday(tv: u32, tz: u32) -> SysResult {
+    if tv != 0 {
+        copy_to_user(tv, &encode_timeval(clock::realtime_ns())).map_err(|_| Errno::EFAULT)?;
+    }
+    if tz != 0 {
+        copy_to_user(tz, &[0u8; 8]).map_err(|_| Errno::EFAULT)?;
+    }
+    Ok(0)
+}
+
+/// settimeofday(tv, tz): sets the wall clock if `tv` is given. A time zone
+/// is checked (more than 15 hours west or east: EINVAL) and otherwise
+/// ignored.
+pub fn settimeofday(tv: u32, tz: u32) -> SysResult {
+    let ns = if tv != 0 {
+        let mut b = [0u8; 8];
+        copy_from_user(&mut b, tv).map_err(|_| Errno::EFAULT)?;
+        Some(decode_timeval(&b)?)
+    } else {
+        None
+    };
+    if tz != 0 {
+        let mut b = [0u8; 8];
+        copy_from_user(&mut b, tz).map_err(|_| Errno::EFAULT)?;
+        let minutes_west = i32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+        if !(-15 * 60..=15 * 60).contains(&minutes_west) {
+            return Err(Errno::EINVAL);
+        }
+    }
+    may_set_time()?;
+    if let Some(ns) = ns {
+        clock::set_realtime(ns);
+    }
+    Ok(0)
+}
+
+/// clock_settime / clock_settime64(clock, ts): only CLOCK_REALTIME can be
+/// set; a CPU-time clock is EPERM ("you can never reset a CPU clock"),
+/// the others EINVAL, as Linux.
+pub fn clock_settime(clock: u32, ts: u32, layout: Layout) -> SysResult {
+    match clock {
+        CLOCK_REALTIME => {}
+        CLOCK_PROCESS_CPUTIME_ID | CLOCK_THREAD_CPUTIME_ID => return Err(Errno::EPERM),
+        _ => return Err(Errno::EINVAL),
+    }
+    let ns = get_timespec(ts, layout)?;
+    may_set_time()?;
+    clock::set_realtime(ns);
+    Ok(0)
+}

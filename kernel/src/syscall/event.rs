@@ -1,0 +1,68 @@
+//! Event descriptors' system calls: eventfd2 (and the old eventfd),
+//! pidfd_open and pidfd_send_signal. The files are `crate::event`'s.
+
+use sigil_core::abi::Errno;
+use sigil_core::eventfd::{Counter, EFD_CLOEXEC, EFD_NONBLOCK};
+use sigil_core::signal::{SigInfo, Signal};
+
+use super::SysResult;
+use crate::event::{eventfd, pidfd};
+use crate::proc;
+
+/// eventfd2(initval, flags): EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC.
+pub fn eventfd2(initval: u32, flags: u32) -> SysResult {
+    let counter = Counter::new(initval, flags)?;
+    let file = eventfd::new(counter, flags & EFD_NONBLOCK);
+    proc::group().files.install(file, 0, flags & EFD_CLOEXEC != 0)
+}
+
+/// PIDFD_NONBLOCK is O_NONBLOCK; a pidfd is always close-on-exec.
+const PIDFD_NONBLOCK: u32 = 0o4000;
+
+/// pidfd_open(pid, flags): a descriptor for process `pid` (a thread that
+/// is not its process's leader is EINVAL, as Linux without PIDFD_THREAD).
+pub fn pidfd_open(pid: u32, flags: u32) -> SysResult {
+    if flags & !PIDFD_NONBLOCK != 0 || pid as i32 <= 0 {
+        return Err(Errno::EINVAL);
+    }
+    if proc::get(pid).is_none() {
+        return Err(if proc::thread(pid).is_some() { Errno::EINVAL } else { Errno::ESRCH });
+    }
+    proc::group().files.install(pidfd::new(pid), 0, true)
+}
+
+/// pidfd_send_signal(pidfd, sig, info, flags): kill() to the process the
+/// descriptor names (no flags: Linux 6.9's PIDFD_SIGNAL_THREAD and friends
+/// are EINVAL here), or rt_sigqueueinfo() with `info`; the same checks
+/// (si_signo must be `sig`, a forged si_code only to oneself, the
+/// permission rule of `cred::may_signal`).
+pub fn pidfd_send_signal(fd: u32, sig: u32, uinfo: u32, flags: u32) -> SysResult {
+    if flags != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let file = proc::group().files.get(fd)?.clone();
+    // Linux: a descriptor that is not a pidfd is EBADF too (`pidfd_to_pid`).
+    let pid = file.pidfd().ok_or(Errno::EBADF)?;
+    let me = proc::group();
+    let (my_pid, uid) = (me.pid, me.cred.uid.real);
+    let info = if uinfo != 0 {
+        let words = super::sig::read_siginfo(uinfo)?;
+        if words[0] != sig {
+            return Err(Errno::EINVAL);
+        }
+        let s = Signal::new(sig).ok_or(Errno::EINVAL)?;
+        let info = SigInfo::from_user(s, &words)?;
+        info.check_queue_sender(my_pid, pid)?;
+        Some(info)
+    } else if sig == 0 {
+        None
+    } else {
+        Some(SigInfo::kill(Signal::new(sig).ok_or(Errno::EINVAL)?, my_pid, uid))
+    };
+    let target = proc::get(pid).ok_or(Errno::ESRCH)?;
+    crate::cred::may_signal(target, sig)?;
+    match info {
+        Some(info) => crate::signal::send_to(target, info, uinfo != 0).map(|_| 0),
+        None => Ok(0),
+    }
+}

@@ -1,0 +1,144 @@
+//! Users, permissions, the wall clock, event descriptors and system info: credentials and the kill
+//! permission rule, compared with qemu-ppc (which runs the program as the
+//! host's root, so its setuid calls are real Linux's); CLOCK_REALTIME from
+//! the board's RTC, and setting it, on Sigil (a test must never set the
+//! host's clock), with the unprivileged half compared.
+
+mod common;
+
+use common::{compare, has_lines, linux, program, SIGIL_TIMEOUT};
+
+#[test]
+fn cred_kill() {
+    let out = compare("cred_kill", &[]);
+    has_lines(
+        &out,
+        &[
+            "worker: uid 1000/1000/1000 gid 1000/1000/1000, 1 groups 1000",
+            "kill(root victim, 15): Operation not permitted",
+            "kill(root victim's group, 15): Operation not permitted",
+            "tgkill(root victim): Operation not permitted",
+            "sigqueue(root victim): Operation not permitted",
+            "pidfd_send_signal(root victim): Operation not permitted",
+            "pidfd_send_signal(own child, 0): ok",
+            "kill(root victim, 18): ok",
+            "kill(root in another session, 18): Operation not permitted",
+            "kill(root with euid 1000, 15): Operation not permitted",
+            "own child: killed by 15",
+            "kill(root victim, real uid 0, 0): ok",
+            "back: uid 0/0/0 gid 0/0/0, 0 groups",
+        ],
+    );
+}
+
+/// Lines only Sigil prints: the part of clock_wall that sets the clock.
+const SIGIL_ONLY: [&str; 7] = [
+    "booted:",
+    "clock_settime as root:",
+    "now:",
+    "settimeofday as root:",
+    "clock_settime(CLOCK_MONOTONIC):",
+    "absolute sleep",
+    "relative sleep",
+];
+
+#[test]
+fn clock_wall() {
+    let mut cfg = common::config();
+    cfg.qemu_flags.extend(["-rtc".to_string(), "base=2024-01-02T03:04:05".to_string()]);
+    cfg.init = Some(program("clock_wall"));
+    cfg.quiet = true;
+    let r = sigil_qemu::run(&cfg);
+    assert!(
+        !r.timed_out && !r.oopsed(),
+        "clock_wall: no clean run in {SIGIL_TIMEOUT:?}:\n{}",
+        r.console
+    );
+    assert_eq!(r.status, Some(0), "clock_wall on Sigil:\n{}", r.console);
+    let out = &r.console;
+    // The boot takes well under a second of guest time.
+    assert!(
+        out.lines().any(|l| l.starts_with("booted: Tue Jan  2 03:04:0")),
+        "the RTC's date is not the clock's:\n{out}"
+    );
+    has_lines(
+        out,
+        &[
+            "clock_settime as root: ok",
+            "now: Thu Jun 13 12:00:00 UTC 2030",
+            "settimeofday as root: ok",
+            "now: Sun Sep  9 01:46:40 UTC 2001",
+            "clock_settime(CLOCK_MONOTONIC): Invalid argument",
+            "absolute sleep 100 s ahead, clock set 200 s on: returned 0, slept under 0.5 s",
+            "relative sleep of 1 s, clock set 1 h on: returned 0, slept 0.5 to 5 s",
+            "clock_settime as uid 1000: Operation not permitted",
+        ],
+    );
+    let shared: Vec<&str> =
+        out.lines().filter(|l| !SIGIL_ONLY.iter().any(|p| l.starts_with(p))).collect();
+    let reference = linux("clock_wall", &[], &[]);
+    let expected: Vec<&str> = reference.console.lines().collect();
+    assert_eq!(shared, expected, "clock_wall: the unprivileged part differs from qemu-ppc");
+}
+
+/// uname, sysinfo and the affinity calls: the machine's own values, so
+/// checked on Sigil only (qemu-ppc reports the host's CPUs and memory).
+#[test]
+fn sysinfo() {
+    let r = common::sigil("sysinfo", &[], &[]);
+    assert_eq!(r.status, Some(0), "sysinfo on Sigil:\n{}", r.console);
+    has_lines(
+        &r.console,
+        &[
+            "uname: Linux ppc",
+            "get_nprocs: 1",
+            "sched_getaffinity: 0, 1 CPU, CPU 0 set",
+            "sched_getaffinity, 2 bytes: Invalid argument",
+            "sched_getaffinity, no such pid: No such process",
+            "sched_setaffinity CPU 0: 0",
+            "sched_setaffinity, no CPU: Invalid argument",
+        ],
+    );
+    let line = r.console.lines().find(|l| l.starts_with("sysinfo:")).expect("a sysinfo line");
+    assert!(
+        line.starts_with("sysinfo: uptime >= 1 s, mem_unit 1, total RAM 2")
+            && line.contains("free below total yes, 2 threads"),
+        "sysinfo: {line}"
+    );
+}
+
+/// eventfd (both modes, blocking and poll wake-ups) and pidfds.
+#[test]
+fn event_fds() {
+    let out = compare("event_fds", &[]);
+    has_lines(
+        &out,
+        &[
+            "eventfd(3): write 4 -> 8, read -> 7",
+            "blocking read woke with 5",
+            "poll woke: 1, POLLIN, then read 6",
+            "child: killed by 15",
+            "pidfd_send_signal after the reap: No such process",
+        ],
+    );
+}
+
+/// RLIMIT_SIGPENDING and the timer budget are per user: uid 1000 filling
+/// its own leaves root its room. Sigil only (the host's limits differ).
+#[test]
+fn cred_budget() {
+    let r = common::sigil("cred_budget", &[], &[]);
+    assert_eq!(r.status, Some(0), "cred_budget on Sigil:\n{}", r.console);
+    has_lines(
+        &r.console,
+        &[
+            "uid 1000: 1024 RT signals queued, then Resource temporarily unavailable",
+            "uid 1000: one more with si_code SI_TIMER: Resource temporarily unavailable",
+            "uid 1000: 1024 timers, then Resource temporarily unavailable",
+            "root queues a signal: ok",
+            "root makes a timer: ok",
+            "uid 0: 1023 RT signals queued, then Resource temporarily unavailable",
+            "after the child: root fills 1023 more",
+        ],
+    );
+}
