@@ -15,6 +15,7 @@ pub use sigil_abi as abi;
 pub mod clone;
 pub mod cmdline;
 pub mod cpio;
+pub mod devtree;
 pub mod elf;
 pub mod exec;
 pub mod fpemu;
