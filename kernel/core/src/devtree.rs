@@ -12,6 +12,8 @@
 //! serial@4500's reg 0x4500 under soc8323@e0000000 (ranges 0 -> 0xe0000000)
 //! is physical 0xe000_4500.
 
+use core::fmt;
+
 use fdt::node::FdtNode;
 use fdt::Fdt;
 
@@ -46,6 +48,46 @@ pub struct Uart {
     pub baud: Option<u32>,
     /// Its interrupt (the first cell of `interrupts`).
     pub irq: Option<u32>,
+}
+
+/// One line for the boot log, e.g. `MPC8323ERDB: RAM 0x00000000+64 MiB,
+/// timebase 33333333 Hz, console 0xe0004500 (clock 133333333 Hz, 115200
+/// baud, irq 9), IPIC 0xe0000700, no initrd, bootargs "trace=signal"`.
+impl fmt::Display for BootFacts<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let (base, size) = self.memory;
+        write!(
+            f,
+            "{}: RAM {:#010x}+{} MiB, timebase {} Hz",
+            self.model,
+            base,
+            size >> 20,
+            self.timebase_hz
+        )?;
+        match self.console {
+            Some(u) => {
+                write!(f, ", console {:#010x} (clock {} Hz, ", u.base, u.clock_hz)?;
+                match u.baud {
+                    Some(b) => write!(f, "{b} baud, ")?,
+                    None => write!(f, "rate as set, ")?,
+                }
+                match u.irq {
+                    Some(i) => write!(f, "irq {i})")?,
+                    None => write!(f, "no irq)")?,
+                }
+            }
+            None => write!(f, ", no console")?,
+        }
+        match self.ipic {
+            Some(a) => write!(f, ", IPIC {a:#010x}")?,
+            None => write!(f, ", no IPIC")?,
+        }
+        match self.initrd {
+            Some((start, end)) => write!(f, ", initrd {start:#010x}..{end:#010x}")?,
+            None => write!(f, ", no initrd")?,
+        }
+        write!(f, ", bootargs \"{}\"", core::str::from_utf8(self.bootargs).unwrap_or("?"))
+    }
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -268,6 +310,17 @@ mod tests {
                 }),
                 ipic: Some(0xe000_0700),
             }
+        );
+    }
+
+    #[test]
+    fn the_boot_log_line() {
+        let blob = dtb(&board_dts());
+        assert_eq!(
+            std::format!("{}", parse(&blob).unwrap()),
+            "MPC8323ERDB: RAM 0x00000000+64 MiB, timebase 33333333 Hz, console 0xe0004500 \
+             (clock 133333333 Hz, 115200 baud, irq 9), IPIC 0xe0000700, no initrd, \
+             bootargs \"trace=signal\""
         );
     }
 
