@@ -14,6 +14,8 @@
 //!   selftest=<name>       run a built-in kernel test instead of /init
 //!   console=pipe          the console's input is a host pipe, framed with
 //!                         its end of file (`dev::tty`); the runner adds it
+//!   console=<uart>        the console's UART, where a board has a choice:
+//!                         ttyS0 is a PCI 16550 on g3beige (arch `select_console`)
 
 use alloc::vec::Vec;
 use core::sync::atomic::Ordering;
@@ -39,6 +41,14 @@ pub fn parse(line: &'static [u8]) -> Options {
             _ if w.starts_with(b"pcm.sync_ptr=") => crate::dev::pcm::set_sync_ptr_way(&w[13..]),
             b"fpu=emulate" => crate::fpemu::FORCED.store(true, Ordering::Relaxed),
             b"console=pipe" => crate::dev::tty::PIPE_INPUT.store(true, Ordering::Relaxed),
+            _ if w.starts_with(b"console=") => {
+                if !crate::arch::select_console(&w[8..]) {
+                    crate::kprintln!(
+                        "sigil: {}: no such console UART",
+                        core::str::from_utf8(w).unwrap_or("?")
+                    );
+                }
+            }
             b"trace=signal" => crate::trace::ENABLED.store(true, Ordering::Relaxed),
             _ if w.starts_with(b"selftest=") => opts.selftest = Some(&w[9..]),
             _ => crate::kprintln!(

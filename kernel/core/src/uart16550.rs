@@ -10,7 +10,6 @@ pub const RBR_THR: usize = 0; // receive buffer (read) / transmit holding (write
 pub const IER: usize = 1;
 pub const DLL: usize = 0; // with DLAB
 pub const DLM: usize = 1; // with DLAB
-pub const FCR: usize = 2; // FIFO control (write); IIR when read
 pub const LCR: usize = 3;
 pub const MCR: usize = 4;
 pub const LSR: usize = 5;
@@ -20,8 +19,6 @@ pub const IER_RX: u8 = 0x01;
 /// LCR: 8 data bits, no parity, 1 stop bit; DLAB opens the divisor latch.
 pub const LCR_8N1: u8 = 0x03;
 pub const LCR_DLAB: u8 = 0x80;
-/// FCR: FIFOs on, both emptied.
-pub const FCR_FIFO_CLEAR: u8 = 0x07;
 /// MCR: DTR, RTS, and OUT2 (the interrupt gate of PC-style boards).
 pub const MCR_DTR_RTS_OUT2: u8 = 0x0b;
 /// LSR: a received byte is waiting; the transmit holding register is empty.
@@ -40,13 +37,12 @@ pub fn divisor(clock_hz: u32, baud: u32) -> Option<u16> {
 
 /// The writes, in order, that set a line to 8N1 with receive interrupts on:
 /// interrupts off first, the divisor if one is given (None keeps the rate
-/// the firmware programmed), FIFOs reset, modem lines up, receive on.
+/// the firmware programmed), FIFOs on, modem lines up, receive on.
 pub fn setup(div: Option<u16>) -> impl Iterator<Item = (usize, u8)> {
     let [lo, hi] = div.unwrap_or(0).to_le_bytes();
     let rate = div.map(|_| [(LCR, LCR_DLAB | LCR_8N1), (DLL, lo), (DLM, hi)]);
     [(IER, 0)].into_iter().chain(rate.into_iter().flatten()).chain([
         (LCR, LCR_8N1),
-        (FCR, FCR_FIFO_CLEAR),
         (MCR, MCR_DTR_RTS_OUT2),
         (IER, IER_RX),
     ])
@@ -76,18 +72,9 @@ mod tests {
         let with: Vec<_> = setup(Some(0x0348)).collect();
         assert_eq!(
             with,
-            [
-                (IER, 0),
-                (LCR, 0x83),
-                (DLL, 0x48),
-                (DLM, 0x03),
-                (LCR, 0x03),
-                (FCR, 7),
-                (MCR, 0x0b),
-                (IER, 1)
-            ]
+            [(IER, 0), (LCR, 0x83), (DLL, 0x48), (DLM, 0x03), (LCR, 0x03), (MCR, 0x0b), (IER, 1)]
         );
         let kept: Vec<_> = setup(None).collect();
-        assert_eq!(kept, [(IER, 0), (LCR, 0x03), (FCR, 7), (MCR, 0x0b), (IER, 1)]);
+        assert_eq!(kept, [(IER, 0), (LCR, 0x03), (MCR, 0x0b), (IER, 1)]);
     }
 }

@@ -12,6 +12,7 @@ pub mod mmu;
 mod pci;
 mod pic;
 mod trap;
+mod uart;
 
 pub use super::ppc32::context::{
     boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState,
@@ -24,9 +25,9 @@ pub use super::ppc32::frame::{
 };
 pub use super::ppc32::BootInfo;
 pub use cuda::power_off;
-pub use escc::{getc as console_getc, putc as console_putc};
 pub use pic::{console_irq, take_console_irq};
 pub use trap::classify;
+pub use uart::{getc as console_getc, putc as console_putc, select as select_console};
 
 /// Brings up what the console needs and reads the boot information.
 pub fn early_init() -> Option<BootInfo> {
