@@ -12,6 +12,9 @@
 //!                         traps and is emulated (`fpemu`), as on an FPU-less
 //!                         8xx; for testing the emulator in QEMU
 //!   selftest=<name>       run a built-in kernel test instead of /init
+//!   fdt=<hex address>     a flattened device tree is in RAM there (put by
+//!                         QEMU's -device loader): the kernel prints what it
+//!                         says (`devtree`); fw_cfg still describes the machine
 //!   console=pipe          the console's input is a host pipe, framed with
 //!                         its end of file (`dev::tty`); the runner adds it
 //!   console=<uart>        the console's UART, where a board has a choice:
@@ -51,6 +54,7 @@ pub fn parse(line: &'static [u8]) -> Options {
             }
             b"trace=signal" => crate::trace::ENABLED.store(true, Ordering::Relaxed),
             _ if w.starts_with(b"selftest=") => opts.selftest = Some(&w[9..]),
+            _ if w.starts_with(b"fdt=") => {} // read before the allocator starts (kmain)
             _ => crate::kprintln!(
                 "sigil: unknown boot option {}",
                 core::str::from_utf8(w).unwrap_or("?")

@@ -56,3 +56,47 @@ fn the_pci_16550_receives_a_stream_whole() {
         &["stdin is a terminal", &format!("bytes 65536 lines {lines} sum {sum}")],
     );
 }
+
+/// Where the test puts the dtb: below the initrd QEMU places at 16 MiB and up.
+const DTB_ADDR: &str = "0xf00000";
+
+/// The device-tree path on the e300c2: the MPC8321E-RDB's dtb (compiled
+/// from boards/mpc8321erdb.dts) put in RAM by `-device loader`, the kernel
+/// told where with `fdt=`; it prints what it read, and keeps the blob's
+/// frames away from the allocator (the leak check would see otherwise).
+#[test]
+fn the_mpc8321erdb_device_tree_is_read_on_the_e300() {
+    if common::board() == "mpc885ads" {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("sigil-dtb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dtb = dir.join("mpc8321erdb.dtb");
+    let dtc = Command::new("dtc")
+        .args(["-q", "-I", "dts", "-O", "dtb", "-o"])
+        .arg(&dtb)
+        .arg(repo_root().join("boards/mpc8321erdb.dts"))
+        .status()
+        .expect("dtc (bash qemu/deps.sh installs device-tree-compiler)");
+    assert!(dtc.success());
+    let mut cfg = common::config();
+    cfg.board = "qemu-e300".into();
+    cfg.init = Some(common::program("hello"));
+    cfg.boot_opts = vec![format!("fdt={DTB_ADDR}")];
+    cfg.qemu_flags.extend([
+        "-device".to_string(),
+        format!("loader,file={},addr={DTB_ADDR},force-raw=on", dtb.display()),
+    ]);
+    let r = run(&cfg);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(r.status, Some(7), "console:\n{}\nstderr: {}", r.console, r.stderr);
+    common::has_lines(
+        &r.console,
+        &[&format!(
+            "sigil: device tree at {DTB_ADDR}: MPC8323ERDB: RAM 0x00000000+64 MiB, timebase \
+             33333333 Hz, console 0xe0004500 (clock 133333333 Hz, 115200 baud, irq 9), IPIC \
+             0xe0000700, no initrd, bootargs \"trace=signal\""
+        )],
+    );
+    assert!(r.console.contains("sigil: leak check: ok"), "{}", r.console);
+}

@@ -37,7 +37,7 @@ pub fn boot_info() -> BootInfo {
     // SAFETY: written once by head.S before any Rust code ran.
     let r = unsafe { boot_regs };
     let initrd = if r[1] != 0 && r[2] > r[1] { (r[1], r[2] - r[1]) } else { (0, 0) };
-    BootInfo { ram_size: RAM_SIZE, tb_freq: TB_FREQ, initrd, cmdline: r[3] }
+    BootInfo { ram_size: RAM_SIZE, tb_freq: TB_FREQ, initrd, cmdline: r[3], fdt: 0 }
 }
 
 /// IMMR's base (SPR 638, upper half): the internal memory map U-Boot set up.

@@ -22,4 +22,6 @@ pub struct BootInfo {
     pub initrd: (u32, u32),
     /// Physical address of the NUL-terminated command line, or 0.
     pub cmdline: u32,
+    /// Physical address of the flattened device tree the firmware passed, or 0.
+    pub fdt: u32,
 }
