@@ -50,19 +50,7 @@ pub fn early_init() -> Option<BootInfo> {
         ipic::init(base as usize);
         CONSOLE_IRQ.store(irq, Ordering::Relaxed);
     }
-    let (start, size) = facts.memory;
-    let cmdline = match facts.bootargs {
-        [] => 0,
-        // The property's NUL follows it in the blob.
-        args => crate::mm::to_phys(args.as_ptr() as usize) as u32,
-    };
-    Some(BootInfo {
-        ram_size: start + size,
-        tb_freq: facts.timebase_hz,
-        initrd: facts.initrd.map_or((0, 0), |(s, e)| (s, e.saturating_sub(s))),
-        cmdline,
-        fdt,
-    })
+    Some(BootInfo::from_tree(fdt, &facts))
 }
 
 fn console() -> Option<Ns16550> {

@@ -25,3 +25,24 @@ pub struct BootInfo {
     /// Physical address of the flattened device tree the firmware passed, or 0.
     pub fdt: u32,
 }
+
+/// The U-Boot boards' (QEMU's g3beige reads fw_cfg instead).
+#[cfg(any(sigil_arch = "mpc8xx", sigil_platform = "mpc83xx"))]
+impl BootInfo {
+    /// What a device tree at physical `fdt` says.
+    pub fn from_tree(fdt: u32, facts: &sigil_core::devtree::BootFacts<'static>) -> BootInfo {
+        let (start, size) = facts.memory;
+        let cmdline = match facts.bootargs {
+            [] => 0,
+            // The property's NUL follows it in the blob.
+            args => crate::mm::to_phys(args.as_ptr() as usize) as u32,
+        };
+        BootInfo {
+            ram_size: start + size,
+            tb_freq: facts.timebase_hz,
+            initrd: facts.initrd.map_or((0, 0), |(s, e)| (s, e.saturating_sub(s))),
+            cmdline,
+            fdt,
+        }
+    }
+}
