@@ -10,6 +10,8 @@
 #   make trace INIT=... [ARGS=...]  boot with trace=signal; print the trace, draw target/trace/<name>.svg
 #   make image BOARD=...       the kernel ELF (and a U-Boot uImage for boards that boot one)
 #   make docs                  rewrite the docs' generated parts (trace, gdb session, bench table) from fresh runs
+#   make lab N=1               switch the tree to lab 1's starting point (docs/labs/README.md)
+#   make lab-check N=1         run lab 1's check: it passes once the exercise is done
 #
 # Missing tools (Debian packages) are installed first by qemu/deps.sh, which
 # says what it installs.
@@ -20,7 +22,8 @@ include boards/$(BOARD).mk
 CARGO      := /usr/bin/cargo
 KERNEL_DIR := target/kernel/$(BOARD)
 KERNEL     := $(KERNEL_DIR)/sigil.elf
-RUNNER     := target/release/sigil-run
+HOST_BIN   := target/host
+RUNNER     := $(HOST_BIN)/sigil-run
 INIT       ?=
 ARGS       ?=
 QUIET      ?=
@@ -35,7 +38,7 @@ MAKEFLAGS += --silent
 endif
 BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
 
-.PHONY: help deps kernel runner user busybox run run-cmd test test-host test-boards test-qemu lint test-fresh bench docs debug trace image clean
+.PHONY: help deps kernel runner user busybox run run-cmd test test-host test-boards test-qemu lint test-fresh bench docs debug trace image lab lab-check clean
 .DEFAULT_GOAL := help
 
 help: ## Show this help
@@ -57,7 +60,7 @@ kernel: deps ## Build the kernel for BOARD
 	@echo "kernel: $(KERNEL) ($$(stat -c %s $(KERNEL)) bytes ELF, $$(powerpc-linux-gnu-size $(KERNEL) | awk 'NR==2{print $$4}') bytes loaded)" >&2
 
 runner: deps ## Build the host-side QEMU runner
-	$(CARGO) build -q --release -p sigil-qemu
+	$(CARGO) build -q --profile host -p sigil-qemu
 
 include user/build.mk
 
@@ -99,7 +102,7 @@ test-host: deps ## Host unit tests of the portable logic (cargo test)
 	$(CARGO) test -q -p sigil-abi -p sigil-core --lib --tests
 
 test-qemu: kernel runner user busybox ## QEMU integration tests (boot, programs, signals)
-	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --release -p sigil-qemu --lib --bins --tests -- --test-threads=2
+	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --profile host -p sigil-qemu --lib --bins --tests -- --test-threads=2
 
 # Clippy sees every crate as it is really built: the host crates with their
 # tests, the kernel once per family (each compiles different arch code, with
@@ -164,17 +167,31 @@ trace: kernel runner user ## Boot INIT with trace=signal; print the trace and dr
 	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user --init $(INIT) --quiet \
 	  --append "$(strip trace=signal $(BOOT))" $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") \
 	  --output target/trace/$(TRACE_NAME).log -- $(ARGS); status=$$?; echo; \
-	  target/release/sigil-trace --title "$(TRACE_NAME) $(ARGS) on $(BOARD), trace=signal" \
+	  $(HOST_BIN)/sigil-trace --title "$(TRACE_NAME) $(ARGS) on $(BOARD), trace=signal" \
 	    --svg target/trace/$(TRACE_NAME).svg target/trace/$(TRACE_NAME).log && exit $$status
 
 bench: kernel runner user ## The mailing-list experiments in guest instructions: table, target/bench/{results.json,instructions.svg}
-	@target/release/sigil-bench --board $(BOARD) --kernel $(KERNEL) --user-dir target/user $(BENCH_FLAGS)
+	@$(HOST_BIN)/sigil-bench --board $(BOARD) --kernel $(KERNEL) --user-dir target/user $(BENCH_FLAGS)
 
 # Always on g3beige, the board the docs describe (qemu/src/docgen.rs says
 # which parts are generated; qemu/tests/docs.rs fails while one is stale).
 docs: runner user ## Rewrite the docs' generated parts (trace, gdb session, bench table and charts) from fresh runs
 	@$(MAKE) --no-print-directory kernel BOARD=g3beige
-	target/release/sigil-docs $(if $(ONLY),--only $(ONLY))
+	$(HOST_BIN)/sigil-docs $(if $(ONLY),--only $(ONLY))
+
+# The labs (docs/labs/README.md). A lab's starting point is its start.patch,
+# which takes a feature out of the kernel; `make lab` applies it to this
+# checkout (and says so), `git checkout -- kernel` undoes it. The checks are
+# the tests check_lab<N> of qemu/tests/labs.rs.
+LAB_PATCH = docs/labs/$(N)/start.patch
+lab: ## Apply docs/labs/N/start.patch: the tree becomes lab N's starting point
+	@test -f "$(LAB_PATCH)" || { echo "make lab needs N=<lab number>: ls docs/labs (docs/labs/README.md)"; exit 2; }
+	git apply $(LAB_PATCH)
+	@echo "lab $(N): the tree is at the lab's starting point; read docs/labs/$(N)/README.md, then make lab-check N=$(N)"
+
+lab-check: kernel runner user ## Run lab N's check (passes on the shipped tree and once the exercise is done)
+	@test -f "$(LAB_PATCH)" || { echo "make lab-check needs N=<lab number>: ls docs/labs"; exit 2; }
+	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --profile host -p sigil-qemu --test labs -- --exact check_lab$(N)
 
 clean: ## Remove build output
 	rm -rf target

@@ -3,7 +3,11 @@
 //! under `quiet`, because the trace is the point of booting with it.
 //!
 //! Line format (parsed by `sigil-trace`, qemu/src/trace.rs): `@sig <event>`
-//! then `key=value` words. `pid` is always the process the event happens to.
+//! then `key=value` words. `pid` is always the process the event happens to;
+//! the last word, `t=`, is the guest time in nanoseconds since boot (under
+//! QEMU's `-icount`, a count of instructions: the same on every run). It is
+//! read as the line is printed, and printing on the serial console takes
+//! guest time too: a gap between two events includes the trace's own cost.
 //!
 //! | event       | where                         | what it says                                  |
 //! |-------------|-------------------------------|-----------------------------------------------|
@@ -54,7 +58,8 @@ macro_rules! sigtrace {
 
 #[inline(never)]
 fn emit(args: fmt::Arguments) {
-    crate::console::print_always(format_args!("@sig {}\n", args));
+    let t = crate::dev::timer::now_ns();
+    crate::console::print_always(format_args!("@sig {} t={}\n", args, t));
 }
 
 /// A signal was generated for `target` (before the sigqueue sees it).

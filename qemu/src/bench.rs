@@ -386,27 +386,46 @@ pub fn json(rows: &[Measurement]) -> String {
     s
 }
 
-/// A horizontal bar chart of instructions per op, log scale (the old ways
-/// cost up to 30 times the default: a linear axis would flatten the default
-/// bars). One group per benchmark: its variants, then Linux 6.1 for scale;
-/// a red tick marks the target.
+/// The smallest 1, 2 or 5 times a power of ten that is at least `v`: the
+/// end of a benchmark's linear axis.
+fn nice_ceiling(v: f64) -> f64 {
+    let decade = 10f64.powf(v.max(1.0).log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * decade).find(|&c| c >= v).unwrap_or(10.0 * decade)
+}
+
+/// The chart of `rows`: per benchmark, one bar per variant and one for
+/// Linux 6.1, on a linear axis of its own (0 to a round number above the
+/// largest bar), so a 5x gap looks 5x long; the target is a red line.
 pub fn svg(rows: &[Measurement]) -> String {
     const LEFT: f64 = 250.0;
     const PLOT: f64 = 600.0;
     const BAR: f64 = 16.0;
-    const DECADES: (i32, i32) = (1, 5); // 10 .. 100000 instructions
-    let x = |v: f64| {
-        LEFT + PLOT
-            * ((v.max(10.0).log10() - DECADES.0 as f64) / (DECADES.1 - DECADES.0) as f64).min(1.0)
-    };
     let mut body = String::new();
-    let mut y = 40.0;
+    let mut y = 58.0;
     let mut benches: Vec<&str> = rows.iter().map(|m| m.benchmark).collect();
     benches.dedup();
     for bench in benches {
         let group: Vec<&Measurement> = rows.iter().filter(|m| m.benchmark == bench).collect();
+        let largest = group
+            .iter()
+            .map(|m| m.instructions_per_op)
+            .chain(group[0].linux.map(|v| v as f64))
+            .chain(group[0].target.map(|v| v as f64))
+            .fold(0.0, f64::max);
+        let end = nice_ceiling(largest);
+        let x = |v: f64| LEFT + PLOT * (v / end).min(1.0);
         let _ =
             writeln!(body, r#"<text x="10" y="{:.0}" font-weight="bold">{bench}</text>"#, y + 12.0);
+        // The axis of this benchmark: 0, a quarter, a half, ... of `end`.
+        for q in 0..=4 {
+            let v = end * q as f64 / 4.0;
+            let _ = writeln!(
+                body,
+                r##"<text x="{:.1}" y="{:.0}" text-anchor="middle" fill="#777">{v:.0}</text>"##,
+                x(v),
+                y + 12.0
+            );
+        }
         y += 18.0;
         let top = y;
         let mut bar = |label: &str, value: f64, fill: &str, body: &mut String| {
@@ -436,6 +455,15 @@ pub fn svg(rows: &[Measurement]) -> String {
         if let Some(linux) = group[0].linux {
             bar("Linux 6.1", linux as f64, "#b0b0b0", &mut body);
         }
+        for q in 0..=4 {
+            let gx = x(end * q as f64 / 4.0);
+            let _ = writeln!(
+                body,
+                r##"<line x1="{gx:.1}" y1="{:.0}" x2="{gx:.1}" y2="{:.0}" stroke="#dddddd"/>"##,
+                top - 2.0,
+                y - 2.0
+            );
+        }
         if let Some(target) = group[0].target {
             let t = x(target as f64);
             let _ = writeln!(
@@ -447,28 +475,19 @@ pub fn svg(rows: &[Measurement]) -> String {
         }
         y += 10.0;
     }
-    let mut grid = String::new();
-    for d in DECADES.0..=DECADES.1 {
-        let v = 10f64.powi(d);
-        let gx = x(v);
-        let _ = writeln!(
-            grid,
-            r##"<line x1="{gx:.1}" y1="30" x2="{gx:.1}" y2="{:.0}" stroke="#dddddd"/><text x="{gx:.1}" y="24" text-anchor="middle">{v:.0}</text>"##,
-            y
-        );
-    }
     format!(
         concat!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" font-family="sans-serif" font-size="12">"#,
             "\n",
             r#"<rect width="100%" height="100%" fill="white"/>"#,
             "\n",
-            r#"<text x="10" y="14" font-weight="bold">Sigil make bench: guest instructions per operation (log scale; red: target)</text>"#,
-            "\n{grid}{body}</svg>\n"
+            r#"<text x="10" y="14" font-weight="bold">Sigil make bench: guest instructions per operation (linear, each benchmark on its own axis)</text>"#,
+            "\n",
+            r##"<rect x="10" y="26" width="12" height="10" fill="#1f4e9c"/><text x="26" y="35">Sigil as shipped (no boot option)</text><rect x="250" y="26" width="12" height="10" fill="#8fb0e0"/><text x="266" y="35">Sigil with a boot option (the old way)</text><rect x="510" y="26" width="12" height="10" fill="#b0b0b0"/><text x="526" y="35">Linux 6.1, same QEMU machine</text><line x1="10" y1="48" x2="22" y2="48" stroke="red" stroke-width="2"/><text x="26" y="52">red line: the target for Sigil as shipped</text>"##,
+            "\n{body}</svg>\n"
         ),
-        w = LEFT + PLOT + 60.0,
+        w = LEFT + PLOT + 80.0,
         h = y + 10.0,
-        grid = grid,
         body = body
     )
 }
@@ -533,9 +552,17 @@ mod tests {
         let s = svg(&rows);
         assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
         assert_eq!(
-            s.matches("<rect x=").count(),
+            s.matches(r#"<rect x="250" y="#).count() - 1,
             3 + 2,
-            "one bar per row, one Linux bar per benchmark"
+            "one bar per row, one Linux bar per benchmark (and a legend swatch)"
         );
+        // Linear, per benchmark: a's axis ends at 500 (its largest bar), so
+        // its 200-instruction default is 2/5 of the 600-pixel plot.
+        assert_eq!(nice_ceiling(500.0), 500.0);
+        assert_eq!(nice_ceiling(245.0), 500.0);
+        assert_eq!(nice_ceiling(50.0), 50.0);
+        assert_eq!(nice_ceiling(1010.0), 2000.0);
+        assert!(s.contains(r##"width="240.0" height="16" fill="#1f4e9c""##), "{s}");
+        assert!(s.contains("red line: the target"));
     }
 }

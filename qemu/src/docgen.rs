@@ -2,8 +2,9 @@
 //!
 //! Some of what the docs show is not prose but what a command printed: the
 //! signal trace of sig_demo (docs/signals.md), the gdb session
-//! (docs/debugging.md), the bench table (docs/benchmarks.md) and the two
-//! pictures. Each is a [`Part`]: a block of a Markdown file between
+//! (docs/debugging.md), the bench table (docs/benchmarks.md), the two
+//! pictures, and the signal frames drawn to scale (docs/frame.md, from
+//! sigil-core's structs: no run needed). Each is a [`Part`]: a block of a Markdown file between
 //!
 //! ```text
 //! <!-- generated: NAME -->
@@ -59,9 +60,11 @@ pub enum Source {
     Gdb,
     /// `make bench`: the table and the chart.
     Bench,
+    /// No run: the signal frames drawn from sigil-core's structs (framedoc).
+    Frame,
 }
 
-pub const SOURCES: [Source; 3] = [Source::Trace, Source::Gdb, Source::Bench];
+pub const SOURCES: [Source; 4] = [Source::Trace, Source::Gdb, Source::Bench, Source::Frame];
 
 /// What the runs need: the built kernel and user programs.
 pub struct Inputs {
@@ -102,6 +105,10 @@ pub fn generate(source: Source, inputs: &Inputs) -> Result<Vec<(Part, String)>, 
         Source::Trace => trace_parts(inputs),
         Source::Gdb => gdb_parts(inputs),
         Source::Bench => bench_parts(inputs),
+        Source::Frame => Ok(vec![
+            (block("docs/frame.md", "frame-classic"), fenced(&crate::framedoc::classic_drawing())),
+            (block("docs/frame.md", "frame-rt"), fenced(&crate::framedoc::rt_drawing())),
+        ]),
     }
 }
 

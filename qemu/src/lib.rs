@@ -22,6 +22,7 @@ pub mod bench;
 pub mod board;
 pub mod console;
 pub mod docgen;
+pub mod framedoc;
 pub mod initramfs;
 pub mod process;
 pub mod reference;

@@ -8,9 +8,13 @@
 //! net, not a clock: it fails the test when the text never comes, and
 //! nothing here ever sleeps. Time inside the guest is what a test may
 //! depend on, so sessions run under `-icount` (the caller's `qemu_flags`).
+//! A session dropped without `finish` (a failed test unwinding) kills its
+//! QEMU, so a failure never leaves a guest running.
 
 use std::io::Read;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -26,7 +30,10 @@ pub struct Session {
     pos: usize,
     /// The longest an `expect` waits.
     pub limit: Duration,
-    run: JoinHandle<RunResult>,
+    /// The boot, until `finish` (or `drop`) has waited for it.
+    run: Option<JoinHandle<RunResult>>,
+    /// QEMU's pid (its process group's id), 0 until it has started.
+    qemu: Arc<AtomicU32>,
 }
 
 /// The keys a session sends arrive through this reader.
@@ -57,12 +64,14 @@ impl Session {
         cfg.quiet = true;
         let (key_tx, key_rx) = channel();
         let (out_tx, out_rx) = channel();
+        let qemu = Arc::new(AtomicU32::new(0));
+        let started = qemu.clone();
         let run = std::thread::spawn(move || {
             let keys = Keys { rx: key_rx, pending: Vec::new() };
             run_fed(
                 &cfg,
                 Input::Keys(Box::new(keys)),
-                |_| {},
+                move |pid| started.store(pid, Ordering::SeqCst),
                 |b| {
                     let _ = out_tx.send(b.to_vec());
                 },
@@ -74,7 +83,8 @@ impl Session {
             text: String::new(),
             pos: 0,
             limit: Duration::from_secs(60),
-            run,
+            run: Some(run),
+            qemu,
         }
     }
 
@@ -112,6 +122,11 @@ impl Session {
         }
     }
 
+    /// QEMU's pid, once it has started (0 before).
+    pub fn qemu_pid(&self) -> u32 {
+        self.qemu.load(Ordering::SeqCst)
+    }
+
     /// Everything the console printed so far.
     pub fn console(&self) -> &str {
         &self.text
@@ -121,11 +136,26 @@ impl Session {
     /// timeout) and returns how it ended.
     pub fn finish(mut self) -> RunResult {
         self.keys = None;
-        self.run.join().unwrap_or_else(|_| RunResult {
+        let run = self.run.take().expect("a session is finished once");
+        run.join().unwrap_or_else(|_| RunResult {
             console: self.text.clone(),
             status: None,
             timed_out: false,
             stderr: "session thread panicked".into(),
         })
+    }
+}
+
+impl Drop for Session {
+    /// A session not finished (a test that failed halfway): kill its QEMU
+    /// and everything it started, then wait for the boot's thread.
+    fn drop(&mut self) {
+        let Some(run) = self.run.take() else { return };
+        self.keys = None;
+        let pid = self.qemu.load(Ordering::SeqCst);
+        if pid != 0 && !run.is_finished() {
+            crate::process::kill_group_of(pid);
+        }
+        let _ = run.join();
     }
 }

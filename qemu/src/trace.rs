@@ -8,12 +8,18 @@
 //! parser does not know is an error: the kernel and this file change together.
 //!
 //! The picture: time runs left to right, one column per event, in console
-//! order. Each event is a mark on the lane of the process it happened to
-//! (`pid=`), except `generate`, which sits on the sender's lane when the
-//! sender is a process (si_pid != 0). An arrow joins each `generate` to the
-//! `dequeue` that takes the same signal off the target's queue; a bar on the
-//! lane shows the handler running, from `handler` to the `sigreturn` that
-//! reads back the same frame.
+//! order, with each column's guest time (`t=`) on an axis under the lanes.
+//! Each process has two lanes, user mode above kernel mode. Each event is a
+//! mark on the kernel lane of the process it happened to (`pid=`), except
+//! `generate`, which sits on the sender's lane when the sender is a process
+//! (si_pid != 0), and `handler`, the entry into user mode, on the user lane.
+//! An arrow joins each `generate` to the `dequeue` that takes the same
+//! signal off the target's queue; a bar on the user lane shows the handler
+//! running, from `handler` to the `sigreturn` that reads back the same
+//! frame. The system call that generated a signal (kill, sigqueue, tgkill)
+//! or ended its delivery (rt_sigreturn, sigreturn) is named beside the event;
+//! a legend says what every mark is, and every label is drawn, not hidden in
+//! a tooltip (the tooltips hold the raw line).
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -228,22 +234,74 @@ fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
-/// The timeline picture of `events`.
+/// What each mark means, for the legend.
+fn meaning(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Generate => "signal generated (on the sender's lane)",
+        Kind::Queue => "sigqueue: node queued, coalesced or dropped",
+        Kind::Dequeue => "node taken off the queue for delivery",
+        Kind::Frame => "frame written to the user stack",
+        Kind::Handler => "user mode enters the handler",
+        Kind::Sigreturn => "sigreturn reads the frame back",
+        Kind::Default => "default action (no handler)",
+    }
+}
+
+/// The system call behind an event, when there is one: the call that
+/// generated a signal (from si_code: SI_USER kill, SI_QUEUE sigqueue,
+/// SI_TKILL tgkill/tkill) or the one that ends a delivery.
+fn syscall(e: &Event) -> Option<&'static str> {
+    match e.kind {
+        Kind::Generate if e.num("sender").unwrap_or(0) != 0 => match e.get("code")? {
+            "0" => Some("kill"),
+            "-1" => Some("sigqueue"),
+            "-6" => Some("tgkill"),
+            _ => None,
+        },
+        Kind::Sigreturn => {
+            Some(if e.get("kind") == Some("rt") { "rt_sigreturn" } else { "sigreturn" })
+        }
+        _ => None,
+    }
+}
+
+/// The timeline picture of `events`: one column per event, in console
+/// order; per process a user lane (the handler runs there) above a kernel
+/// lane (everything else); a legend; and under the lanes the guest time of
+/// each column (the `t=` of its line).
 pub fn svg(events: &[Event], title: &str) -> String {
-    const LEFT: usize = 90;
-    const STEP: usize = 120;
-    const TOP: usize = 50;
-    const LANE: usize = 90;
-    let lanes: Vec<u32> = events
+    const LEFT: usize = 110;
+    const STEP: usize = 130;
+    const LANE: usize = 64;
+    // A legend column: room for 55 characters of 11 px monospace.
+    const LEGEND: usize = 380;
+    let pids: Vec<u32> = events
         .iter()
         .flat_map(|e| [e.pid, lane_pid(e)])
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    let y = |pid: u32| TOP + LANE / 2 + LANE * lanes.iter().position(|&p| p == pid).unwrap_or(0);
+    let kinds = [
+        Kind::Generate,
+        Kind::Queue,
+        Kind::Dequeue,
+        Kind::Frame,
+        Kind::Handler,
+        Kind::Sigreturn,
+        Kind::Default,
+    ];
+    let legend_rows = kinds.len().div_ceil(3) + 1;
+    let top = 40 + 18 * legend_rows + 20;
+    let width = (LEFT + STEP * events.len().max(1) + 20).max(3 * LEGEND + 20);
+    let lanes_end = top + 2 * LANE * pids.len().max(1);
+    let height = lanes_end + 60;
+    // User lane above kernel lane, per process.
+    let y = |pid: u32, user: bool| {
+        let p = pids.iter().position(|&q| q == pid).unwrap_or(0);
+        top + 2 * LANE * p + if user { LANE / 2 } else { LANE + LANE / 2 }
+    };
+    let ey = |e: &Event| y(lane_pid(e), e.kind == Kind::Handler);
     let x = |i: usize| LEFT + STEP / 2 + STEP * i;
-    let width = LEFT + STEP * events.len().max(1) + 20;
-    let height = TOP + LANE * lanes.len().max(1) + 30;
 
     let mut s = String::new();
     let _ = writeln!(
@@ -261,28 +319,63 @@ pub fn svg(events: &[Event], title: &str) -> String {
         r#"<text x="10" y="22" font-size="14" font-weight="bold">{}</text>"#,
         escape(title)
     );
-    for &pid in &lanes {
-        let ly = y(pid);
+    // The legend: a swatch per event kind, then the two connecting marks.
+    for (n, kind) in kinds.iter().enumerate() {
+        let (lx, ly) = (10 + LEGEND * (n % 3), 44 + 18 * (n / 3));
         let _ = writeln!(
             s,
-            r##"<line x1="{LEFT}" y1="{ly}" x2="{}" y2="{ly}" stroke="#bbb"/>"##,
-            width - 10
+            r#"<rect x="{lx}" y="{}" width="10" height="10" rx="5" fill="{}"/><text x="{}" y="{}"><tspan font-weight="bold">{}</tspan>: {}</text>"#,
+            ly - 9,
+            kind.color(),
+            lx + 16,
+            ly,
+            kind.name(),
+            meaning(*kind)
         );
-        let _ = writeln!(s, r#"<text x="10" y="{}" font-weight="bold">pid {pid}</text>"#, ly + 4);
+    }
+    let ly = 44 + 18 * (legend_rows - 1);
+    let _ = writeln!(
+        s,
+        r##"<line x1="10" y1="{0}" x2="40" y2="{0}" stroke="{1}" stroke-dasharray="4 3"/><text x="46" y="{2}">the same signal, generated then dequeued</text><rect x="{5}" y="{3}" width="30" height="8" fill="{4}" opacity="0.35"/><text x="{6}" y="{2}">the handler running (user mode)</text><text x="{7}" y="{2}">(name): the system call</text>"##,
+        ly - 4,
+        Kind::Generate.color(),
+        ly,
+        ly - 8,
+        Kind::Handler.color(),
+        10 + LEGEND,
+        46 + LEGEND,
+        10 + 2 * LEGEND
+    );
+    for &pid in &pids {
+        for user in [true, false] {
+            let lane_y = y(pid, user);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{LEFT}" y1="{lane_y}" x2="{}" y2="{lane_y}" stroke="{}"/>"##,
+                width - 10,
+                if user { "#ddd" } else { "#bbb" }
+            );
+            let _ = writeln!(
+                s,
+                r#"<text x="10" y="{}"><tspan font-weight="bold">pid {pid}</tspan> {}</text>"#,
+                lane_y + 4,
+                if user { "user" } else { "kernel" }
+            );
+        }
     }
     for (h, r) in handler_spans(events) {
-        let ly = y(events[h].pid);
+        let lane_y = y(events[h].pid, true);
         let _ = writeln!(
             s,
-            r#"<rect x="{}" y="{}" width="{}" height="8" fill="{}" opacity="0.35"><title>handler running</title></rect>"#,
+            r#"<rect x="{}" y="{}" width="{}" height="8" fill="{}" opacity="0.35"/>"#,
             x(h),
-            ly - 4,
+            lane_y - 4,
             x(r) - x(h),
             Kind::Handler.color()
         );
     }
     for (g, d) in deliveries(events) {
-        let (x1, y1, x2, y2) = (x(g), y(lane_pid(&events[g])), x(d), y(events[d].pid));
+        let (x1, y1, x2, y2) = (x(g), ey(&events[g]), x(d), ey(&events[d]));
         let _ = writeln!(
             s,
             r#"<path d="M{x1},{y1} C{},{y1} {},{y2} {},{y2}" fill="none" stroke="{}" stroke-dasharray="4 3" marker-end="url(#arrow)"/>"#,
@@ -292,11 +385,19 @@ pub fn svg(events: &[Event], title: &str) -> String {
             Kind::Generate.color()
         );
     }
+    // The guest-time axis: one tick per column.
+    let axis_y = lanes_end + 10;
+    let _ = writeln!(
+        s,
+        r##"<line x1="{LEFT}" y1="{axis_y}" x2="{}" y2="{axis_y}" stroke="#444"/><text x="10" y="{}">guest time, us since boot (one column per event, not to scale)</text>"##,
+        width - 10,
+        axis_y + 40
+    );
     for (i, e) in events.iter().enumerate() {
-        let (ex, ey) = (x(i), y(lane_pid(e)));
+        let (ex, y0) = (x(i), ey(e));
         let _ = writeln!(
             s,
-            r#"<circle cx="{ex}" cy="{ey}" r="6" fill="{}"><title>{}</title></circle>"#,
+            r#"<circle cx="{ex}" cy="{y0}" r="6" fill="{}"><title>{}</title></circle>"#,
             e.kind.color(),
             escape(&format!(
                 "@sig {} {}",
@@ -304,18 +405,33 @@ pub fn svg(events: &[Event], title: &str) -> String {
                 e.fields.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
             ))
         );
+        let name = match syscall(e) {
+            Some(call) => format!("{} ({call})", e.kind.name()),
+            None => e.kind.name().to_owned(),
+        };
         // Labels alternate above and below the lane, so neighbours never overlap.
-        let (name_y, detail_y) = if i % 2 == 0 { (ey - 24, ey - 11) } else { (ey + 20, ey + 33) };
+        let (name_y, detail_y) = if i % 2 == 0 { (y0 - 20, y0 - 9) } else { (y0 + 18, y0 + 29) };
         let _ = writeln!(
             s,
             r#"<text x="{ex}" y="{name_y}" text-anchor="middle" font-weight="bold">{}</text>"#,
-            e.kind.name()
+            escape(&name)
         );
         let _ = writeln!(
             s,
             r#"<text x="{ex}" y="{detail_y}" text-anchor="middle">{}</text>"#,
             escape(&detail(e))
         );
+        if let Some(t) = e.get("t").and_then(|t| t.parse::<u64>().ok()) {
+            let _ = writeln!(
+                s,
+                r##"<line x1="{ex}" y1="{}" x2="{ex}" y2="{}" stroke="#444"/><text x="{ex}" y="{}" text-anchor="middle">{}.{:03}</text>"##,
+                axis_y - 4,
+                axis_y + 4,
+                axis_y + 18,
+                t / 1000,
+                t % 1000
+            );
+        }
     }
     s.push_str("</svg>\n");
     s
@@ -328,8 +444,8 @@ mod tests {
     /// What sig_demo prints under `trace=signal` (addresses from a real run),
     /// with program output glued in front of one trace line.
     const DEMO: &str = "parent: sending SIGUSR1 to my child
-@sig generate pid=2 sender=1 signo=10 code=0
-@sig queue pid=2 signo=10 result=queued node=0xc0056b18
+@sig generate pid=2 sender=1 signo=10 code=0 t=51234567
+@sig queue pid=2 signo=10 result=queued node=0xc0056b18 t=51234890
 @sig dequeue pid=2 signo=10 node=0xc0056b18
 @sig frame pid=2 signo=10 kind=rt frame=0xaffff460 size=1536 window=0xaffff410+1616 windows=1 result=ok
 @sig handler pid=2 signo=10 nip=0x100007b0 sp=0xaffff410 lr=0xaffff768
@@ -382,5 +498,12 @@ parent: child exited with status 0
         assert_eq!(pic.matches("marker-end").count(), 1);
         assert!(pic.contains("sig_demo &lt;trace&gt;"));
         assert!(pic.contains("SIGUSR1 to 2"));
+        // Two lanes per process, a legend line per kind, the system calls,
+        // and the guest time of the lines that carry one.
+        assert!(pic.contains("pid 1</tspan> user") && pic.contains("pid 2</tspan> kernel"));
+        assert!(pic.contains(">frame</tspan>: frame written to the user stack"));
+        assert!(pic.contains(">generate (kill)<") && pic.contains(">sigreturn (rt_sigreturn)<"));
+        assert!(pic.contains(">51234.567<") && pic.contains(">51234.890<"));
+        assert_eq!(pic.matches("us since boot").count(), 1);
     }
 }

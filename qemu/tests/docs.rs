@@ -175,6 +175,12 @@ fn bench_table_and_chart_match_a_fresh_make_bench() {
     generated_parts_are_current(Source::Bench);
 }
 
+/// docs/frame.md's drawings are the structs' layouts now (no run: cheap).
+#[test]
+fn frame_drawings_match_the_structs() {
+    generated_parts_are_current(Source::Frame);
+}
+
 #[test]
 fn prose_names_only_addresses_the_generated_parts_show() {
     let stray = docgen::stray_addresses(&documents());

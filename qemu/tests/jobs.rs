@@ -83,6 +83,27 @@ fn orphaned_groups_are_hung_up() {
     );
 }
 
+/// Sigil only: qemu-ppc 7.2 answers PR_SET_CHILD_SUBREAPER with EINVAL
+/// (its prctl passes only the options it knows). The lines are Linux's:
+/// prctl(2) for the flag (not inherited by fork), and the orphaned-group
+/// rule checked after the orphans have their new parent (Linux
+/// `exit_notify`: `forget_original_parent`, then `kill_orphaned_pgrp`).
+/// The console session (user/c/tty_session.c) relies on both.
+#[test]
+fn a_child_subreaper_adopts_orphans_and_links_its_own_session() {
+    let r = sigil("jobs_subreaper", &[], &[]);
+    assert_eq!(r.status, Some(0), "{}", r.console);
+    has_lines(
+        &r.console,
+        &[
+            "subreaper: before 0, after 1, in a child 0",
+            "M in a session of its own: J adopted by the subreaper: yes, hung up: yes",
+            "M in our session: J adopted by the subreaper: yes, hung up: no",
+            "prctl(unknown option): Invalid argument",
+        ],
+    );
+}
+
 /// qemu-ppc does not pass SA_NOCLDWAIT on to the host's sigaction, so its
 /// children become zombies and waitpid returns one; Linux (and Sigil)
 /// reaps them and waitpid fails with ECHILD (sigaction(2): "the calling

@@ -4,13 +4,17 @@
  * which then has job control; with arguments, that program
  * (`tty_session /bin/wc -l`). A process group leader cannot call setsid(),
  * so the session is made in a child, as setsid(1) does; the parent waits.
- * PATH puts Sigil's programs (/bin) first. As PID 1 it also waits for
- * the orphans it inherits (the shell's jobs, hung up when it exits), so
- * they finish before the machine powers off. */
+ * PATH puts Sigil's programs (/bin) first. It is a child subreaper
+ * (prctl PR_SET_CHILD_SUBREAPER): the jobs the shell leaves behind come to
+ * it rather than to init (a stopped one is hung up as the shell exits),
+ * and it waits for them, so they finish before init powers off. So a
+ * background job still running when the shell exits keeps the machine up
+ * until it ends, as it would keep running on Linux. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +27,8 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	setenv("PATH", "/bin:/sbin:/usr/bin:/usr/sbin", 0);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		perror("tty_session: prctl");
 	pid = fork();
 	if (pid < 0) {
 		perror("tty_session: fork");
@@ -43,7 +49,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	while (getpid() == 1 && (wait(NULL) > 0 || errno == EINTR))
+	while (wait(NULL) > 0 || errno == EINTR)
 		;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

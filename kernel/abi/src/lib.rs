@@ -15,6 +15,7 @@
 //!   status encoding ([`wait_status`]).
 
 #![no_std]
+#![forbid(unsafe_code)]
 
 #[cfg(test)]
 extern crate std;

@@ -125,6 +125,10 @@ pub const SS_AUTODISARM: u32 = 1 << 31;
 pub const MINSIGSTKSZ: u32 = 2048;
 pub const SIGSTKSZ: u32 = 8192;
 
+// prctl options (linux/prctl.h): the child-subreaper pair.
+pub const PR_SET_CHILD_SUBREAPER: u32 = 36;
+pub const PR_GET_CHILD_SUBREAPER: u32 = 37;
+
 // wait4/waitpid/waitid options.
 pub const WNOHANG: u32 = 0x0000_0001;
 pub const WUNTRACED: u32 = 0x0000_0002;

@@ -4,7 +4,8 @@
 //! builds for the PowerPC kernel and for the host, where `cargo test` checks it.
 //! The kernel crate (`kernel/src`) glues these pieces to the machine.
 #![no_std]
-#![deny(unsafe_op_in_unsafe_fn)]
+// Pure logic only: every `unsafe` edge (MMIO, user memory, asm) is the kernel crate's.
+#![forbid(unsafe_code)]
 
 #[cfg(test)]
 extern crate std;

@@ -137,15 +137,16 @@ pub fn send(target: KillTarget, info: Option<SigInfo>) -> Result<(), Errno> {
     outcome.result()
 }
 
-/// Process `gone` is exiting (its children not yet handed to PID 1): each
-/// group this orphans with a stopped member gets SIGHUP, then SIGCONT.
-pub fn hangup_orphaned(gone: u32) {
+/// Process `gone` is exiting (its children not yet handed to `reaper`, their
+/// new parent): each group this orphans with a stopped member gets SIGHUP,
+/// then SIGCONT.
+pub fn hangup_orphaned(gone: u32, reaper: u32) {
     // Almost no exit has a stopped process anywhere: skip the snapshot.
     if !all().any(|p| p.stop.is_some()) {
         return;
     }
     let procs: Vec<Member> = all().map(|p| p.member()).collect();
-    for pgid in orphan::hangup_on_exit(&procs, gone) {
+    for pgid in orphan::hangup_on_exit(&procs, gone, reaper) {
         for sig in [Signal::SIGHUP, Signal::SIGCONT] {
             let _ = send(KillTarget::Group(pgid), Some(SigInfo::kernel(sig)));
         }

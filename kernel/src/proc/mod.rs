@@ -185,6 +185,10 @@ pub struct Group {
     pub job: JobIds,
     /// The thread of the parent sleeping in vfork until this child execs or exits.
     pub vfork_parent: Option<u32>,
+    /// prctl(PR_SET_CHILD_SUBREAPER): the orphans of this process's
+    /// descendants come here rather than to PID 1 (`wait::new_parent`).
+    /// Kept across exec, not inherited by fork, as Linux's `is_child_subreaper`.
+    pub child_subreaper: bool,
     /// CPU time used and the timers counting it (see `crate::cputime`).
     pub cpu: CpuAccount,
 }
@@ -395,6 +399,7 @@ fn create(
         report: None,
         job,
         vfork_parent: None,
+        child_subreaper: false,
         cpu: CpuAccount::default(),
     }));
     t.groups.insert(pid, g.clone());

@@ -7,7 +7,8 @@
 //! ending and wakes every thread, each of which leaves on its way back to
 //! user mode. The last thread out ends the process: it frees the address
 //! space and files, hangs up the process groups its exit orphans
-//! (`group::hangup_orphaned`), hands its children to PID 1, leaves the group
+//! (`group::hangup_orphaned`), hands its children to PID 1 (or to the
+//! nearest child subreaper, `new_parent`), leaves the group
 //! a zombie holding its Linux wait status, and tells its parent
 //! (`notify_parent`). So a leader that exits before its threads is waited
 //! for only once the last of them is gone, as on Linux. A parent that
@@ -86,19 +87,36 @@ fn process_end() {
     g.zombie = true;
     let pid = g.pid;
     crate::dev::tty::exiting(g);
-    super::group::hangup_orphaned(pid);
+    let reaper = new_parent(g.ppid);
+    super::group::hangup_orphaned(pid, reaper);
     let mut zombies = alloc::vec::Vec::new();
     for c in super::all().filter(|c| c.ppid == pid) {
-        c.ppid = 1;
+        c.ppid = reaper;
         if c.zombie {
             zombies.push(c.pid);
         }
     }
-    // PID 1 inherits the zombies: it is told, as their parent was.
+    // The new parent inherits the zombies: it is told, as their parent was.
     for z in zombies {
         notify_parent(z);
     }
     notify_parent(pid);
+}
+
+/// Who adopts the children of a process whose parent is `ppid` (Linux
+/// `find_new_reaper`): the nearest ancestor that made itself a child
+/// subreaper and is not ending itself, else PID 1. A session runner uses
+/// it to wait for the jobs its shell leaves behind (user/c/tty_session.c).
+fn new_parent(mut ppid: u32) -> u32 {
+    // Bounded: a parent chain holds each process at most once.
+    for _ in 0..super::MAX_PROCS {
+        let Some(a) = get(ppid).filter(|_| ppid > 1) else { break };
+        if a.child_subreaper && !a.zombie && a.exit.is_none() {
+            return ppid;
+        }
+        ppid = a.ppid;
+    }
+    1
 }
 
 /// Zombie `pid` tells its parent it exited: SIGCHLD (unless the parent

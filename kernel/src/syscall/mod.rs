@@ -71,6 +71,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Getpgrp => crate::proc::group::getpgid(0),
         Setsid => crate::proc::group::setsid(),
         Getsid => crate::proc::group::getsid(a[0] as i32),
+        Prctl => process::prctl(a[0], a[1]),
         Getpid => Ok(crate::proc::group().pid),
         Gettid => Ok(crate::proc::current().tid),
         Getppid => Ok(crate::proc::group().ppid),

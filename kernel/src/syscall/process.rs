@@ -1,8 +1,8 @@
 //! Process system calls: exit, exit_group, execve, wait4/waitid, and the
 //! process-group and session calls (setpgid, getpgid, getpgrp, setsid,
-//! getsid); fork and clone are in thread.rs.
+//! getsid), and prctl's child-subreaper pair; fork and clone are in thread.rs.
 
-use sigil_core::abi::{wait_status, Errno};
+use sigil_core::abi::{self, wait_status, Errno};
 use sigil_core::job::wait::{self, WaitFor};
 use sigil_core::time::cputime::CpuTimes;
 
@@ -63,4 +63,22 @@ fn put_rusage(rusage: u32, cpu: CpuTimes) -> Result<(), Errno> {
         crate::uaccess::copy_to_user(rusage, &ru).map_err(|_| Errno::EFAULT)?;
     }
     Ok(())
+}
+
+/// prctl(option, arg2): PR_SET_CHILD_SUBREAPER and PR_GET_CHILD_SUBREAPER
+/// (orphaned descendants come to this process: `proc::wait::new_parent`).
+/// Every other option is EINVAL, what Linux answers for an option it does
+/// not know.
+pub fn prctl(option: u32, arg2: u32) -> SysResult {
+    let g = proc::group();
+    match option {
+        abi::PR_SET_CHILD_SUBREAPER => {
+            g.child_subreaper = arg2 != 0;
+            Ok(0)
+        }
+        abi::PR_GET_CHILD_SUBREAPER => {
+            put_user(arg2, g.child_subreaper as u32).map(|_| 0).map_err(|_| Errno::EFAULT)
+        }
+        _ => Err(Errno::EINVAL),
+    }
 }

@@ -1,10 +1,10 @@
 //! sigil-docs: `make docs`. Makes again the parts of docs/ that are program
 //! output (the sig_demo trace and its picture, the gdb session, the bench
-//! table and chart; `sigil_qemu::docgen` says which and how) and writes them
+//! table and chart, the frame drawings; `sigil_qemu::docgen` says which and how) and writes them
 //! into the docs, or with `--check` only says which are stale.
 //!
 //! ```text
-//! sigil-docs [--check] [--only trace,gdb,bench]
+//! sigil-docs [--check] [--only trace,gdb,bench,frame]
 //! ```
 //! Exit status: 0, 1 if `--check` found a stale part or a run failed, 2 for
 //! bad usage. The kernel and user programs must be built (`make docs` does it).
@@ -13,7 +13,7 @@ use std::process::exit;
 
 use sigil_qemu::docgen::{self, Inputs, Source, SOURCES};
 
-const USAGE: &str = "usage: sigil-docs [--check] [--only trace,gdb,bench]";
+const USAGE: &str = "usage: sigil-docs [--check] [--only trace,gdb,bench,frame]";
 
 fn source_named(name: &str) -> Option<Source> {
     SOURCES.into_iter().find(|s| format!("{s:?}").eq_ignore_ascii_case(name))
@@ -29,7 +29,7 @@ fn main() {
                 let names = args.next().unwrap_or_default();
                 let picked: Option<Vec<Source>> = names.split(',').map(source_named).collect();
                 only = Some(picked.unwrap_or_else(|| {
-                    eprintln!("sigil-docs: --only takes trace, gdb, bench\n{USAGE}");
+                    eprintln!("sigil-docs: --only takes trace, gdb, bench, frame\n{USAGE}");
                     exit(2)
                 }));
             }

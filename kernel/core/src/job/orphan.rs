@@ -9,10 +9,12 @@
 //! - the exiting process's own group, if its parent was in another group of
 //!   the same session (it was the group's link to its session);
 //! - each child's group, if it differs from the exiting one's and is in the
-//!   same session (the exiting process linked it; its children go to init).
+//!   same session (the exiting process linked it; its children go to the
+//!   new parent: init, or the nearest child subreaper).
 //!
 //! As in Linux (`will_become_orphaned_pgrp`), zombies and members whose
-//! parent is PID 1 link nothing: init does no job control.
+//! parent is PID 1 link nothing: init does no job control. A subreaper
+//! does link a group, like any parent (Linux checks after re-parenting).
 
 use alloc::vec::Vec;
 
@@ -21,10 +23,16 @@ use super::Member;
 /// Is group `pgid` orphaned once `gone` has exited (its children re-parented
 /// to PID 1)? `procs` is the table before the exit.
 pub fn orphaned_without(procs: &[Member], pgid: u32, gone: u32) -> bool {
-    let parent = |m: &Member| procs.iter().find(|p| p.pid == m.ppid && p.pid != gone && !p.zombie);
+    orphaned_after(procs, pgid, gone, 1)
+}
+
+/// `orphaned_without`, with the children of `gone` re-parented to `reaper`.
+fn orphaned_after(procs: &[Member], pgid: u32, gone: u32, reaper: u32) -> bool {
+    let ppid = |m: &Member| if m.ppid == gone { reaper } else { m.ppid };
+    let parent = |m: &Member| procs.iter().find(|p| p.pid == ppid(m) && p.pid != gone && !p.zombie);
     !procs
         .iter()
-        .filter(|m| m.pgid == pgid && m.pid != gone && !m.zombie && m.ppid != 1)
+        .filter(|m| m.pgid == pgid && m.pid != gone && !m.zombie && ppid(m) != 1)
         .any(|m| parent(m).is_some_and(|p| p.pgid != pgid && p.sid == m.sid))
 }
 
@@ -32,9 +40,10 @@ fn has_stopped(procs: &[Member], pgid: u32, gone: u32) -> bool {
     procs.iter().any(|m| m.pgid == pgid && m.pid != gone && m.stopped)
 }
 
-/// The groups to send SIGHUP and SIGCONT to when process `gone` exits
-/// (`procs`: the table before the exit, `gone` included).
-pub fn hangup_on_exit(procs: &[Member], gone: u32) -> Vec<u32> {
+/// The groups to send SIGHUP and SIGCONT to when process `gone` exits and
+/// its children go to `reaper` (`procs`: the table before the exit, `gone`
+/// included).
+pub fn hangup_on_exit(procs: &[Member], gone: u32, reaper: u32) -> Vec<u32> {
     let Some(me) = procs.iter().find(|m| m.pid == gone) else { return Vec::new() };
     let mut candidates = Vec::new();
     if let Some(parent) = procs.iter().find(|p| p.pid == me.ppid) {
@@ -47,6 +56,6 @@ pub fn hangup_on_exit(procs: &[Member], gone: u32) -> Vec<u32> {
             candidates.push(c.pgid);
         }
     }
-    candidates.retain(|&g| orphaned_without(procs, g, gone) && has_stopped(procs, g, gone));
+    candidates.retain(|&g| orphaned_after(procs, g, gone, reaper) && has_stopped(procs, g, gone));
     candidates
 }

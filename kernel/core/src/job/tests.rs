@@ -115,9 +115,9 @@ fn shell_exit_orphans_its_stopped_job_only() {
     assert!(orphaned_without(&procs, 20, 10));
     // Group 30 is orphaned too, but has nothing stopped: no hangup.
     assert!(orphaned_without(&procs, 30, 10));
-    assert_eq!(hangup_on_exit(&procs, 10), vec![20]);
+    assert_eq!(hangup_on_exit(&procs, 10, 1), vec![20]);
     // A member exiting does not orphan its group while the shell lives.
-    assert_eq!(hangup_on_exit(&procs, 21), vec![]);
+    assert_eq!(hangup_on_exit(&procs, 21, 1), vec![]);
 }
 
 #[test]
@@ -126,7 +126,7 @@ fn a_groups_last_link_exiting_orphans_it() {
     // Once 20 is gone, 21 still links group 20 to the shell: no orphan.
     let mut procs = session();
     procs.push(Member { stopped: true, ..m(22, 21, 20, 10) });
-    assert_eq!(hangup_on_exit(&procs, 20), vec![]);
+    assert_eq!(hangup_on_exit(&procs, 20, 1), vec![]);
     // A job leader whose parent is outside the group: its exit orphans its
     // own group only if it was the last link.
     let procs = vec![
@@ -135,7 +135,7 @@ fn a_groups_last_link_exiting_orphans_it() {
         m(20, 10, 20, 10),
         Member { stopped: true, ..m(23, 20, 20, 10) },
     ];
-    assert_eq!(hangup_on_exit(&procs, 20), vec![20]);
+    assert_eq!(hangup_on_exit(&procs, 20, 1), vec![20]);
 }
 
 #[test]
@@ -150,7 +150,20 @@ fn zombies_and_init_children_link_nothing() {
     let procs =
         vec![m(1, 0, 1, 1), m(10, 1, 10, 10), Member { stopped: true, ..m(20, 10, 20, 20) }];
     assert!(orphaned_without(&procs, 20, 0));
-    assert_eq!(hangup_on_exit(&procs, 10), vec![]);
+    assert_eq!(hangup_on_exit(&procs, 10, 1), vec![]);
+}
+
+#[test]
+fn a_subreaper_links_the_groups_it_adopts_only_in_its_session() {
+    // The shell 10 runs under a subreaper 5. Another session's subreaper
+    // (a session runner) links nothing: the stopped job is hung up.
+    let mut procs = session();
+    procs[1].ppid = 5;
+    procs.push(m(5, 1, 5, 5));
+    assert_eq!(hangup_on_exit(&procs, 10, 5), vec![20]);
+    // One in the shell's own session, in another group, still links it.
+    procs.last_mut().unwrap().sid = 10;
+    assert_eq!(hangup_on_exit(&procs, 10, 5), vec![]);
 }
 
 #[test]
