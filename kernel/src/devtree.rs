@@ -16,7 +16,7 @@ const MAX_SIZE: usize = 1 << 20;
 /// whole blob lies below `ram_end`.
 pub fn at(addr: u32, ram_end: u32) -> Option<&'static [u8]> {
     let addr = addr as usize;
-    if addr == 0 || addr % 4 != 0 || addr + 8 > ram_end as usize {
+    if addr == 0 || !addr.is_multiple_of(4) || addr + 8 > ram_end as usize {
         return None;
     }
     // SAFETY: eight bytes of RAM (checked above), which head.S maps at
