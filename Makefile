@@ -113,7 +113,7 @@ CLIPPY_DENY := -- -D warnings
 lint: deps ## cargo fmt --check, and clippy -D warnings on the host crates, the kernel (each family) and ulib
 	PATH=/usr/bin:$$PATH $(CARGO) fmt --all --check
 	$(CLIPPY) -p sigil-abi -p sigil-core -p sigil-qemu --all-targets $(CLIPPY_DENY)
-	for b in g3beige mpc885ads; do \
+	for b in g3beige mpc885ads mpc8321erdb; do \
 	  $(MAKE) --no-print-directory -s lint-kernel BOARD=$$b || exit 1; done
 	$(CROSS_ENV) RUSTFLAGS="$(USER_RS_FLAGS)" $(CLIPPY) -p ulib --release --bins \
 	  --target powerpc-unknown-linux-gnu -Zbuild-std=core -Zbuild-std-features=compiler-builtins-mem \
@@ -123,7 +123,7 @@ lint: deps ## cargo fmt --check, and clippy -D warnings on the host crates, the 
 lint-kernel:
 	$(CROSS_ENV) $(KERNEL_ENV) SIGIL_ARCH=$(KERNEL_ARCH) RUSTFLAGS="-C link-arg=-T$(CURDIR)/$(KERNEL_LD)" \
 	  $(CLIPPY) -p sigil-kernel --release --target kernel/ppc32-sigil.json $(BUILD_STD) \
-	  --target-dir target/clippy/$(KERNEL_ARCH) $(CLIPPY_DENY)
+	  --target-dir target/clippy/$(KERNEL_ARCH)$(if $(findstring SIGIL_PLATFORM,$(KERNEL_ENV)),-$(BOARD)) $(CLIPPY_DENY)
 
 # What a newcomer's new machine does with README's commands: a pristine Debian
 # 12 chroot holding a fresh clone of this checkout's HEAD (commit first), built
@@ -133,8 +133,10 @@ test-fresh: ## README's two commands (and make lint) on a pristine Debian 12, fr
 	@test -x $(FRESH_DEBIAN) || { echo "test-fresh needs FRESH_DEBIAN=<fresh-debian.sh> (not found: $(FRESH_DEBIAN))"; exit 2; }
 	time $(FRESH_DEBIAN) 'make run </dev/null && make lint && make test </dev/null'
 
-test-boards: deps ## Check that the hardware-only boards build (make image BOARD=mpc885ads)
-	@$(MAKE) --no-print-directory image BOARD=mpc885ads
+test-boards: deps ## Check that the hardware-only boards build (make image BOARD=mpc885ads and mpc8321erdb), and their uImage headers
+	@for b in mpc885ads mpc8321erdb; do \
+	  $(MAKE) --no-print-directory image BOARD=$$b || exit 1; \
+	  bash qemu/check-uimage.sh target/kernel/$$b || exit 1; done
 
 # A board with UIMAGE_LOAD boots from U-Boot: wrap the raw image in a uImage
 # whose entry is the ELF's _start_phys.
@@ -145,6 +147,10 @@ ifneq ($(UIMAGE_LOAD),)
 	  -e 0x$$(powerpc-linux-gnu-nm $(KERNEL) | awk '$$3 == "_start_phys" {print $$1}') \
 	  -n "Sigil $(BOARD)" -d $(KERNEL_DIR)/sigil.bin $(KERNEL_DIR)/sigil.uImage
 	@echo "image: $(KERNEL_DIR)/sigil.uImage"
+endif
+ifneq ($(BOARD_DTS),)
+	dtc -q -I dts -O dtb -o $(KERNEL_DIR)/$(BOARD).dtb $(BOARD_DTS)
+	@echo "device tree: $(KERNEL_DIR)/$(BOARD).dtb"
 endif
 
 # The runner builds the initramfs and the command line exactly as for `make run`;

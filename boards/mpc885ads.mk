@@ -2,9 +2,11 @@
 #
 # QEMU has no 8xx model, so there is no QEMU_CMD: `make image BOARD=mpc885ads`
 # builds the ELF and a U-Boot uImage; docs/boards/mpc8xx.md says how to boot it.
-# The kernel cannot ask firmware for RAM size or clock rates (it does not parse
-# U-Boot's bd_t, whose layout depends on U-Boot's configuration), so they are
-# set here and compiled in (KERNEL_ENV).
+# Booted with a device tree (bootm <kernel> <initrd> <fdt>), the kernel reads
+# RAM size, timebase rate, command line and initrd from it. The legacy boot
+# (no tree) gives only U-Boot's bd_t, which Sigil does not parse (its layout
+# depends on U-Boot's configuration): RAM size and timebase rate are then
+# the numbers set here and compiled in (KERNEL_ENV).
 BOARD_DESC   = MPC885ADS (MPC8xx: software TLB reload, KUAP via MD_AP, SMC1 console), U-Boot, hardware only
 KERNEL_ARCH  = mpc8xx
 KERNEL_LD    = linker/mpc8xx.ld

@@ -18,12 +18,19 @@ fn main() {
     // Board facts some families compile in (boards/*.mk KERNEL_ENV).
     println!("cargo:rerun-if-env-changed=SIGIL_RAM_MB");
     println!("cargo:rerun-if-env-changed=SIGIL_TB_FREQ");
+    // The machine around a book3s/32 core (boards/mpc8321erdb.mk: mpc83xx).
+    println!("cargo:rerun-if-env-changed=SIGIL_PLATFORM");
+    println!("cargo::rustc-check-cfg=cfg(sigil_platform, values(\"mpc83xx\"))");
+    let platform = std::env::var("SIGIL_PLATFORM").unwrap_or_default();
+    if !platform.is_empty() {
+        println!("cargo:rustc-cfg=sigil_platform=\"{platform}\"");
+    }
     println!("cargo::rustc-check-cfg=cfg(sigil_arch, values(\"book3s32\", \"mpc8xx\"))");
     println!("cargo:rustc-cfg=sigil_arch=\"{family}\"");
     let mut objs = Vec::new();
     for dir in [PathBuf::from("src/arch/ppc32"), PathBuf::from(format!("src/arch/{family}"))] {
         println!("cargo:rerun-if-changed={}", dir.display());
-        assemble_dir(&dir, &out, &mut objs);
+        assemble_dir(&dir, &out, &platform, &mut objs);
     }
     for obj in objs {
         println!("cargo:rustc-link-arg={}", obj.display());
@@ -32,13 +39,24 @@ fn main() {
 
 /// Assembles every .S file of `dir` into `out`, adding the objects to `objs`.
 /// One `-mcpu` serves both families: their SPRs are named by number.
-fn assemble_dir(dir: &std::path::Path, out: &std::path::Path, objs: &mut Vec<PathBuf>) {
+/// `platform` becomes `-DSIGIL_PLATFORM_<NAME>` (head.S's BATs differ).
+fn assemble_dir(
+    dir: &std::path::Path,
+    out: &std::path::Path,
+    platform: &str,
+    objs: &mut Vec<PathBuf>,
+) {
     for entry in std::fs::read_dir(dir).expect("arch directory") {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "S") {
             let obj = out.join(path.file_stem().unwrap()).with_extension("o");
             let status = Command::new("powerpc-linux-gnu-gcc")
-                .args(["-c", "-mcpu=603e", "-msoft-float", "-mregnames", "-o"])
+                .args(["-c", "-mcpu=603e", "-msoft-float", "-mregnames"])
+                .args(
+                    (!platform.is_empty())
+                        .then(|| format!("-DSIGIL_PLATFORM_{}", platform.to_uppercase())),
+                )
+                .arg("-o")
                 .arg(&obj)
                 .arg(&path)
                 .status()

@@ -21,6 +21,9 @@ needs=(
   "qemu-system-ppc:/usr/bin/qemu-system-ppc"
   "qemu-user:/usr/bin/qemu-ppc"
   "u-boot-tools:/usr/bin/mkimage"
+  # The MPC8321E-RDB's device tree (boards/mpc8321erdb.dts) is compiled to
+  # the dtb the host tests and the qemu-e300 device-tree test read.
+  "device-tree-compiler:/usr/bin/dtc"
   "gdb-multiarch:/usr/bin/gdb-multiarch"
   # BusyBox from Debian's source package (user/busybox/build.sh): apt-get
   # source unpacks with dpkg-source, the tarball is bzip2, and its kconfig

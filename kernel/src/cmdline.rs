@@ -12,8 +12,13 @@
 //!                         traps and is emulated (`fpemu`), as on an FPU-less
 //!                         8xx; for testing the emulator in QEMU
 //!   selftest=<name>       run a built-in kernel test instead of /init
+//!   fdt=<hex address>     a flattened device tree is in RAM there (put by
+//!                         QEMU's -device loader): the kernel prints what it
+//!                         says (`devtree`); fw_cfg still describes the machine
 //!   console=pipe          the console's input is a host pipe, framed with
 //!                         its end of file (`dev::tty`); the runner adds it
+//!   console=<uart>        the console's UART, where a board has a choice:
+//!                         ttyS0 is a PCI 16550 on g3beige (arch `select_console`)
 
 use alloc::vec::Vec;
 use core::sync::atomic::Ordering;
@@ -39,8 +44,17 @@ pub fn parse(line: &'static [u8]) -> Options {
             _ if w.starts_with(b"pcm.sync_ptr=") => crate::dev::pcm::set_sync_ptr_way(&w[13..]),
             b"fpu=emulate" => crate::fpemu::FORCED.store(true, Ordering::Relaxed),
             b"console=pipe" => crate::dev::tty::PIPE_INPUT.store(true, Ordering::Relaxed),
+            _ if w.starts_with(b"console=") => {
+                if !crate::arch::select_console(&w[8..]) {
+                    crate::kprintln!(
+                        "sigil: {}: no such console UART",
+                        core::str::from_utf8(w).unwrap_or("?")
+                    );
+                }
+            }
             b"trace=signal" => crate::trace::ENABLED.store(true, Ordering::Relaxed),
             _ if w.starts_with(b"selftest=") => opts.selftest = Some(&w[9..]),
+            _ if w.starts_with(b"fdt=") => {} // read before the allocator starts (kmain)
             _ => crate::kprintln!(
                 "sigil: unknown boot option {}",
                 core::str::from_utf8(w).unwrap_or("?")

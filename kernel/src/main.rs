@@ -24,6 +24,7 @@ mod console;
 mod cputime;
 mod cred;
 mod dev;
+mod devtree;
 mod event;
 mod fpemu;
 mod fs;
@@ -56,24 +57,20 @@ extern "C" fn kmain() -> ! {
     let (kstart, kend) =
         unsafe { (&__kernel_start as *const u8 as usize, &__kernel_end as *const u8 as usize) };
     let (initrd, initrd_len) = (boot.initrd.0 as usize, boot.initrd.1 as usize);
-    // Keep the initrd and the command line QEMU put after it out of the allocator.
+    let cmdline = command_line(boot.cmdline as usize);
+    let fdt_addr = if boot.fdt != 0 { Some(boot.fdt) } else { devtree::option(cmdline) };
+    let fdt = fdt_addr.and_then(|a| devtree::at(a, boot.ram_size));
+    // Keep the initrd, the command line QEMU put after it, and the device
+    // tree out of the allocator.
     let first = mm::to_phys(kend).div_ceil(mm::PAGE_SIZE);
     let last = boot.ram_size as usize / mm::PAGE_SIZE;
-    let mut keep = (usize::MAX, 0);
-    for (start, len) in [(initrd, initrd_len), (boot.cmdline as usize, mm::PAGE_SIZE)] {
-        if len > 0 && start > 0 {
-            keep = (
-                keep.0.min(start / mm::PAGE_SIZE),
-                keep.1.max((start + len).div_ceil(mm::PAGE_SIZE) + 1),
-            );
-        }
-    }
-    if keep.0 < keep.1 {
-        mm::frames::init(&[(first, keep.0), (keep.1, last)], HEAP_FRAMES);
-    } else {
-        mm::frames::init(&[(first, last)], HEAP_FRAMES);
-    }
-    let cmdline = command_line(boot.cmdline as usize);
+    let kept = [
+        (initrd, initrd_len),
+        (boot.cmdline as usize, mm::PAGE_SIZE),
+        (fdt_addr.unwrap_or(0) as usize, fdt.map_or(0, |b| b.len())),
+    ];
+    let (ranges, n) = free_ranges(first, last, kept);
+    mm::frames::init(&ranges[..n], HEAP_FRAMES);
     let opts = cmdline::parse(cmdline);
     kprintln!(
         "Sigil on {}: CPU PVR {:#010x} ({}), RAM {} MiB, kernel {} KiB, timebase {} Hz",
@@ -84,6 +81,13 @@ extern "C" fn kmain() -> ! {
         (kend - kstart) >> 10,
         boot.tb_freq
     );
+
+    match (fdt_addr, fdt.map(sigil_core::devtree::parse)) {
+        (Some(a), Some(Ok(facts))) => kprintln!("sigil: device tree at {:#x}: {}", a, facts),
+        (Some(a), Some(Err(e))) => kprintln!("sigil: device tree at {:#x}: {:?}", a, e),
+        (Some(a), None) => kprintln!("sigil: no device tree at {:#x}", a),
+        (None, _) => {}
+    }
 
     let tlb_reload = arch::mmu_init();
     dev::timer::init(boot.tb_freq);
@@ -177,6 +181,30 @@ fn leak_check(before: &Usage) {
             frames, heap, nodes
         ));
     }
+}
+
+/// The frames [first, last) without the `kept` regions (physical start and
+/// length in bytes; length 0: nothing kept), as half-open frame ranges.
+fn free_ranges(
+    first: usize,
+    last: usize,
+    mut kept: [(usize, usize); 3],
+) -> ([(usize, usize); 4], usize) {
+    kept.sort_unstable();
+    let (mut ranges, mut n, mut from) = ([(0, 0); 4], 0, first);
+    for (start, len) in kept.into_iter().filter(|&(s, l)| s > 0 && l > 0) {
+        let (lo, hi) = (start / mm::PAGE_SIZE, (start + len).div_ceil(mm::PAGE_SIZE) + 1);
+        if lo > from {
+            ranges[n] = (from, lo.min(last));
+            n += 1;
+        }
+        from = from.max(hi);
+    }
+    if from < last {
+        ranges[n] = (from, last);
+        n += 1;
+    }
+    (ranges, n)
 }
 
 /// The NUL-terminated command line QEMU left at physical `addr` (at most 4 KiB).

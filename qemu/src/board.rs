@@ -2,7 +2,8 @@
 //!
 //! A board file is a few Make variable assignments (`KEY = value`, also `:=`
 //! and `?=`), with `#` comments and backslash line continuations. The runner
-//! needs only `QEMU_CMD`; the whole map is kept so callers can read others.
+//! needs `QEMU_CMD`, and `BOOT_OPTS` (boot options the board always needs,
+//! put before the run's own); the whole map is kept so callers can read others.
 //! Values are taken literally: Make would expand `$(VAR)` references, but board
 //! files do not use them, and a `$` in QEMU_CMD is reported as an error rather
 //! than passed to QEMU half-expanded.
@@ -50,6 +51,13 @@ impl Board {
             return Err(format!("{}: QEMU_CMD is empty", self.path.display()));
         }
         Ok(words)
+    }
+
+    /// `BOOT_OPTS` split into words (none if the board has no such line).
+    pub fn boot_opts(&self) -> Vec<String> {
+        self.vars
+            .get("BOOT_OPTS")
+            .map_or(Vec::new(), |v| v.split_whitespace().map(str::to_owned).collect())
     }
 }
 
@@ -128,12 +136,16 @@ mod tests {
         assert_eq!(board.qemu_cmd().unwrap(), ["qemu-system-ppc", "-M", "g3beige", "-m", "256"]);
         let missing = Board { path: "t.mk".into(), vars: parse_vars("A = b\n") };
         assert!(missing.qemu_cmd().is_err());
+        assert!(missing.boot_opts().is_empty());
+        let opts =
+            Board { path: "t.mk".into(), vars: parse_vars("BOOT_OPTS = console=ttyS0  quiet\n") };
+        assert_eq!(opts.boot_opts(), ["console=ttyS0", "quiet"]);
     }
 
     #[test]
     fn the_real_boards_have_a_qemu_command() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        for name in ["g3beige", "qemu-e300"] {
+        for name in ["g3beige", "g3beige-pci-serial", "qemu-e300"] {
             let cmd = Board::load(root, name).unwrap().qemu_cmd().unwrap();
             assert_eq!(cmd[0], "qemu-system-ppc", "{name}");
         }

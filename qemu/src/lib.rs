@@ -305,7 +305,9 @@ pub fn qemu_command(cfg: &RunConfig, scratch: &initramfs::ScratchDir) -> Result<
         }
         None => {}
     }
-    cmd.arg("-append").arg(cmdline(cfg)?);
+    let mut booted = cfg.clone();
+    booted.boot_opts.splice(0..0, board.boot_opts());
+    cmd.arg("-append").arg(cmdline(&booted)?);
     cmd.args(&cfg.qemu_flags);
     Ok(cmd)
 }

@@ -83,7 +83,10 @@ impl Ldisc {
     /// full, unless a canonical reader waits for a line that cannot
     /// complete otherwise (the byte may be its newline).
     pub fn can_receive(&self) -> bool {
-        self.ready.len() + self.edit.len() < BUF_SIZE || (self.canonical() && self.lines.is_empty())
+        // A canonical line keeps its last byte for the newline (`edit_line`):
+        // handing over another byte with one free would drop it.
+        let room = if self.canonical() { BUF_SIZE - 1 } else { BUF_SIZE };
+        self.ready.len() + self.edit.len() < room || (self.canonical() && self.lines.is_empty())
     }
 
     /// Bytes a read could take (FIONREAD).
@@ -93,6 +96,11 @@ impl Ldisc {
 
     /// The input stream has ended (see `ended`).
     pub fn end_input(&mut self) {
+        // A last line without its newline is still input: readable, then
+        // the end (as if VEOF had been typed after it).
+        if self.canonical() && !self.edit.is_empty() {
+            self.complete_line();
+        }
         self.ended = true;
     }
 
@@ -473,6 +481,31 @@ mod tests {
         feed(&mut ld, b"\n");
         assert_eq!(read(&mut ld, 1 << 20).unwrap().len(), BUF_SIZE);
         assert_eq!(ld.dropped, 11);
+    }
+
+    /// Lines streamed in while a reader is slow: the driver stops at the
+    /// byte a canonical line would have to drop, never loses one.
+    #[test]
+    fn full_buffer_holds_back_complete_lines_without_a_drop() {
+        let mut ld = Ldisc::default();
+        let line = b"0123456789abcdef\n";
+        let mut sent = 0;
+        while ld.can_receive() {
+            feed(&mut ld, &line[sent % line.len()..][..1]);
+            sent += 1;
+        }
+        assert_eq!(ld.dropped, 0, "after {sent} bytes");
+        assert_eq!(sent, BUF_SIZE - 1);
+    }
+
+    #[test]
+    fn the_end_of_input_keeps_an_unterminated_last_line() {
+        let mut ld = Ldisc::default();
+        feed(&mut ld, b"one\ntwo");
+        ld.end_input();
+        assert_eq!(read(&mut ld, 100).unwrap(), b"one\n");
+        assert_eq!(read(&mut ld, 100).unwrap(), b"two");
+        assert_eq!(read(&mut ld, 100).unwrap(), b"");
     }
 
     #[test]

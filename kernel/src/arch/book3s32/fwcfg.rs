@@ -36,5 +36,6 @@ pub fn boot_info() -> BootInfo {
         tb_freq: read_le(PPC_TBFREQ, 4) as u32,
         initrd: (read_le(INITRD_ADDR, 4) as u32, read_le(INITRD_SIZE, 4) as u32),
         cmdline: read_le(CMDLINE_ADDR, 4) as u32,
+        fdt: 0,
     }
 }

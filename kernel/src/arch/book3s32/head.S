@@ -1,7 +1,9 @@
 /* head.S: the first instructions Sigil runs, and the exception vectors.
  *
  * QEMU's `-device loader` starts the CPU at _start_phys in real mode with
- * MSR = IP (vectors at 0xfff00000). We:
+ * MSR = IP (vectors at 0xfff00000); on an MPC83xx board U-Boot's bootm
+ * jumps there with r3 = the device tree (SIGIL_PLATFORM_MPC83XX, from the
+ * board file, keeps r3 and maps IMMR instead of the g3beige windows). We:
  *   1. set up the BATs: kernel RAM at KERNELBASE (0xc0000000) -> physical 0,
  *      and the MMIO windows (mac-io, PCI config, fw_cfg) cache-inhibited;
  *   2. rfi to start_virt (../ppc32/entry.S) with IR/DR on and IP off, which
@@ -104,6 +106,23 @@ dtlb_fault:
     .section .text.head, "ax"
     .globl _start
 _start:
+#ifdef SIGIL_PLATFORM_MPC83XX
+    /* U-Boot's bootm: r3 = the device tree; U-Boot may have left
+     * translation on (its BATs map RAM one-to-one), so keep r3 where
+     * mpc83xx.rs finds it and turn translation off before the BATs change. */
+    lis     r8, (boot_regs - KERNELBASE)@ha
+    stw     r3, (boot_regs - KERNELBASE)@l(r8)
+    mfmsr   r0
+    andi.   r4, r0, 0x30            /* IR | DR */
+    beq     2f
+    andc    r0, r0, r4
+    mtsrr1  r0
+    lis     r4, (2f - KERNELBASE)@h
+    ori     r4, r4, (2f - KERNELBASE)@l
+    mtsrr0  r4
+    rfi
+2:
+#endif
     /* Real mode. Clear every BAT first: stale entries would shadow ours. */
     li      r0, 0
     mtspr   528, r0; mtspr 529, r0; mtspr 530, r0; mtspr 531, r0
@@ -119,6 +138,15 @@ _start:
     mtspr   528, r3
     mtspr   537, r4
     mtspr   536, r3
+#ifdef SIGIL_PLATFORM_MPC83XX
+    /* DBAT1: 0xe0000000 -> same, 1 MiB, I|G: IMMR (DUART, IPIC). */
+    lis     r3, 0xe000
+    ori     r3, r3, (7 << 2) | 2
+    lis     r4, 0xe000
+    ori     r4, r4, 0x28 | 2
+    mtspr   539, r4
+    mtspr   538, r3
+#else
     /* DBAT1: 0xf1000000 -> 0x81000000, 1 MiB, I|G: the mac-io BAR (ESCC, CUDA, PIC). */
     lis     r3, 0xf100
     ori     r3, r3, (7 << 2) | 2
@@ -140,6 +168,7 @@ _start:
     ori     r4, r4, 0x28 | 2
     mtspr   543, r4
     mtspr   542, r3
+#endif
     isync
     /* Segment registers: all invalid-looking until the MMU code sets them. */
     li      r3, 0
@@ -153,3 +182,12 @@ _start:
     isync
     ENTER_KERNEL
 
+
+#ifdef SIGIL_PLATFORM_MPC83XX
+    /* In .data, not .bss: written before .bss is cleared. */
+    .section .data
+    .balign 4
+    .globl boot_regs
+boot_regs:
+    .space 4
+#endif

@@ -1,17 +1,24 @@
-//! book3s/32: the PowerPC 750 and the e300 core (MPC832x) on QEMU's g3beige.
+//! book3s/32: the PowerPC 750 and the e300 core (MPC832x) on QEMU's g3beige,
+//! and the e300c2 on an MPC8321E-RDB booted by U-Boot.
 //!
 //! Owns everything that names a register, an SPR or a device address on these
 //! boards; the generic kernel reaches it only through `crate::arch`.
 
-mod cuda;
-mod escc;
-mod fwcfg;
-mod io;
 pub mod kuap;
 pub mod mmu;
-mod pci;
-mod pic;
 mod trap;
+
+// The machine around the core, picked by the board file (KERNEL_ENV
+// SIGIL_PLATFORM, build.rs): QEMU's g3beige, or an MPC83xx SoC booted by
+// U-Boot. Each gives early_init, MACHINE, power_off and the console.
+#[cfg(not(sigil_platform = "mpc83xx"))]
+mod g3beige;
+#[cfg(not(sigil_platform = "mpc83xx"))]
+pub use g3beige::*;
+#[cfg(sigil_platform = "mpc83xx")]
+mod mpc83xx;
+#[cfg(sigil_platform = "mpc83xx")]
+pub use mpc83xx::*;
 
 pub use super::ppc32::context::{
     boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState,
@@ -22,24 +29,7 @@ pub use super::ppc32::cpu::{
 pub use super::ppc32::frame::{
     backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER,
 };
-pub use super::ppc32::BootInfo;
-pub use cuda::{power_off, rtc_seconds};
-pub use escc::{getc as console_getc, putc as console_putc};
-pub use pic::{console_irq, take_console_irq};
 pub use trap::classify;
-
-/// Brings up what the console needs and reads the boot information.
-pub fn early_init() -> Option<BootInfo> {
-    if !pci::enable_macio() {
-        return None;
-    }
-    pic::init();
-    escc::init();
-    fwcfg::present().then(fwcfg::boot_info)
-}
-
-/// The machine, for the boot banner.
-pub const MACHINE: &str = "QEMU g3beige";
 
 /// Sets up user-space translation for this CPU; returns how its TLB is
 /// reloaded, for the boot log.

@@ -1,5 +1,6 @@
 //! The Heathrow interrupt controller inside mac-io (the g3beige's PIC), as
-//! far as Sigil uses it: the ESCC's receive interrupt.
+//! far as Sigil uses it: the console UART's receive interrupt (the ESCC's,
+//! or a PCI 16550's after `console=ttyS0`).
 //!
 //! Heathrow has two banks of 32 sources; each bank is four little-endian
 //! words: events (latched edges), mask, clear (write 1s to drop events) and
@@ -7,7 +8,11 @@
 //! channel A is source 15 (QEMU's OLDWORLD_ESCCA_IRQ, as in Apple's device
 //! tree), an edge source: its event is latched when the line rises, so the
 //! handler clears it before draining the UART, and a byte arriving after
-//! the drain raises a new one.
+//! the drain raises a new one. PCI lines (sources 21-24) are level
+//! sources: they latch no event and stay asserted, seen in the levels
+//! word, until the device is drained.
+
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use super::io;
 
@@ -15,7 +20,17 @@ const BANK_LOW: usize = io::MACIO + 0x20;
 const EVENTS: usize = BANK_LOW;
 const MASK: usize = BANK_LOW + 0x4;
 const CLEAR: usize = BANK_LOW + 0x8;
+const LEVELS: usize = BANK_LOW + 0xc;
 const ESCC_A: u32 = 1 << 15;
+
+/// The console's source bit (in the low bank).
+static CONSOLE: AtomicU32 = AtomicU32::new(ESCC_A);
+
+/// Makes `source` (0-31) the console's, masked until `console_irq(true)`.
+pub fn set_console_source(source: u32) {
+    console_irq(false);
+    CONSOLE.store(1 << source, Ordering::Relaxed);
+}
 
 /// Masks every source and drops stale events (boot).
 pub fn init() {
@@ -29,15 +44,17 @@ pub fn init() {
 /// receive buffer is full: the byte waits in the UART, and QEMU holds the
 /// rest, until a reader makes room).
 pub fn console_irq(enable: bool) {
+    let bit = CONSOLE.load(Ordering::Relaxed);
     let mask = io::read32_le(MASK);
-    io::write32_le(MASK, if enable { mask | ESCC_A } else { mask & !ESCC_A });
+    io::write32_le(MASK, if enable { mask | bit } else { mask & !bit });
 }
 
 /// Was the external interrupt the console's? Clears its event if so.
 pub fn take_console_irq() -> bool {
-    if io::read32_le(EVENTS) & ESCC_A == 0 {
+    let bit = CONSOLE.load(Ordering::Relaxed);
+    if (io::read32_le(EVENTS) | io::read32_le(LEVELS)) & bit == 0 {
         return false;
     }
-    io::write32_le(CLEAR, ESCC_A);
+    io::write32_le(CLEAR, bit);
     true
 }

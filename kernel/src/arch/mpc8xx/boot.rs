@@ -2,7 +2,9 @@
 //! (saved by head.S), IMMR (where the on-chip peripherals are), and the two
 //! facts the board file supplies at build time: RAM size and timebase frequency.
 //!
-//! U-Boot's legacy `bootm` (no device tree given) enters with r3 = bd_t,
+//! Given a device tree (`bootm <kernel> <initrd> <fdt>`), U-Boot enters
+//! with r3 = the tree, and RAM, timebase, command line and initrd come
+//! from it (`sigil_core::devtree`). U-Boot's legacy `bootm` (no device tree given) enters with r3 = bd_t,
 //! r4/r5 = initrd start/end, r6/r7 = command line start/end (U-Boot
 //! arch/powerpc/lib/bootm.c). The bd_t layout depends on U-Boot's
 //! configuration, so Sigil does not read it: the board file says
@@ -36,8 +38,12 @@ const TB_FREQ: u32 = decimal(env!("SIGIL_TB_FREQ"));
 pub fn boot_info() -> BootInfo {
     // SAFETY: written once by head.S before any Rust code ran.
     let r = unsafe { boot_regs };
+    let tree = crate::devtree::at(r[0], RAM_SIZE).and_then(|b| sigil_core::devtree::parse(b).ok());
+    if let Some(facts) = tree {
+        return BootInfo::from_tree(r[0], &facts);
+    }
     let initrd = if r[1] != 0 && r[2] > r[1] { (r[1], r[2] - r[1]) } else { (0, 0) };
-    BootInfo { ram_size: RAM_SIZE, tb_freq: TB_FREQ, initrd, cmdline: r[3] }
+    BootInfo { ram_size: RAM_SIZE, tb_freq: TB_FREQ, initrd, cmdline: r[3], fdt: 0 }
 }
 
 /// IMMR's base (SPR 638, upper half): the internal memory map U-Boot set up.

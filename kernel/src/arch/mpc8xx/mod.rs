@@ -30,6 +30,11 @@ pub use boot::rtc_seconds;
 pub use smc::{console_irq, getc as console_getc, putc as console_putc, take_console_irq};
 pub use trap::classify;
 
+/// `console=<name>`: SMC1 is the only console UART on these boards.
+pub fn select_console(_name: &[u8]) -> bool {
+    false
+}
+
 /// The machine, for the boot banner.
 pub const MACHINE: &str = "MPC885ADS (U-Boot)";
 

@@ -1,12 +1,16 @@
 //! What every 32-bit PowerPC family shares: the trap frame and the words for
 //! exceptions (frame.rs), kernel stacks and the context switch (context.rs),
 //! their assembly half (entry.S, vector.h), and the common CPU instructions
-//! (cpu.rs: PVR, timebase, decrementer, idle), and the Rust side of every
-//! exception (trap.rs: `trap_dispatch` and the vectors all families share).
+//! (cpu.rs: PVR, timebase, decrementer, idle), the Rust side of every
+//! exception (trap.rs: `trap_dispatch` and the vectors all families share),
+//! and the ns16550 UART of the book3s/32 boards (ns16550.rs; the 8xx has
+//! SMC UARTs instead).
 
 pub mod context;
 pub mod cpu;
 pub mod frame;
+#[cfg(not(sigil_arch = "mpc8xx"))]
+pub mod ns16550;
 pub mod trap;
 
 /// What a family's boot code hands the generic kernel (from QEMU's fw_cfg on
@@ -18,4 +22,27 @@ pub struct BootInfo {
     pub initrd: (u32, u32),
     /// Physical address of the NUL-terminated command line, or 0.
     pub cmdline: u32,
+    /// Physical address of the flattened device tree the firmware passed, or 0.
+    pub fdt: u32,
+}
+
+/// The U-Boot boards' (QEMU's g3beige reads fw_cfg instead).
+#[cfg(any(sigil_arch = "mpc8xx", sigil_platform = "mpc83xx"))]
+impl BootInfo {
+    /// What a device tree at physical `fdt` says.
+    pub fn from_tree(fdt: u32, facts: &sigil_core::devtree::BootFacts<'static>) -> BootInfo {
+        let (start, size) = facts.memory;
+        let cmdline = match facts.bootargs {
+            [] => 0,
+            // The property's NUL follows it in the blob.
+            args => crate::mm::to_phys(args.as_ptr() as usize) as u32,
+        };
+        BootInfo {
+            ram_size: start + size,
+            tb_freq: facts.timebase_hz,
+            initrd: facts.initrd.map_or((0, 0), |(s, e)| (s, e.saturating_sub(s))),
+            cmdline,
+            fdt,
+        }
+    }
 }
