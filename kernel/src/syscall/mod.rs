@@ -59,8 +59,8 @@ pub fn entry(tf: &mut TrapFrame) {
 
 fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
     use crate::fs::path::AT_FDCWD;
-    use fs::AT_SYMLINK_NOFOLLOW;
     use cred::Family::{Group, User};
+    use fs::AT_SYMLINK_NOFOLLOW;
     use Sysno::*;
     const AT_REMOVEDIR: u32 = 0x200;
     let Some(sys) = Sysno::from_raw(nr) else { return unknown(nr) };
