@@ -31,6 +31,26 @@ fn cred_kill() {
     );
 }
 
+/// File permissions on the tmpfs: a user cannot read root's 0600 file, write
+/// its 0644 one, create in its directory or chmod/chown its files; its own
+/// file in /tmp is its own (Linux's generic_permission, chown_ok, chgrp_ok).
+#[test]
+fn cred_files() {
+    let out = compare("cred_files", &[]);
+    has_lines(
+        &out,
+        &[
+            "open(secret, read): Permission denied",
+            "open(public, write): Permission denied",
+            "open(root's directory, create): Permission denied",
+            "chmod(public): Operation not permitted",
+            "own file: uid 1000 gid 1000 mode 644",
+            "chown(own file, -1, 0): Operation not permitted",
+            "open(secret as root, read): ok",
+        ],
+    );
+}
+
 /// Lines only Sigil prints: the part of clock_wall that sets the clock.
 const SIGIL_ONLY: [&str; 7] = [
     "booted:",
