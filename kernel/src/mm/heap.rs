@@ -4,14 +4,15 @@
 //! Kernel objects (processes, sigqueue nodes, pipes, page tables' bookkeeping)
 //! live here. `used()` is reported at power-off so tests catch leaks.
 //!
-//! The small-block list is Linux's slab cache in its simplest form: every
-//! request of at most `SMALL` bytes (alignment at most `SMALL`) gets a
-//! `SMALL`-byte block, and a freed one goes on a LIFO list instead of back
-//! into the linked list. A sigqueue node (32 bytes) is allocated and freed for
-//! every signal; first-fit search and coalescing in the linked list cost about
-//! 160 instructions per pair, the list push and pop a handful. Cached blocks
-//! are never returned to the linked list: the cache only holds as many as
-//! were ever live at once.
+//! The small-block lists are Linux's slab caches in their simplest form: a
+//! request of at most 32 bytes (alignment at most 32) gets a 32-byte block,
+//! one of at most 64 a 64-byte block, and a freed block goes on its class's
+//! LIFO list instead of back into the linked list. A sigqueue node (36 bytes:
+//! the 32-byte siginfo and its user charge) is allocated and freed for every
+//! signal; first-fit search and coalescing in the linked list cost about 500
+//! instructions per pair there, the list push and pop a handful. Cached
+//! blocks are never returned to the linked list: a cache only holds as many
+//! as were ever live at once.
 
 use core::alloc::{GlobalAlloc, Layout};
 
@@ -19,8 +20,8 @@ use linked_list_allocator::LockedHeap;
 
 use crate::kcell::KCell;
 
-/// The size (and alignment) of every small block.
-const SMALL: usize = 32;
+/// The sizes (and alignments) of the small-block classes.
+const CLASSES: [usize; 2] = [32, 64];
 
 /// A free small block: its first word links to the next one.
 struct FreeBlock {
@@ -29,49 +30,60 @@ struct FreeBlock {
 
 struct KernelHeap {
     list: LockedHeap,
-    /// Free small blocks (top of the LIFO) and how many there are.
-    small: KCell<(*mut FreeBlock, usize)>,
+    /// Per class: free blocks (top of the LIFO) and how many there are.
+    small: KCell<[(*mut FreeBlock, usize); 2]>,
 }
 
-const fn is_small(layout: Layout) -> bool {
-    layout.size() <= SMALL && layout.align() <= SMALL
+/// The small-block class serving `layout`, if any.
+const fn class(layout: Layout) -> Option<usize> {
+    let need = if layout.size() > layout.align() { layout.size() } else { layout.align() };
+    if need <= CLASSES[0] {
+        Some(0)
+    } else if need <= CLASSES[1] {
+        Some(1)
+    } else {
+        None
+    }
 }
 
-const SMALL_LAYOUT: Layout = match Layout::from_size_align(SMALL, SMALL) {
-    Ok(l) => l,
-    Err(_) => panic!("SMALL is a power of two"),
-};
+/// The layout of a class's blocks (a power of two, so size = alignment).
+const fn class_layout(c: usize) -> Layout {
+    match Layout::from_size_align(CLASSES[c], CLASSES[c]) {
+        Ok(l) => l,
+        Err(_) => panic!("class sizes are powers of two"),
+    }
+}
 
 // SAFETY: small blocks are handed out once and taken back once (the list
 // holds only blocks nobody uses); everything else is `linked_list_allocator`'s.
 // One CPU and no kernel preemption (kcell.rs) make the KCell access exclusive.
 unsafe impl GlobalAlloc for KernelHeap {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if !is_small(layout) {
+        let Some(c) = class(layout) else {
             // SAFETY: the caller's contract, passed on.
             return unsafe { self.list.alloc(layout) };
-        }
-        let (top, count) = self.small.get();
+        };
+        let (top, count) = &mut self.small.get()[c];
         if top.is_null() {
-            // SAFETY: SMALL_LAYOUT has a non-zero size.
-            return unsafe { self.list.alloc(SMALL_LAYOUT) };
+            // SAFETY: a class layout has a non-zero size.
+            return unsafe { self.list.alloc(class_layout(c)) };
         }
         let block = *top;
-        // SAFETY: a block on the list is a free, SMALL-aligned SMALL-byte block.
+        // SAFETY: a block on a class's list is a free block of that class.
         *top = unsafe { (*block).next };
         *count -= 1;
         block as *mut u8
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if !is_small(layout) {
+        let Some(c) = class(layout) else {
             // SAFETY: the caller's contract, passed on.
             return unsafe { self.list.dealloc(ptr, layout) };
-        }
-        let (top, count) = self.small.get();
+        };
+        let (top, count) = &mut self.small.get()[c];
         let block = ptr as *mut FreeBlock;
-        // SAFETY: ptr came from `alloc` with a small layout, so it is a
-        // SMALL-byte, SMALL-aligned block, and the caller no longer uses it.
+        // SAFETY: ptr came from `alloc` with a layout of class c, so it is a
+        // block of that class, and the caller no longer uses it.
         unsafe { (*block).next = *top };
         *top = block;
         *count += 1;
@@ -80,7 +92,7 @@ unsafe impl GlobalAlloc for KernelHeap {
 
 #[global_allocator]
 static HEAP: KernelHeap =
-    KernelHeap { list: LockedHeap::empty(), small: KCell::new((core::ptr::null_mut(), 0)) };
+    KernelHeap { list: LockedHeap::empty(), small: KCell::new([(core::ptr::null_mut(), 0); 2]) };
 
 /// Gives the allocator its memory; called once, by `frames::init`.
 pub fn init(start: usize, size: usize) {
@@ -91,5 +103,6 @@ pub fn init(start: usize, size: usize) {
 
 /// Bytes in use on the kernel heap (cached free small blocks are not in use).
 pub fn used() -> usize {
-    HEAP.list.lock().used() - HEAP.small.get().1 * SMALL
+    let cached: usize = HEAP.small.get().iter().zip(CLASSES).map(|(l, size)| l.1 * size).sum();
+    HEAP.list.lock().used() - cached
 }
