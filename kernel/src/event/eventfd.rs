@@ -74,7 +74,7 @@ impl FileOps for EventFd {
     }
 
     fn stat(&self) -> Stat {
-        super::anon_stat()
+        crate::fs::Stat::anon()
     }
     fn status_flags(&self) -> u32 {
         self.flags.get()

@@ -21,7 +21,7 @@ pub fn new(pid: u32) -> Arc<File> {
 
 impl FileOps for PidFd {
     fn stat(&self) -> Stat {
-        super::anon_stat()
+        crate::fs::Stat::anon()
     }
     fn poll_ready(&self) -> u16 {
         0

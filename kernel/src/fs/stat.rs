@@ -37,14 +37,15 @@ pub struct Stat {
 }
 
 impl Stat {
-    /// A character device node (major:minor), as devtmpfs shows one.
-    pub fn chr(major: u32, minor: u32) -> Stat {
+    /// An inode of a kernel-made file system (devtmpfs, pipefs,
+    /// anon_inodefs): one link, empty, owned by root, no times.
+    fn kernel_made(dev: (u32, u32), ino: u64, mode: u32, rdev: (u32, u32)) -> Stat {
         Stat {
-            dev: (0, 5),
-            ino: (major << 8 | minor) as u64 + 1,
-            mode: S_IFCHR | 0o620,
+            dev,
+            ino,
+            mode,
             nlink: 1,
-            rdev: (major, minor),
+            rdev,
             size: 0,
             blksize: 4096,
             uid: 0,
@@ -53,20 +54,22 @@ impl Stat {
         }
     }
 
+    /// A character device node (major:minor), as devtmpfs shows one.
+    pub fn chr(major: u32, minor: u32) -> Stat {
+        let ino = (major << 8 | minor) as u64 + 1;
+        Stat::kernel_made((0, 5), ino, S_IFCHR | 0o620, (major, minor))
+    }
+
     /// A pipe end (both ends of one pipe share `ino`).
     pub fn fifo(ino: u64) -> Stat {
-        Stat {
-            dev: PIPEFS_DEV,
-            ino,
-            mode: S_IFIFO | 0o600,
-            nlink: 1,
-            rdev: (0, 0),
-            size: 0,
-            blksize: 4096,
-            uid: 0,
-            gid: 0,
-            times: [0; 3],
-        }
+        Stat::kernel_made(PIPEFS_DEV, ino, S_IFIFO | 0o600, (0, 0))
+    }
+
+    /// An anonymous-inode file (eventfd, pidfd; Linux `anon_inode`: mode
+    /// 0600 with no file type, on the anon_inodefs device; one inode made at
+    /// boot serves every such file).
+    pub fn anon() -> Stat {
+        Stat::kernel_made((0, 13), 1, 0o600, (0, 0))
     }
 
     /// A tmpfs inode (`mode` with its type bits).
