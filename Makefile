@@ -9,6 +9,7 @@
 #   make debug [INIT=...]      QEMU waiting for gdb, and the gdb script to attach (docs/debugging.md)
 #   make trace INIT=... [ARGS=...]  boot with trace=signal; print the trace, draw target/trace/<name>.svg
 #   make image BOARD=...       the kernel ELF (and a U-Boot uImage for boards that boot one)
+#   make initrd BOARD=...      the initramfs (INIT and BusyBox) as a U-Boot ramdisk, for those boards
 #   make docs                  rewrite the docs' generated parts (trace, gdb session, bench table) from fresh runs
 #   make lab N=1               switch the tree to lab 1's starting point (docs/labs/README.md)
 #   make lab-check N=1         run lab 1's check: it passes once the exercise is done
@@ -38,7 +39,7 @@ MAKEFLAGS += --silent
 endif
 BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
 
-.PHONY: help deps kernel runner user busybox run run-cmd test test-host test-boards test-qemu lint test-fresh bench docs debug trace image lab lab-check clean
+.PHONY: help deps kernel runner user busybox initrd run run-cmd test test-host test-boards test-qemu lint test-fresh bench docs debug trace image lab lab-check clean
 .DEFAULT_GOAL := help
 
 help: ## Show this help
@@ -137,6 +138,9 @@ test-boards: deps ## Check that the hardware-only boards build (make image BOARD
 	@for b in mpc885ads mpc8321erdb; do \
 	  $(MAKE) --no-print-directory image BOARD=$$b || exit 1; \
 	  bash qemu/check-uimage.sh target/kernel/$$b || exit 1; done
+	@$(MAKE) --no-print-directory -s initrd BOARD=mpc8321erdb
+	@mkimage -l target/kernel/mpc8321erdb/initramfs.uImage | grep -q "PowerPC Linux RAMDisk Image" \
+	  || { echo "test-boards: initramfs.uImage is not a ramdisk image"; exit 1; }
 
 # A board with UIMAGE_LOAD boots from U-Boot: wrap the raw image in a uImage
 # whose entry is the ELF's _start_phys.
@@ -152,6 +156,17 @@ ifneq ($(BOARD_DTS),)
 	dtc -q -I dts -O dtb -o $(KERNEL_DIR)/$(BOARD).dtb $(BOARD_DTS)
 	@echo "device tree: $(KERNEL_DIR)/$(BOARD).dtb"
 endif
+
+# A board that U-Boot boots gets its initramfs from the runner too: INIT (as
+# for `make run`, default the BusyBox shell) with BusyBox, but not the ~90
+# test programs of target/user (64 MiB: the RDB has 64 MiB of RAM). Wrapped
+# for bootm; docs/boards/mpc8321erdb.md says what to type at the U-Boot prompt.
+initrd: kernel runner user busybox ## The initramfs for a U-Boot board: INIT (as for make run) and BusyBox, as a ramdisk uImage
+	$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --busybox $(BUSYBOX) \
+	  --init $(RUN_INIT) --write-initramfs $(KERNEL_DIR)/initramfs.cpio
+	mkimage -q -A powerpc -O linux -T ramdisk -C none -n "Sigil initramfs" \
+	  -d $(KERNEL_DIR)/initramfs.cpio $(KERNEL_DIR)/initramfs.uImage
+	@echo "initramfs: $(KERNEL_DIR)/initramfs.uImage"
 
 # The runner builds the initramfs and the command line exactly as for `make run`;
 # `-s -S` makes QEMU wait for gdb on :1234 before the first instruction.

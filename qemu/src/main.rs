@@ -3,12 +3,14 @@
 //! ```text
 //! sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--busybox <dir>] [--quiet]
 //!           [--append "<boot options>"] [--timeout S] [--qemu-flags "<flags>"]
-//!           [--output <file>] [-- args for init...]
+//!           [--output <file>] [--write-initramfs <file>] [-- args for init...]
 //! ```
 //! The console is copied to stdout as it arrives (without the exit marker with
 //! `--quiet`) and, with `--output`, to a file. Exit status: PID 1's (128 + signo
 //! if a signal killed it, 255 after a kernel oops), 124 on timeout, 125 if QEMU
 //! ended without the exit marker, 130 after the quit key, 2 for a usage error.
+//! `--write-initramfs` writes the archive a boot would get (for a board that
+//! U-Boot boots: `make initrd`) and exits without booting.
 //!
 //! The console's input is stdin: a terminal is put in raw mode and its keys
 //! go to the guest as typed (Ctrl-A x quits, see terminal.rs); a pipe or a
@@ -26,7 +28,7 @@ mod terminal;
 const USAGE: &str =
     "usage: sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--busybox <dir>] [--quiet]
                  [--append \"<boot options>\"] [--timeout S] [--qemu-flags \"<flags>\"]
-                 [--output <file>] [-- args for init...]";
+                 [--output <file>] [--write-initramfs <file>] [-- args for init...]";
 
 /// Exit status after the quit key (Ctrl-A x), as for a Ctrl-C'd program.
 const EXIT_QUIT: i32 = 130;
@@ -40,11 +42,14 @@ struct Cli {
     output: Option<PathBuf>,
     /// --timeout was given (else an interactive run has no limit).
     timeout_given: bool,
+    /// --write-initramfs: write the archive there instead of booting.
+    write_initramfs: Option<PathBuf>,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
     let mut cfg = RunConfig::new("", PathBuf::new());
     let (mut board, mut kernel, mut output, mut busybox) = (None, None, None, None);
+    let mut write_initramfs = None;
     let mut timeout_given = false;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
@@ -62,6 +67,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
                 cfg.qemu_flags.extend(value("--qemu-flags")?.split_whitespace().map(str::to_owned))
             }
             "--output" => output = Some(PathBuf::from(value("--output")?)),
+            "--write-initramfs" => {
+                write_initramfs = Some(PathBuf::from(value("--write-initramfs")?))
+            }
             "--timeout" => {
                 let v = value("--timeout")?;
                 let secs: f64 =
@@ -87,7 +95,10 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
         let files = sigil_qemu::initramfs::busybox(&dir, cfg.bin_dir.as_deref())?;
         cfg.extra_files.extend(files);
     }
-    Ok(Cli { cfg, output, timeout_given })
+    if write_initramfs.is_some() && cfg.init.is_none() {
+        return Err("--write-initramfs needs --init".into());
+    }
+    Ok(Cli { cfg, output, timeout_given, write_initramfs })
 }
 
 fn main() {
@@ -98,6 +109,24 @@ fn main() {
             exit(2);
         }
     };
+    if let Some(path) = &cli.write_initramfs {
+        let cfg = &cli.cfg;
+        let init = cfg.init.as_deref().expect("parse checked --init");
+        let written = sigil_qemu::initramfs::build(
+            &cfg.sigil_init,
+            init,
+            cfg.bin_dir.as_deref(),
+            &cfg.extra_files,
+        )
+        .and_then(|cpio| {
+            std::fs::write(path, cpio).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        });
+        if let Err(e) = written {
+            eprintln!("sigil-run: {e}");
+            exit(1);
+        }
+        exit(0);
+    }
     let mut shown = Vec::new();
     let stdout = std::io::stdout();
     // A terminal's keys go to the guest raw (Ctrl-A x quits); a pipe or a
