@@ -85,7 +85,10 @@ fn the_old_ways_show_in_the_trace() {
     let deq = ev.iter().find(|e| e.kind == Kind::Dequeue).expect("a dequeue");
     assert_eq!(deq.get("node"), Some("copied"));
     let frame = ev.iter().find(|e| e.kind == Kind::Frame).expect("a frame");
-    assert!(frame.num("windows").unwrap() > 100, "one window per store: {frame:?}");
+    // One window per store: 87 for sig_demo's rt frame (fewer than the 119
+    // of a frame with FP registers: lazy FP leaves out mc_fregs while the
+    // thread's FP state is the initial one).
+    assert!(frame.num("windows").unwrap() > 50, "one window per store: {frame:?}");
 }
 
 #[test]
