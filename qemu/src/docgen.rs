@@ -160,9 +160,9 @@ fn gdb_parts(inputs: &Inputs) -> Result<Vec<(Part, String)>, String> {
     let scratch = crate::initramfs::ScratchDir::new("sigil-docgen")?;
     let gdbinit = std::fs::read_to_string(root.join("qemu/gdbinit"))
         .map_err(|e| format!("qemu/gdbinit: {e}"))?;
-    let patched = gdbinit.replace("target remote :1234", &format!("target remote :{port}"));
+    let patched = gdbinit.replace("target remote 127.0.0.1:1234", &format!("target remote 127.0.0.1:{port}"));
     if patched == gdbinit {
-        return Err("qemu/gdbinit no longer says `target remote :1234`".into());
+        return Err("qemu/gdbinit no longer says `target remote 127.0.0.1:1234`".into());
     }
     let init_path = scratch.path().join("gdbinit");
     std::fs::write(&init_path, patched).map_err(|e| format!("{}: {e}", init_path.display()))?;
