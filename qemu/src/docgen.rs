@@ -160,7 +160,8 @@ fn gdb_parts(inputs: &Inputs) -> Result<Vec<(Part, String)>, String> {
     let scratch = crate::initramfs::ScratchDir::new("sigil-docgen")?;
     let gdbinit = std::fs::read_to_string(root.join("qemu/gdbinit"))
         .map_err(|e| format!("qemu/gdbinit: {e}"))?;
-    let patched = gdbinit.replace("target remote 127.0.0.1:1234", &format!("target remote 127.0.0.1:{port}"));
+    let patched =
+        gdbinit.replace("target remote 127.0.0.1:1234", &format!("target remote 127.0.0.1:{port}"));
     if patched == gdbinit {
         return Err("qemu/gdbinit no longer says `target remote 127.0.0.1:1234`".into());
     }
