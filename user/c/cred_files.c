@@ -54,10 +54,19 @@ static void as_user(void)
 	printf("chmod(public): %s\n", err(chmod(public, 0666)));
 	printf("chown(public): %s\n", err(chown(public, 1000, 1000)));
 	printf("unlink(secret): %s\n", err(unlink(secret)));
+	printf("utimensat(public, NULL): %s\n", err(utimensat(AT_FDCWD, public, NULL, 0)));
+	struct timespec then[2] = { { 1, 0 }, { 1, 0 } };
+	printf("utimensat(public, times): %s\n", err(utimensat(AT_FDCWD, public, then, 0)));
 	try_open("own file in /tmp", mine, O_WRONLY | O_CREAT);
 	stat(mine, &st);
 	printf("own file: uid %u gid %u mode %o\n", st.st_uid, st.st_gid, st.st_mode & 07777);
+	printf("utimensat(own file, times): %s\n", err(utimensat(AT_FDCWD, mine, then, 0)));
 	printf("chmod(own file, 0600): %s\n", err(chmod(mine, 0600)));
+	unlink(mine);
+	int ro = open(mine, O_WRONLY | O_CREAT, 0444); /* the creator may write what it made */
+	printf("open(own new file, create 0444, write): %s\n", err(ro));
+	if (ro >= 0)
+		close(ro);
 	printf("chown(own file, -1, 1000): %s\n", err(chown(mine, -1, 1000)));
 	printf("chown(own file, -1, 0): %s\n", err(chown(mine, -1, 0)));
 	printf("chown(own file, 0, -1): %s\n", err(chown(mine, 0, -1)));

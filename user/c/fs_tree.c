@@ -264,6 +264,29 @@ static void cwd(void)
 	close(d);
 }
 
+/* A removed directory takes no new names (ENOENT, even as the cwd), and a
+ * write from a bad buffer leaves the file as it was (and, on Sigil, no
+ * page behind: the power-off leak check counts them). */
+static void removed(void)
+{
+	int top = open(".", O_RDONLY | O_DIRECTORY);
+	mkdir("fst/gone", 0755);
+	chdir("fst/gone");
+	show("rmdir the cwd", rmdir("../gone"));
+	show("mkdir in it", mkdir("x", 0755));
+	show("create in it", open("f", O_CREAT | O_WRONLY, 0644));
+	fchdir(top);
+	close(top);
+	char *volatile bad = (char *)16; /* unmapped; volatile: gcc must not see it */
+	int fd = open("fst/bad", O_CREAT | O_RDWR | O_TRUNC, 0644);
+	for (int i = 0; i < 64; i++)
+		write(fd, bad, 5000);
+	show("write from a bad buffer", write(fd, bad, 5000));
+	show("size after it", lseek(fd, 0, SEEK_END));
+	close(fd);
+	unlink("fst/bad");
+}
+
 /* RLIMIT_NOFILE is Sigil's table size (256), and set so on the host. */
 static void emfile(void)
 {
@@ -299,6 +322,7 @@ int main(void)
 	links();
 	attrs();
 	cwd();
+	removed();
 	for (int fd = 3; fd < 64; fd++)
 		close(fd);
 	emfile();

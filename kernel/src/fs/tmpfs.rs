@@ -389,8 +389,11 @@ impl Data {
             done += k;
         }
         *size = (*size).max(off + done as u64);
-        // Pages past the new size that a failed write left as holes go.
-        pages.truncate((*size as usize).div_ceil(PAGE_SIZE));
+        if err.is_some() {
+            // A failed copy may have left user bytes past the end, in pages
+            // this write allocated there.
+            cut(pages, *size);
+        }
         pages.shrink_to_fit();
         match err {
             Some(e) if done == 0 => Err(e),
@@ -404,25 +407,31 @@ impl Data {
             return Err(Errno::EFBIG);
         }
         let (pages, size) = self.own()?;
+        cut(pages, new);
         let keep = (new as usize).div_ceil(PAGE_SIZE);
-        for p in pages.drain(keep.min(pages.len())..) {
-            if p != 0 {
-                page_free(p);
-            }
-        }
         if keep > pages.len() {
             pages.try_reserve_exact(keep - pages.len()).map_err(|_| Errno::ENOMEM)?;
             pages.resize(keep, 0);
         }
         pages.shrink_to_fit();
-        // The tail of the last kept page must read as zeros if the file grows again.
-        if let Some(&p) =
-            pages.last().filter(|&&p| p != 0 && !(new as usize).is_multiple_of(PAGE_SIZE))
-        {
-            frame(p)[new as usize % PAGE_SIZE..].fill(0);
-        }
         *size = new;
         Ok(())
+    }
+}
+
+/// Ends a page list at `size` bytes: the pages past it go back to the frame
+/// allocator, and the tail of the last page (if it holds the end) is zeroed,
+/// so that bytes past the end read as zeros if the file grows again.
+fn cut(pages: &mut Vec<usize>, size: u64) {
+    let keep = (size as usize).div_ceil(PAGE_SIZE);
+    for p in pages.drain(keep.min(pages.len())..) {
+        if p != 0 {
+            page_free(p);
+        }
+    }
+    let tail = size as usize % PAGE_SIZE;
+    if let Some(&p) = pages.last().filter(|&&p| p != 0 && tail != 0 && pages.len() == keep) {
+        frame(p)[tail..].fill(0);
     }
 }
 

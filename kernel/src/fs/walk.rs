@@ -124,11 +124,23 @@ pub fn child(dir: &Node, name: &str) -> Option<Node> {
     dir.dir().ok()?.borrow().find(name).map(|e| e.node.clone())
 }
 
+/// A removed directory (a working directory or descriptor may still hold
+/// it) takes no new entries: ENOENT, as Linux's `IS_DEADDIR`. So it stays
+/// empty, and no chain of directories can hang off no path (dropping one
+/// would recurse through the kernel stack, one frame per level).
+fn alive(dir: &Node) -> Result<(), Errno> {
+    if dir.meta.borrow().nlink == 0 {
+        return Err(Errno::ENOENT);
+    }
+    Ok(())
+}
+
 /// Links a new inode under `name` in `dir` (EEXIST if taken).
 pub fn create(dir: &Node, name: &str, node: Node) -> Result<Node, Errno> {
     if name.is_empty() || name == "." || name == ".." {
         return Err(Errno::EEXIST);
     }
+    alive(dir)?;
     let d = dir.dir()?;
     if d.borrow().find(name).is_some() {
         return Err(Errno::EEXIST);
@@ -177,6 +189,7 @@ pub fn rename(
         }
     }
     let src = child(odir, oname).ok_or(Errno::ENOENT)?;
+    alive(ndir)?;
     let dst = child(ndir, nname);
     if let Some(d) = &dst {
         if noreplace {

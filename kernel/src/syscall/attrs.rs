@@ -130,6 +130,8 @@ pub fn utimensat(dirfd: i32, p: u32, times: u32, flags: u32, layout: Layout) -> 
     }
     let now = tmpfs::now();
     let mut new = [Some(now), Some(now)];
+    // A time given explicitly (not NULL, not UTIME_NOW/OMIT) needs the owner.
+    let mut explicit = false;
     if times != 0 {
         let size = layout.timespec_size();
         let mut b = [0u8; 32];
@@ -140,11 +142,26 @@ pub fn utimensat(dirfd: i32, p: u32, times: u32, flags: u32, layout: Layout) -> 
             *t = match nsec {
                 UTIME_NOW => Some(now),
                 UTIME_OMIT => None,
-                _ => Some(decode_timespec(ts, layout)?),
+                _ => {
+                    explicit = true;
+                    Some(decode_timespec(ts, layout)?)
+                }
             };
         }
     }
     let node = if p == 0 { fd_inode(dirfd as u32)? } else { at_inode(dirfd, p, flags)? };
+    if new == [None, None] {
+        return Ok(0);
+    }
+    // Linux's rule: the owner or root may set any times; anyone else only
+    // "now", and only with write permission (EPERM / EACCES otherwise).
+    let c = crate::cred::current();
+    if c.uid.fs != 0 && c.uid.fs != node.meta.borrow().uid {
+        if explicit {
+            return Err(Errno::EPERM);
+        }
+        crate::fs::walk::permitted(&node, sigil_core::path::MAY_WRITE)?;
+    }
     let mut m = node.meta.borrow_mut();
     if let Some(a) = new[0] {
         m.atime = a;

@@ -121,7 +121,7 @@ pub fn pipe2(fds: u32, flags: u32) -> SysResult {
 /// for, truncates (O_TRUNC) and installs an open file or the device.
 pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
     let name = path::read_path(path)?;
-    let node = open_node(dirfd, &name, flags, mode)?;
+    let (node, created) = open_node(dirfd, &name, flags, mode)?;
     let accmode = flags & O_ACCMODE;
     if node.is_dir() && (accmode != O_RDONLY || flags & (O_TRUNC | O_CREAT) != 0) {
         return Err(Errno::EISDIR);
@@ -134,7 +134,11 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
         O_WRONLY => MAY_WRITE,
         _ => MAY_READ | MAY_WRITE,
     };
-    walk::permitted(&node, want)?;
+    // The creator may open what it made whatever the new mode says (Linux:
+    // `open("f", O_CREAT|O_WRONLY, 0444)` succeeds, as cp and tar rely on).
+    if !created {
+        walk::permitted(&node, want)?;
+    }
     let file: Arc<File> = match &node.kind {
         Kind::Device(dev) => {
             let dev = devices::open(dev);
@@ -155,22 +159,23 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
     proc::group().files.install(file, 0, flags & O_CLOEXEC != 0)
 }
 
-/// The inode openat opens: looked up, or created with O_CREAT (EEXIST with
-/// O_EXCL if it exists; a dangling last link is not followed then, as on
-/// Linux's O_EXCL).
-fn open_node(dirfd: i32, name: &str, flags: u32, mode: u32) -> Result<Node, Errno> {
+/// The inode openat opens, and whether this call made it: looked up, or
+/// created with O_CREAT (EEXIST with O_EXCL if it exists; a dangling last
+/// link is not followed then, as on Linux's O_EXCL).
+fn open_node(dirfd: i32, name: &str, flags: u32, mode: u32) -> Result<(Node, bool), Errno> {
     let follow = flags & O_NOFOLLOW == 0 && flags & (O_CREAT | O_EXCL) != O_CREAT | O_EXCL;
     let found = path::lookup(dirfd, name, follow);
-    let node = match found {
-        Ok(n) if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL => {
-            drop(n);
-            return Err(Errno::EEXIST);
-        }
-        Ok(n) => n,
+    let (node, created) = match found {
+        Ok(_) if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL => return Err(Errno::EEXIST),
+        Ok(n) => (n, false),
         Err(Errno::ENOENT) if flags & O_CREAT != 0 => {
             let (dir, last) = path::parent(dirfd, name)?;
             if name.ends_with('/') {
                 return Err(Errno::EISDIR);
+            }
+            // An invalid access mode must not leave a new file behind.
+            if flags & O_ACCMODE == 3 {
+                return Err(Errno::EINVAL);
             }
             // A dangling link as the last component: Linux creates its
             // target; Sigil refuses (ENOENT), which no program here needs.
@@ -183,7 +188,7 @@ fn open_node(dirfd: i32, name: &str, flags: u32, mode: u32) -> Result<Node, Errn
                 pages: alloc::vec::Vec::new(),
                 size: 0,
             }));
-            walk::create(&dir, last, tmpfs::new_inode(mode, data))?
+            (walk::create(&dir, last, tmpfs::new_inode(mode, data))?, true)
         }
         Err(e) => return Err(e),
     };
@@ -193,7 +198,7 @@ fn open_node(dirfd: i32, name: &str, flags: u32, mode: u32) -> Result<Node, Errn
     if matches!(node.kind, Kind::Symlink(_)) && flags & O_NOFOLLOW != 0 {
         return Err(Errno::ELOOP);
     }
-    Ok(node)
+    Ok((node, created))
 }
 
 /// A new inode's mode: `ty` and the permission bits asked for, less the umask.
