@@ -34,6 +34,22 @@ fn sixteen_threads_on_a_mutex_and_a_condvar() {
     );
 }
 
+/// glibc's absolute CLOCK_REALTIME timeouts (sem_timedwait, the default
+/// condvar) time out on time, now that the wall clock starts at the RTC's
+/// date rather than at boot.
+#[test]
+fn realtime_timeouts_of_sem_and_condvar() {
+    let out = compare("thr_timedwait", &[]);
+    has_lines(
+        &out,
+        &[
+            "sem_timedwait: Connection timed out, waited >= 0.1 s: 1, < 5 s: 1",
+            "pthread_cond_timedwait (realtime): Connection timed out",
+            "pthread_cond_timedwait (monotonic): Connection timed out",
+        ],
+    );
+}
+
 #[test]
 fn thread_group_signals() {
     let out = compare("thr_signals", &[]);

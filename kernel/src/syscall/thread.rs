@@ -59,14 +59,20 @@ pub fn get_robust_list(tid: u32, head: u32, len: u32) -> SysResult {
 pub fn futex(a: [u32; 6], time64: bool) -> SysResult {
     let [uaddr, op, val, timeout, uaddr2, val3] = a;
     match FutexOp::decode(op, val, timeout, val3)? {
-        FutexOp::Wait { val, bitset, absolute, .. } => {
-            // CLOCK_REALTIME and CLOCK_MONOTONIC count from the same origin
-            // in Sigil (`sigil_core::time`), so `realtime` changes nothing.
+        FutexOp::Wait { val, bitset, absolute, realtime } => {
+            // Deadlines are kept on the monotonic clock: an absolute
+            // CLOCK_REALTIME one (glibc's pthread_cond_timedwait,
+            // sem_timedwait) is converted with the wall clock's offset now.
+            // (Linux's follows a later clock change too; this does not.)
             let deadline = if timeout == 0 {
                 None
             } else {
                 let ns = super::time::get_timespec(timeout, Layout::new(time64))?;
-                Some(if absolute { ns } else { crate::dev::timer::now_ns().saturating_add(ns) })
+                Some(match (absolute, realtime) {
+                    (true, true) => crate::clock::to_monotonic(ns),
+                    (true, false) => ns,
+                    (false, _) => crate::dev::timer::now_ns().saturating_add(ns),
+                })
             };
             proc::futex::wait(uaddr, val, bitset, deadline)
         }

@@ -3,8 +3,9 @@
 //! small rules Linux applies to them (validity, saturation, alarm rounding).
 //!
 //! Kernel time is a `u64` count of nanoseconds (Linux `ktime_t`, never
-//! negative here). Sigil's clocks all count from boot, so an absolute
-//! CLOCK_REALTIME deadline and a CLOCK_MONOTONIC one mean the same instant.
+//! negative here). CLOCK_MONOTONIC counts from boot; CLOCK_REALTIME is it
+//! plus the wall clock's offset (`kernel/src/clock.rs`), so the kernel turns
+//! an absolute CLOCK_REALTIME deadline into a monotonic one before it waits.
 //!
 //! # Two layouts of `struct timespec` on ppc32 (facts: glibc `__timespec64`)
 //! ```text
