@@ -230,7 +230,9 @@ pub fn may_signal(sender: &Cred, sender_sid: u32, sig: u32, t: &SignalTarget) ->
         || s.real == u.saved
         || s.real == u.real
         || sender.privileged();
-    let same_session = sig == crate::abi::SIGCONT && t.sid != 0 && t.sid == sender_sid;
+    // Session 0 is a real one here (init's, before any setsid), as Linux's
+    // `!sid || sid == task_session(current)` lets it be.
+    let same_session = sig == crate::abi::SIGCONT && t.sid == sender_sid;
     if t.same_process || by_cred || same_session {
         Ok(())
     } else {

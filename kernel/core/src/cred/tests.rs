@@ -120,6 +120,9 @@ fn kill_permission() {
     // SIGCONT within the session, whatever the ids; not across sessions.
     assert_eq!(may_signal(&user, 1, SIGCONT, &roots), Ok(()));
     assert_eq!(may_signal(&user, 2, SIGCONT, &roots), Err(Errno::EPERM));
+    // Init's session (0, before any setsid) is a session like the others.
+    assert_eq!(may_signal(&user, 0, SIGCONT, &target(&root, 0)), Ok(()));
+    assert_eq!(may_signal(&user, 1, SIGCONT, &target(&root, 0)), Err(Errno::EPERM));
     // Only the target's real and saved ids count, never its effective one:
     // a daemon running with effective uid 1000 for root is root's.
     let daemon = cred(ids(0, 1000, 0));
