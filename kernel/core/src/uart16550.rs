@@ -37,7 +37,8 @@ pub fn divisor(clock_hz: u32, baud: u32) -> Option<u16> {
 
 /// The writes, in order, that set a line to 8N1 with receive interrupts on:
 /// interrupts off first, the divisor if one is given (None keeps the rate
-/// the firmware programmed), FIFOs on, modem lines up, receive on.
+/// the firmware programmed), modem lines up, receive on. The FIFOs stay as
+/// the firmware left them: enabling them resets them, losing bytes already in.
 pub fn setup(div: Option<u16>) -> impl Iterator<Item = (usize, u8)> {
     let [lo, hi] = div.unwrap_or(0).to_le_bytes();
     let rate = div.map(|_| [(LCR, LCR_DLAB | LCR_8N1), (DLL, lo), (DLM, hi)]);

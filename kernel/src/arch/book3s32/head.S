@@ -129,6 +129,15 @@ _start:
     mtspr   532, r0; mtspr 533, r0; mtspr 534, r0; mtspr 535, r0
     mtspr   536, r0; mtspr 537, r0; mtspr 538, r0; mtspr 539, r0
     mtspr   540, r0; mtspr 541, r0; mtspr 542, r0; mtspr 543, r0
+#ifdef SIGIL_PLATFORM_MPC83XX
+    /* U-Boot turns on the e300's high BATs (HID2[HBE]) and maps its init RAM
+       and the PCI windows with BATs 4-7; left valid, they would shadow the
+       page table for user addresses too. Clear them as Linux's clear_bats. */
+    mtspr   560, r0; mtspr 561, r0; mtspr 562, r0; mtspr 563, r0
+    mtspr   564, r0; mtspr 565, r0; mtspr 566, r0; mtspr 567, r0
+    mtspr   568, r0; mtspr 569, r0; mtspr 570, r0; mtspr 571, r0
+    mtspr   572, r0; mtspr 573, r0; mtspr 574, r0; mtspr 575, r0
+#endif
     isync
     /* IBAT0/DBAT0: 0xc0000000 -> 0, 256 MiB, supervisor only, RW, cacheable. */
     lis     r3, KERNELBASE@h
