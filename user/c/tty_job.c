@@ -7,7 +7,13 @@
  *   tty_job read   reads stdin once and prints what it got or the error
  *                  (a background read is stopped by SIGTTIN first).
  *   tty_job ids    prints its pid, process group and session, and exits.
- * The messages are written with write(2), so they are safe in handlers. */
+ * The messages are written with write(2), so they are safe in handlers.
+ *
+ * SIGCONT and SIGHUP stay blocked except inside sigsuspend: with a plain
+ * pause() loop, a stop taken before the job reaches pause (Ctrl-Z typed
+ * while it still returns from the write of "job ready") runs the SIGCONT
+ * handler before pause, which then sleeps with the news unsaid (the classic
+ * lost wake-up; Linux behaves the same). */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,11 +56,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "job read %zd bytes\n", n);
 		return 0;
 	}
+	sigset_t news, old;
+	sigemptyset(&news);
+	sigaddset(&news, SIGCONT);
+	sigaddset(&news, SIGHUP);
+	sigprocmask(SIG_BLOCK, &news, &old);
 	signal(SIGCONT, on_cont);
 	signal(SIGHUP, on_hup);
 	say("job ready\n");
 	for (;;) {
-		pause();
+		sigsuspend(&old);
 		if (hung_up) {
 			say("job hung up\n");
 			return 1;
