@@ -1,5 +1,5 @@
 //! Path names and file permissions: the pure rules the kernel's path walk
-//! (`kernel/src/fs/tmpfs.rs`) applies, host-tested here.
+//! (`kernel/src/fs/walk.rs`) applies, host-tested here.
 //!
 //! - `split` (and `check`) checks a path's length limits as Linux does (PATH_MAX, NAME_MAX)
 //!   and yields its components, "." and empty ones dropped;

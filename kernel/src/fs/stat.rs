@@ -72,7 +72,7 @@ impl Stat {
         Stat::kernel_made((0, 13), 1, 0o600, (0, 0))
     }
 
-    /// A tmpfs inode (`mode` with its type bits).
+    /// A tmpfs inode: its metadata `m` (the mode with its type bits), link count, device and size.
     pub fn tmpfs(
         ino: u64,
         m: crate::fs::tmpfs::Meta,
