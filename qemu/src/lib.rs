@@ -272,6 +272,13 @@ fn feed_console(input: Input, mut stdin: ChildStdin) {
 }
 
 /// The full QEMU command for `cfg`; the initramfs is written into `scratch`.
+/// Writes to `path` the initramfs a boot of `cfg` with `init` as the
+/// program gets (what QEMU loads with -initrd, or U-Boot as a ramdisk).
+pub fn write_initramfs(cfg: &RunConfig, init: &Path, path: &Path) -> Result<(), String> {
+    let cpio = initramfs::build(&cfg.sigil_init, init, cfg.bin_dir.as_deref(), &cfg.extra_files)?;
+    std::fs::write(path, cpio).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 pub fn qemu_command(cfg: &RunConfig, scratch: &initramfs::ScratchDir) -> Result<Command, String> {
     let board = board::Board::load(&repo_root(), &cfg.board)?;
     let words = board.qemu_cmd()?;
@@ -290,11 +297,8 @@ pub fn qemu_command(cfg: &RunConfig, scratch: &initramfs::ScratchDir) -> Result<
     cmd.arg("-device").arg(format!("loader,file={kernel},cpu-num=0"));
     match &cfg.init {
         Some(init) => {
-            let cpio =
-                initramfs::build(&cfg.sigil_init, init, cfg.bin_dir.as_deref(), &cfg.extra_files)?;
             let path = scratch.path().join("initramfs.cpio");
-            std::fs::write(&path, cpio)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            write_initramfs(cfg, init, &path)?;
             cmd.arg("-initrd").arg(path);
         }
         None if cfg.bin_dir.is_some() || !cfg.extra_files.is_empty() => {

@@ -112,16 +112,7 @@ fn main() {
     if let Some(path) = &cli.write_initramfs {
         let cfg = &cli.cfg;
         let init = cfg.init.as_deref().expect("parse checked --init");
-        let written = sigil_qemu::initramfs::build(
-            &cfg.sigil_init,
-            init,
-            cfg.bin_dir.as_deref(),
-            &cfg.extra_files,
-        )
-        .and_then(|cpio| {
-            std::fs::write(path, cpio).map_err(|e| format!("cannot write {}: {e}", path.display()))
-        });
-        if let Err(e) = written {
+        if let Err(e) = sigil_qemu::write_initramfs(cfg, init, path) {
             eprintln!("sigil-run: {e}");
             exit(1);
         }

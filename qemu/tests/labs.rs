@@ -12,7 +12,7 @@
 //!   fail. The labs take the copy in turn, and it persists between runs, so
 //!   each build after the first recompiles only what a patch touched.
 //!
-//! Cost of the `fails_at_its_start` tests, measured on the shared 2-core
+//! Cost of the `fails_at_its_start` tests, measured on a loaded 2-core
 //! machine: a host lab (1-3) builds sigil-core's unit tests in the copy; a
 //! boot lab (4, 5) builds a kernel there, 4.5 minutes the first time (core
 //! and alloc are compiled from source for the kernel target), then only what
@@ -55,8 +55,9 @@ fn check(n: usize, root: &Path) -> Result<(), String> {
     }
 }
 
-/// `cargo test -p sigil-core --lib <filter>` in `root` (the debug profile:
-/// the release one is locked by the cargo running this file).
+/// `cargo test -p sigil-core --lib <filter>` in `root`, in the debug
+/// profile: not the host one, whose build directory the cargo running this
+/// file holds locked.
 fn host_tests(root: &Path, filter: &str) -> Result<(), String> {
     let out = run_in(
         root,

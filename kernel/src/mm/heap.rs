@@ -10,9 +10,10 @@
 //! LIFO list instead of back into the linked list. A sigqueue node (36 bytes:
 //! the 32-byte siginfo and its user charge) is allocated and freed for every
 //! signal; first-fit search and coalescing in the linked list cost about 500
-//! instructions per pair there, the list push and pop a handful. Cached
-//! blocks are never returned to the linked list: a cache only holds as many
-//! as were ever live at once.
+//! instructions per pair there (a raise measured 2646 instructions with the
+//! node in the linked list, 2124 with the 64-byte class), the list push and
+//! pop a handful. Cached blocks are never returned to the linked list: a
+//! cache only holds as many as were ever live at once.
 
 use core::alloc::{GlobalAlloc, Layout};
 

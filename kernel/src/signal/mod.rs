@@ -212,7 +212,8 @@ fn generate(
     if sig.number() == abi::SIGKILL {
         kill_group(g);
     }
-    // RT signals always count against the limit, even from kill() (Linux
+    // RT signals always count against the receiver's user limit
+    // (SIGQUEUE_MAX) and the system-wide one, even from kill() (Linux
     // overrides it only for standard signals, which coalesce anyway): an
     // unbounded queue would let one process fill the kernel heap. A POSIX
     // timer's signal is never refused: the timer was charged when it was
@@ -388,7 +389,10 @@ fn notify_parent_stop(g: &mut Group) {
 }
 
 /// Clears the work flags that no longer hold (Linux `recalc_sigpending`,
-/// which also looks at the mask; these flags need not).
+/// which also looks at the mask; these flags do not, so mask changes never
+/// touch them). The price: while a blocked signal stays pending, every
+/// return to user mode takes the out-of-line `check_pending` and finds
+/// nothing to deliver.
 fn recalc(t: &mut Thread, g: &mut Group) {
     t.sig.work = !t.sig.pending.pending().is_empty();
     g.sig.work = !g.sig.shared.pending().is_empty() || g.stop.is_some() || g.exit.is_some();

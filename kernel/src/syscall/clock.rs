@@ -8,14 +8,12 @@
 use sigil_core::abi::Errno;
 use sigil_core::time::{decode_timeval, encode_timeval, Layout};
 
-use super::time::get_timespec;
+use super::time::{
+    get_timespec, CLOCK_PROCESS_CPUTIME_ID, CLOCK_REALTIME, CLOCK_THREAD_CPUTIME_ID,
+};
 use super::SysResult;
 use crate::clock;
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};
-
-const CLOCK_REALTIME: u32 = 0;
-const CLOCK_PROCESS_CPUTIME_ID: u32 = 2;
-const CLOCK_THREAD_CPUTIME_ID: u32 = 3;
 
 fn may_set_time() -> Result<(), Errno> {
     if crate::cred::current().privileged() {
@@ -57,15 +55,19 @@ pub fn settimeofday(tv: u32, tz: u32) -> SysResult {
     } else {
         None
     };
-    if tz != 0 {
+    let minutes_west = if tz != 0 {
         let mut b = [0u8; 8];
         copy_from_user(&mut b, tz).map_err(|_| Errno::EFAULT)?;
-        let minutes_west = i32::from_be_bytes([b[0], b[1], b[2], b[3]]);
-        if !(-15 * 60..=15 * 60).contains(&minutes_west) {
-            return Err(Errno::EINVAL);
-        }
-    }
+        Some(i32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    } else {
+        None
+    };
+    // Linux's order: both copies and the time's validity, then the
+    // privilege, then the zone's range (do_sys_settimeofday64).
     may_set_time()?;
+    if minutes_west.is_some_and(|m| !(-15 * 60..=15 * 60).contains(&m)) {
+        return Err(Errno::EINVAL);
+    }
     if let Some(ns) = ns {
         clock::set_realtime(ns);
     }

@@ -17,7 +17,7 @@ pub fn eventfd2(initval: u32, flags: u32) -> SysResult {
 }
 
 /// PIDFD_NONBLOCK is O_NONBLOCK; a pidfd is always close-on-exec.
-const PIDFD_NONBLOCK: u32 = 0o4000;
+const PIDFD_NONBLOCK: u32 = crate::fs::flags::O_NONBLOCK;
 
 /// pidfd_open(pid, flags): a descriptor for process `pid` (a thread that
 /// is not its process's leader is EINVAL, as Linux without PIDFD_THREAD).

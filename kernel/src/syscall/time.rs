@@ -22,10 +22,10 @@ use crate::dev::timer;
 use crate::timers::{self, SleepRestart};
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};
 
-const CLOCK_REALTIME: u32 = 0;
+pub(super) const CLOCK_REALTIME: u32 = 0;
 const CLOCK_MONOTONIC: u32 = 1;
-const CLOCK_PROCESS_CPUTIME_ID: u32 = 2;
-const CLOCK_THREAD_CPUTIME_ID: u32 = 3;
+pub(super) const CLOCK_PROCESS_CPUTIME_ID: u32 = 2;
+pub(super) const CLOCK_THREAD_CPUTIME_ID: u32 = 3;
 const CLOCK_BOOTTIME: u32 = 7;
 const TIMER_ABSTIME: u32 = 1;
 const ITIMER_REAL: u32 = 0;
