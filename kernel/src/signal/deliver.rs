@@ -313,6 +313,10 @@ fn restart_failed_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
 /// and resumes what the signal interrupted. A bad frame kills with SIGSEGV.
 pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
     let p = proc::current();
+    // The call the handler interrupted has failed with EINTR: a later
+    // restart_syscall must not resume it (Linux's sigreturn sets
+    // `do_no_restart_syscall`).
+    p.restart = None;
     let (gap, size) = match kind {
         FrameKind::Classic => (SIGNAL_FRAMESIZE, SigFrame::SIZE),
         FrameKind::Rt => (SIGNAL_FRAMESIZE + RT_EXTRA_GAP, RtSigFrame::SIZE),

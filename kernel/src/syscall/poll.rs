@@ -6,14 +6,18 @@
 //! interrupted it - after that signal's handler (`saved_mask`, as
 //! sigsuspend), so a signal unblocked only for the wait is handled.
 //! select, pselect6 and ppoll write the time left back into their timeout,
-//! as Linux does. An interrupted call is ERESTARTNOHAND (restarted if no
-//! handler runs); poll with a timeout is EINTR (Linux restarts it with a
-//! restart block, which Sigil does not have).
+//! as Linux does. An interrupted call is EINTR if a handler runs, whatever
+//! its SA_RESTART. If none runs (a stop and SIGCONT), select, pselect6 and
+//! ppoll are ERESTARTNOHAND: the same call again, with the time left already
+//! written back; poll, whose timeout is a value, leaves a restart block
+//! holding its deadline and goes on through restart_syscall (Linux's
+//! `do_restart_poll`), so it too waits only for the time that was left.
 
 use alloc::vec::Vec;
 
 use sigil_core::abi::{self, Errno};
 use sigil_core::poll::{select_events, select_marks, Sets};
+use sigil_core::signal::restart::RestartBlock;
 use sigil_core::signal::SigSet;
 use sigil_core::time::{decode_timeval, encode_timespec, encode_timeval, Layout};
 
@@ -63,10 +67,17 @@ fn do_poll(fds: u32, n: u32, deadline: Option<u64>) -> Result<Waited, Errno> {
 /// poll(fds, n, timeout_ms): a negative timeout waits for ever.
 pub fn poll(fds: u32, n: u32, timeout_ms: i32) -> SysResult {
     let deadline = (timeout_ms >= 0).then(|| timer::now_ns() + timeout_ms as u64 * 1_000_000);
+    poll_until(fds, n, deadline)
+}
+
+/// poll toward an absolute deadline; restart_syscall calls it to go on.
+pub fn poll_until(fds: u32, n: u32, deadline: Option<u64>) -> SysResult {
     match do_poll(fds, n, deadline)? {
         Waited::Ready(k) => Ok(k),
-        Waited::Interrupted if deadline.is_none() => Err(Errno::ERESTARTNOHAND),
-        Waited::Interrupted => Err(Errno::EINTR),
+        Waited::Interrupted => {
+            proc::current().restart = Some(RestartBlock::Poll { fds, n, deadline });
+            Err(Errno::ERESTART_RESTARTBLOCK)
+        }
     }
 }
 
