@@ -206,6 +206,7 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     t.fp_live = false;
     t.fp_used = false;
     t.fp = arch::FpState::new();
+    t.restart = None;
     *tf_out = tf;
     g.files.close_on_exec();
     g.sig.exec();

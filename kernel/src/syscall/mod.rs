@@ -256,6 +256,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Sigaltstack => sig::sigaltstack(a[0], a[1], tf),
         Sigreturn => sig::sigreturn(tf),
         RtSigreturn => sig::rt_sigreturn(tf),
+        Swapcontext => crate::signal::context::swapcontext(tf, a[0], a[1], a[2]),
         _ => unknown(nr),
     }
 }
