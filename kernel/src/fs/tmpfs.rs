@@ -219,12 +219,12 @@ impl Drop for Inode {
 /// ENOSPC past the inode count or the metadata budget (Linux's tmpfs says
 /// ENOSPC when `nr_inodes` run out).
 pub fn new_inode(mode: u32, kind: Kind) -> Result<Node, Errno> {
-    let s = SPACE.get();
     let extra = if let Kind::Symlink(t) = &kind { t.len() } else { 0 };
-    if s.inodes >= s.max_inodes {
+    if SPACE.get().inodes >= SPACE.get().max_inodes {
         return Err(Errno::ENOSPC);
     }
     charge(INODE_COST + extra)?;
+    let s = SPACE.get();
     s.inodes += 1;
     let ino = s.next_ino;
     s.next_ino = s.next_ino.wrapping_add(1).max(2);
