@@ -68,14 +68,18 @@ static void show_exec(const char *what, int r)
 		printf("%s: ran, exit %d\n", what, r);
 }
 
-/* Makes links (`links`) or empty files in /tmp/meta until one fails;
+/* Spread over this many directories: a directory is searched entry by
+ * entry, so thousands in one would make the test slow, not harder. */
+#define DIRS 64
+
+/* Makes links (`links`) or empty files in /tmp/meta/NN until one fails;
  * returns how many and the errno through `err`. The names are 251 bytes,
- * different from their start (a directory is searched entry by entry). */
+ * different from their start. */
 static int fill(int links, int *err)
 {
 	char name[300];
 	for (int i = 0;; i++) {
-		snprintf(name, sizeof name, "/tmp/meta/%c%06d%0244d", links ? 'l' : 'f', i, 0);
+		snprintf(name, sizeof name, "/tmp/meta/%02d/%c%06d%0244d", i % DIRS, links ? 'l' : 'f', i, 0);
 		int r = links ? symlink(target, name) : open(name, O_CREAT | O_EXCL | O_WRONLY, 0644);
 		if (r < 0) {
 			*err = errno;
@@ -90,7 +94,7 @@ static void empty(int n, int links)
 {
 	char name[300];
 	for (int i = 0; i < n; i++) {
-		snprintf(name, sizeof name, "/tmp/meta/%c%06d%0244d", links ? 'l' : 'f', i, 0);
+		snprintf(name, sizeof name, "/tmp/meta/%02d/%c%06d%0244d", i % DIRS, links ? 'l' : 'f', i, 0);
 		unlink(name);
 	}
 }
@@ -99,7 +103,12 @@ static void fill_twice(void)
 {
 	int first[2], second[2], err;
 	memset(target, 'x', 4000);
+	char sub[32];
 	mkdir("/tmp/meta", 0755);
+	for (int d = 0; d < DIRS; d++) {
+		snprintf(sub, sizeof sub, "/tmp/meta/%02d", d);
+		mkdir(sub, 0755);
+	}
 	for (int round = 0; round < 2; round++) {
 		int *n = round ? second : first;
 		n[0] = fill(1, &err);
@@ -117,7 +126,12 @@ static void fill_twice(void)
 	}
 	printf("made %d links and %d files\n", first[0], first[1]);
 	printf("second fill: %s\n", first[0] == second[0] && first[1] == second[1] ? "same" : "different");
-	printf("rmdir: %d\n", rmdir("/tmp/meta"));
+	int r = 0;
+	for (int d = 0; d < DIRS; d++) {
+		snprintf(sub, sizeof sub, "/tmp/meta/%02d", d);
+		r |= rmdir(sub);
+	}
+	printf("rmdir: %d\n", r | rmdir("/tmp/meta"));
 }
 
 int main(int argc, char **argv)

@@ -65,6 +65,9 @@ static void creates_and_removes(void)
 	show("symlink to new/", symlink("x", "st/new/"));
 	show("link to ro/f", link("st/mine", "ro/f"));
 	show("link to ro/new", link("st/mine", "ro/new"));
+	show("mknod ro/f", mknod("ro/f", S_IFREG | 0644, 0));
+	show("mknod ro/new", mknod("ro/new", S_IFREG | 0644, 0));
+	show("mknod st/null (a device, as a user)", mknod("st/null", S_IFCHR | 0666, makedev(1, 3)));
 	show("unlink ro/missing", unlink("ro/missing"));
 	show("unlink ro/f", unlink("ro/f"));
 	show("unlink ro/sub", unlink("ro/sub"));
@@ -165,6 +168,25 @@ static void device(const char *path)
 	close(fd);
 }
 
+/* mknod as root: a regular file, a device this kernel has a driver for. */
+static void mknods(void)
+{
+	struct stat st;
+	show("mknod reg (type 0)", mknod("reg", 0644, 0));
+	show("reg is a file", stat("reg", &st) == 0 && S_ISREG(st.st_mode) ? 1 : -1);
+	show("mknod reg again", mknod("reg", S_IFREG | 0644, 0));
+	show("mknod null2", mknod("null2", S_IFCHR | 0666, makedev(1, 3)));
+	stat("null2", &st);
+	printf("null2: char %d rdev %u,%u\n", S_ISCHR(st.st_mode), major(st.st_rdev), minor(st.st_rdev));
+	int fd = open("null2", O_WRONLY);
+	show("write null2", write(fd, "abcd", 4));
+	close(fd);
+	show("mknod a directory", mknod("d", S_IFDIR | 0755, 0));
+	show("mknod a bad type", mknod("bad", 0170000 | 0644, 0));
+	unlink("reg");
+	unlink("null2");
+}
+
 static void devices(void)
 {
 	unsigned char z[4] = { 1, 1, 1, 1 };
@@ -260,6 +282,7 @@ int main(void)
 	show("root: unlink the user's st/mine", unlink("st/mine"));
 	show("root: rmdir the user's st/myd", rmdir("st/myd"));
 	dangling_links();
+	mknods();
 	devices();
 	vectors();
 

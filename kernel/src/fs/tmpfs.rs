@@ -233,6 +233,11 @@ pub fn new_inode(mode: u32, kind: Kind) -> Result<Node, Errno> {
     Ok(Rc::new(Inode { ino, meta: RefCell::new(m), kind }))
 }
 
+/// What a new regular file holds: nothing, in no pages.
+pub fn empty_file() -> Kind {
+    Kind::File(RefCell::new(Data::Pages { pages: Vec::new(), size: 0 }))
+}
+
 /// A new, empty directory whose ".." is `parent`.
 pub fn new_dir(mode: u32, parent: &Node) -> Result<Node, Errno> {
     let d = Dir { entries: Vec::new(), parent: Rc::downgrade(parent), next_off: FIRST_OFF };

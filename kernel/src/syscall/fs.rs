@@ -221,11 +221,7 @@ fn open_node(dirfd: i32, name: &str, flags: u32, mode: u32) -> Result<(Node, boo
                     return Err(Errno::EINVAL);
                 }
                 let mode = tmpfs_mode(crate::fs::stat::S_IFREG, mode);
-                let data = Kind::File(core::cell::RefCell::new(tmpfs::Data::Pages {
-                    pages: alloc::vec::Vec::new(),
-                    size: 0,
-                }));
-                (walk::create(&dir, &last, tmpfs::new_inode(mode, data)?)?, true)
+                (walk::create(&dir, &last, tmpfs::new_inode(mode, tmpfs::empty_file())?)?, true)
             }
         }
     };

@@ -153,6 +153,8 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         Fchdir => names::fchdir(a[0]),
         Mkdir => names::mkdirat(AT_FDCWD, a[0], a[1]),
         Mkdirat => names::mkdirat(a[0] as i32, a[1], a[2]),
+        Mknod => names::mknodat(AT_FDCWD, a[0], a[1], a[2]),
+        Mknodat => names::mknodat(a[0] as i32, a[1], a[2], a[3]),
         Rmdir => names::unlinkat(AT_FDCWD, a[0], AT_REMOVEDIR),
         Unlink => names::unlinkat(AT_FDCWD, a[0], 0),
         Unlinkat => names::unlinkat(a[0] as i32, a[1], a[2]),

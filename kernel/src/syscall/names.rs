@@ -11,7 +11,7 @@ use sigil_core::path::MAY_EXEC;
 use super::fs::{tmpfs_mode, AT_EMPTY_PATH};
 use super::SysResult;
 use crate::fs::path::{self, AT_FDCWD};
-use crate::fs::stat::{S_IFDIR, S_IFLNK};
+use crate::fs::stat::{S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFMT, S_IFREG};
 use crate::fs::tmpfs::{self, Kind, Node};
 use crate::fs::walk;
 use crate::proc;
@@ -46,6 +46,38 @@ pub fn mkdirat(dirfd: i32, p: u32, mode: u32) -> SysResult {
     let name = path::read_path(p)?;
     let (dir, last) = create_at(dirfd, &name, true)?;
     let node = tmpfs::new_dir(tmpfs_mode(S_IFDIR, mode) & 0o7777, &dir)?;
+    walk::create(&dir, &last, node).map(|_| 0)
+}
+
+/// mknodat(dirfd, path, mode, dev): a regular file (type S_IFREG or 0),
+/// or, for root, a character device this kernel has a driver for (a node
+/// like those in /dev). In Linux's order: a bad type is EINVAL (a directory
+/// EPERM), then the name (`create_at`), then a device by a non-root caller
+/// EPERM; a FIFO, a socket, a block device or an unknown device number is
+/// EPERM too, Linux's answer for a node type the file system does not
+/// support (this tmpfs has no named pipes).
+pub fn mknodat(dirfd: i32, p: u32, mode: u32, dev: u32) -> SysResult {
+    const S_IFBLK: u32 = 0o060000;
+    const S_IFSOCK: u32 = 0o140000;
+    let ty = mode & S_IFMT;
+    match ty {
+        0 | S_IFREG | S_IFCHR | S_IFBLK | S_IFIFO | S_IFSOCK => {}
+        S_IFDIR => return Err(Errno::EPERM),
+        _ => return Err(Errno::EINVAL),
+    }
+    let name = path::read_path(p)?;
+    let (dir, last) = create_at(dirfd, &name, false)?;
+    let kind = match ty {
+        0 | S_IFREG => tmpfs::empty_file(),
+        S_IFCHR if crate::cred::current().uid.fs == 0 => {
+            // Linux `new_decode_dev`: the 32-bit dev_t.
+            let rdev = ((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
+            Kind::Device(crate::fs::devices::path_of(rdev).ok_or(Errno::EPERM)?)
+        }
+        _ => return Err(Errno::EPERM),
+    };
+    let ty = if ty == 0 { S_IFREG } else { ty };
+    let node = tmpfs::new_inode(tmpfs_mode(ty, mode), kind)?;
     walk::create(&dir, &last, node).map(|_| 0)
 }
 
