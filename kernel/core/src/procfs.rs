@@ -295,7 +295,8 @@ pub fn status(t: &TaskStatus) -> String {
     let mut s = String::new();
     let state = t.state.unwrap_or(State::Running).name();
     let _ = writeln!(s, "Name:\t{}\nUmask:\t{:04o}\nState:\t{state}", t.name, t.umask);
-    let _ = writeln!(s, "Tgid:\t{0}\nNgid:\t0\nPid:\t{0}\nPPid:\t{1}\nTracerPid:\t0", t.pid, t.ppid);
+    let _ =
+        writeln!(s, "Tgid:\t{0}\nNgid:\t0\nPid:\t{0}\nPPid:\t{1}\nTracerPid:\t0", t.pid, t.ppid);
     for (label, ids) in [("Uid", t.uid), ("Gid", t.gid)] {
         let _ = writeln!(s, "{label}:\t{}\t{}\t{}\t{}", ids[0], ids[1], ids[2], ids[3]);
     }
@@ -303,7 +304,8 @@ pub fn status(t: &TaskStatus) -> String {
     for g in t.groups {
         let _ = write!(s, "{g} ");
     }
-    let _ = writeln!(s, "\nNStgid:\t{0}\nNSpid:\t{0}\nNSpgid:\t{1}\nNSsid:\t{2}", t.pid, t.pgid, t.sid);
+    let _ =
+        writeln!(s, "\nNStgid:\t{0}\nNSpid:\t{0}\nNSpgid:\t{1}\nNSsid:\t{2}", t.pid, t.pgid, t.sid);
     if let Some(vm) = t.vm {
         let kb = |s: &mut String, label: &str, v: u64| {
             let _ = writeln!(s, "{label}:\t{v:8} kB");
@@ -530,7 +532,12 @@ mod tests {
             groups: &[100, 1000],
             vm: Some(VmSizes { size: 1024, rss: 64, data: 8, stack: 132 }),
             threads: 1,
-            sig: SigLines { blocked: 1 << 1, caught: 1 << 16, queue_limit: 128, ..Default::default() },
+            sig: SigLines {
+                blocked: 1 << 1,
+                caught: 1 << 16,
+                queue_limit: 128,
+                ..Default::default()
+            },
             ..TaskStatus::default()
         };
         let s = status(&t);

@@ -1,0 +1,562 @@
+//! /proc: a read-only view of the processes and the machine, made when it
+//! is read (Linux's procfs), for ps, free, uptime, top and glibc.
+//!
+//! How it is reached: [`mount`] makes an empty tmpfs directory /proc at
+//! boot (what `ls /` shows), and the system calls that take a path
+//! (openat, fstatat64, statx, faccessat, readlinkat) ask [`claim`] first:
+//! a path under /proc, absolute or relative to the root or to /proc
+//! itself, is answered here instead of by the tmpfs walk. Not reached:
+//! names relative to a directory inside /proc (a descriptor of /proc/<pid>,
+//! a cwd there: chdir cannot enter one).
+//!
+//! Files are generated into a kernel buffer (at most `FILE_MAX` bytes) by
+//! the first read and again by every read at offset 0, as Linux's
+//! seq_file does, so lseek(0) and pread see fresh values; a read after the
+//! process was reaped is ESRCH, an open then is ENOENT (a zombie still has
+//! its directory, in state Z). Files are 0444 and directories 0555,
+//! readable by all as Linux's are (there is no environ or other 0400
+//! file). Formats are `sigil_core::procfs`'s; this module gathers values.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+use core::cell::{Cell, RefCell};
+
+use sigil_core::abi::{self, Errno};
+use sigil_core::path::{may_access, MAY_READ, MAY_WRITE};
+use sigil_core::procfs::{self as fmt, Entry, Global, PidFile, State};
+use sigil_core::time::cputime::USER_HZ;
+
+use super::file::{put_dirent, OpenFile, DT_DIR, DT_LNK, DT_REG};
+use super::flags::{O_ACCMODE, O_CREAT, O_DIRECTORY, O_EXCL, O_RDONLY, O_TRUNC, O_WRONLY};
+use super::stat::{Stat, S_IFDIR, S_IFLNK, S_IFREG};
+use super::{tmpfs, walk, File, FileOps, StatusFlags};
+use crate::dev::timer::now_ns;
+use crate::kcell::KCell;
+use crate::mm::PAGE_SIZE;
+use crate::proc::{self, Group};
+use crate::uaccess::copy_to_user;
+
+/// The most a generated file holds: one page, seq_file's first buffer
+/// (a cmdline is cut to it).
+const FILE_MAX: usize = 4096;
+/// The anonymous device /proc's inodes are on.
+const PROC_DEV: (u32, u32) = (0, 4);
+/// The console's device as stat's tty_nr (4:64, ttyS0, `new_encode_dev`).
+const CONSOLE_TTY_NR: u32 = 4 << 8 | 64;
+/// Linux PF_FORKNOEXEC: forked and not exec'd since.
+const PF_FORKNOEXEC: u32 = 0x40;
+
+/// What /proc shows of a process that Linux keeps elsewhere (in the task
+/// and on the user stack): its name, its arguments, when it started.
+pub struct Shown {
+    /// `task->comm`: the exec'd path's last component, 15 bytes at most.
+    pub comm: String,
+    /// argv, each with its NUL (a copy made at exec: a program that
+    /// rewrites its argv in place does not change it, unlike Linux).
+    pub cmdline: Vec<u8>,
+    /// ns since boot at fork.
+    pub start_ns: u64,
+}
+
+impl Shown {
+    /// A new process: the parent's name and arguments (fork shares the
+    /// stack they are read from on Linux), started now.
+    pub fn fork(parent: Option<&Shown>) -> Shown {
+        Shown {
+            comm: parent.map_or_else(String::new, |p| p.comm.clone()),
+            cmdline: parent.map_or_else(Vec::new, |p| p.cmdline.clone()),
+            start_ns: now_ns(),
+        }
+    }
+
+    /// execve of `path` succeeded with `cmdline` (from [`cmdline`]).
+    pub fn exec(&mut self, path: &str, cmdline: Vec<u8>) {
+        self.comm = fmt::comm(path);
+        self.cmdline = cmdline;
+    }
+}
+
+/// The cmdline `argv` makes, bounded.
+pub fn cmdline(argv: &[&[u8]]) -> Vec<u8> {
+    fmt::cmdline(argv, FILE_MAX)
+}
+
+/// The inode number of the tmpfs directory /proc is mounted on (0: none).
+static MOUNT_INO: KCell<u32> = KCell::new(0);
+
+/// Makes the mount point /proc in the tmpfs root (at boot, after the
+/// initramfs; kept if the archive has one).
+pub fn mount(root: &tmpfs::Node) {
+    let dir = walk::child(root, "proc").unwrap_or_else(|| {
+        let d = tmpfs::new_dir(0o555, root);
+        walk::create(root, "proc", d.clone()).map_or(d, |d| d)
+    });
+    *MOUNT_INO.get() = dir.ino;
+}
+
+/// The /proc entry `name` names from `dirfd`, if it is one (None: the
+/// tmpfs walk's business). `follow`: whether a last-component link
+/// (/proc/self) is followed. A pid that does not exist is ENOENT.
+pub fn claim(dirfd: i32, name: &str, follow: bool) -> Option<Result<Entry, Errno>> {
+    if name.is_empty() {
+        return None;
+    }
+    let me = proc::group().pid;
+    let parsed = if name.starts_with('/') {
+        fmt::parse(name, me, follow)?
+    } else {
+        // Relative to the root ("proc/1/stat") or to /proc ("1/stat").
+        let base = super::path::start(dirfd).ok()?;
+        let first = name.split('/').find(|c| !c.is_empty() && *c != ".");
+        let prefix = if base.ino == *MOUNT_INO.get() {
+            "/proc/"
+        } else if first == Some("proc") && alloc::rc::Rc::ptr_eq(&base, &tmpfs::root()) {
+            "/"
+        } else {
+            return None;
+        };
+        fmt::parse(&format!("{prefix}{name}"), me, follow)?
+    };
+    Some(parsed.and_then(|e| match e {
+        Entry::Pid(p) | Entry::File(p, _) if proc::get(p).is_none() => Err(Errno::ENOENT),
+        e => Ok(e),
+    }))
+}
+
+fn is_dir(e: Entry) -> bool {
+    matches!(e, Entry::Root | Entry::Pid(_))
+}
+
+/// openat of entry `e`, checked against its mode as a tmpfs inode's is:
+/// so root may open a file for writing, as on Linux, and then a write is
+/// EINVAL (no write operation). A directory for writing is EISDIR.
+/// /proc/<pid>/exe followed opens the program's tmpfs file.
+pub fn open(e: Entry, flags: u32, follow: bool) -> Result<Arc<File>, Errno> {
+    if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL {
+        return Err(Errno::EEXIST);
+    }
+    let write = flags & O_ACCMODE != O_RDONLY || flags & O_TRUNC != 0;
+    if write && is_dir(e) {
+        return Err(Errno::EISDIR);
+    }
+    if flags & O_DIRECTORY != 0 && !is_dir(e) {
+        return Err(Errno::ENOTDIR);
+    }
+    let mask = if write { MAY_WRITE } else { MAY_READ };
+    access(e, mask, &crate::cred::current())?;
+    Ok(match e {
+        Entry::SelfLink => return Err(Errno::ELOOP),
+        Entry::File(_, PidFile::Exe) if !follow => return Err(Errno::ELOOP),
+        Entry::File(_, PidFile::Exe) => {
+            let node = super::path::lookup(super::path::AT_FDCWD, &readlink(e)?, true)?;
+            walk::permitted(&node, MAY_READ)?;
+            Arc::new(OpenFile::new(node, flags))
+        }
+        _ => Arc::new(ProcFile::new(e, flags)),
+    })
+}
+
+/// readlink of `e`: /proc/self is the caller's pid, exe the absolute path
+/// of the program (ENOENT for a zombie, which has none); others EINVAL.
+pub fn readlink(e: Entry) -> Result<String, Errno> {
+    match e {
+        Entry::SelfLink => Ok(format!("{}", proc::group().pid)),
+        Entry::File(pid, PidFile::Exe) => match proc::get(pid) {
+            Some(g) if !g.zombie => Ok(g.name.clone()),
+            _ => Err(Errno::ENOENT),
+        },
+        _ => Err(Errno::EINVAL),
+    }
+}
+
+/// faccessat of `e`: the mode bits of its stat, checked as a tmpfs
+/// inode's are.
+pub fn access(e: Entry, mask: u32, cred: &sigil_core::cred::Cred) -> Result<(), Errno> {
+    let s = stat(e);
+    may_access(s.mode, s.uid, s.gid, cred, mask).then_some(()).ok_or(Errno::EACCES)
+}
+
+/// An inode number per entry: 1 the root, then the fixed entries, then 16
+/// per pid (its directory and files).
+fn ino(e: Entry) -> u64 {
+    let pid_base = |pid: u32| 0x1_0000 + 16 * pid as u64;
+    let file_index = |f| fmt::PID_FILES.iter().position(|p| p.1 == f).unwrap_or(0) as u64;
+    match e {
+        Entry::Root => 1,
+        Entry::SelfLink => 2,
+        Entry::Global(g) => 3 + fmt::GLOBALS.iter().position(|p| p.1 == g).unwrap_or(0) as u64,
+        Entry::Pid(p) => pid_base(p),
+        Entry::File(p, f) => pid_base(p) + 1 + file_index(f),
+    }
+}
+
+/// stat of `e`: a process's entries belong to its effective user and
+/// group, as Linux's do; the rest to root. Sizes are 0, as Linux's.
+pub fn stat(e: Entry) -> Stat {
+    let mode = match e {
+        Entry::Root | Entry::Pid(_) => S_IFDIR | 0o555,
+        Entry::SelfLink | Entry::File(_, PidFile::Exe) => S_IFLNK | 0o777,
+        Entry::Global(_) | Entry::File(..) => S_IFREG | 0o444,
+    };
+    let owner = match e {
+        Entry::Pid(p) | Entry::File(p, _) => {
+            proc::get(p).map(|g| (g.cred.uid.effective, g.cred.gid.effective))
+        }
+        _ => None,
+    };
+    let (uid, gid) = owner.unwrap_or((0, 0));
+    let t = tmpfs::now();
+    Stat {
+        dev: PROC_DEV,
+        ino: ino(e),
+        mode,
+        nlink: if is_dir(e) { 2 } else { 1 },
+        rdev: (0, 0),
+        size: 0,
+        blksize: 1024,
+        uid,
+        gid,
+        times: [t; 3],
+    }
+}
+
+/// An open /proc file or directory.
+struct ProcFile {
+    entry: Entry,
+    /// The generated text (`made` once generated).
+    text: RefCell<Vec<u8>>,
+    made: Cell<bool>,
+    /// The file offset; a directory's is the getdents cookie.
+    pos: Cell<u64>,
+    flags: StatusFlags,
+}
+
+impl ProcFile {
+    fn new(entry: Entry, flags: u32) -> ProcFile {
+        ProcFile {
+            entry,
+            text: RefCell::new(Vec::new()),
+            made: Cell::new(false),
+            pos: Cell::new(0),
+            flags: StatusFlags::new(flags),
+        }
+    }
+}
+
+impl FileOps for ProcFile {
+    fn read(&self, buf: u32, len: u32) -> Result<u32, Errno> {
+        let n = self.read_at(self.pos.get(), buf, len)?;
+        self.pos.set(self.pos.get() + n as u64);
+        Ok(n)
+    }
+
+    fn read_at(&self, off: u64, buf: u32, len: u32) -> Result<u32, Errno> {
+        if is_dir(self.entry) {
+            return Err(Errno::EISDIR);
+        }
+        if self.flags.get() & O_ACCMODE == O_WRONLY {
+            return Err(Errno::EBADF);
+        }
+        if off == 0 || !self.made.get() {
+            let mut text = generate(self.entry)?;
+            text.truncate(FILE_MAX);
+            *self.text.borrow_mut() = text;
+            self.made.set(true);
+        }
+        let text = self.text.borrow();
+        let start = (off as usize).min(text.len());
+        let n = (text.len() - start).min(len as usize);
+        copy_to_user(buf, &text[start..start + n]).map_err(|_| Errno::EFAULT)?;
+        Ok(n as u32)
+    }
+
+    /// Nothing here is writable: EBADF if not opened for writing (as for
+    /// any file), else Linux's EINVAL for a file without a write operation.
+    fn write(&self, _buf: u32, _len: u32) -> Result<u32, Errno> {
+        match self.flags.get() & O_ACCMODE {
+            O_RDONLY => Err(Errno::EBADF),
+            _ => Err(Errno::EINVAL),
+        }
+    }
+
+    fn stat(&self) -> Stat {
+        stat(self.entry)
+    }
+
+    /// SEEK_SET and SEEK_CUR only (Linux `seq_lseek`: SEEK_END is EINVAL).
+    fn seek(&self, off: i64, whence: u32) -> Result<u64, Errno> {
+        let base = match whence {
+            0 => 0,
+            1 => self.pos.get() as i64,
+            _ => return Err(Errno::EINVAL),
+        };
+        let new = base.checked_add(off).filter(|&p| p >= 0).ok_or(Errno::EINVAL)?;
+        self.pos.set(new as u64);
+        Ok(new as u64)
+    }
+
+    fn getdents(&self, buf: u32, len: u32) -> Result<u32, Errno> {
+        let entries = listing(self.entry)?;
+        let from = self.pos.get();
+        let (mut out, mut pos) = (Vec::new(), from);
+        for (cookie, ino, ty, name) in entries.iter().filter(|e| e.0 >= from) {
+            if !put_dirent(&mut out, len as usize, *ino, cookie + 1, *ty, name) {
+                if out.is_empty() {
+                    return Err(Errno::EINVAL);
+                }
+                break;
+            }
+            pos = cookie + 1;
+        }
+        copy_to_user(buf, &out).map_err(|_| Errno::EFAULT)?;
+        self.pos.set(pos);
+        Ok(out.len() as u32)
+    }
+
+    fn status_flags(&self) -> u32 {
+        self.flags.get()
+    }
+    fn set_status_flags(&self, f: u32) {
+        self.flags.set(f)
+    }
+}
+
+/// A process directory's cookies start past those of the fixed entries.
+const PID_COOKIE: u64 = 16;
+
+/// A directory's entries as (cookie, inode, type, name): "." and "..",
+/// then /proc's fixed entries and each process in pid order, or a
+/// process's files.
+fn listing(e: Entry) -> Result<Vec<(u64, u64, u8, String)>, Errno> {
+    let mut v = Vec::new();
+    v.push((0, ino(e), DT_DIR, String::from(".")));
+    v.push((1, 1, DT_DIR, String::from("..")));
+    match e {
+        Entry::Root => {
+            v.push((2, 2, DT_LNK, String::from("self")));
+            for (i, (name, g)) in fmt::GLOBALS.iter().enumerate() {
+                v.push((3 + i as u64, ino(Entry::Global(*g)), DT_REG, String::from(*name)));
+            }
+            for g in proc::all() {
+                let cookie = PID_COOKIE + g.pid as u64;
+                v.push((cookie, ino(Entry::Pid(g.pid)), DT_DIR, format!("{}", g.pid)));
+            }
+        }
+        Entry::Pid(pid) => {
+            proc::get(pid).ok_or(Errno::ENOENT)?;
+            for (i, (name, f)) in fmt::PID_FILES.iter().enumerate() {
+                let ty = if *f == PidFile::Exe { DT_LNK } else { DT_REG };
+                v.push((2 + i as u64, ino(Entry::File(pid, *f)), ty, String::from(*name)));
+            }
+        }
+        _ => return Err(Errno::ENOTDIR),
+    }
+    Ok(v)
+}
+
+/// A file's text now; ESRCH if its process is gone.
+fn generate(e: Entry) -> Result<Vec<u8>, Errno> {
+    let Entry::File(pid, f) = e else {
+        let Entry::Global(g) = e else { return Err(Errno::EISDIR) };
+        return Ok(global(g).into_bytes());
+    };
+    let g = proc::get(pid).ok_or(Errno::ESRCH)?;
+    Ok(match f {
+        PidFile::Stat => fmt::stat_line(&task_stat(g)).into_bytes(),
+        PidFile::Status => task_status(g).into_bytes(),
+        PidFile::Cmdline if g.zombie => Vec::new(),
+        PidFile::Cmdline => g.shown.cmdline.clone(),
+        PidFile::Comm => format!("{}\n", g.shown.comm).into_bytes(),
+        PidFile::Exe => return Err(Errno::EINVAL),
+    })
+}
+
+fn ticks(ns: u64) -> u64 {
+    ns / (1_000_000_000 / USER_HZ)
+}
+
+fn state(g: &Group) -> State {
+    if g.zombie {
+        State::Zombie
+    } else if g.stop.is_some() {
+        State::Stopped
+    } else if g.members().any(|t| t.state == proc::State::Runnable) {
+        State::Running
+    } else {
+        State::Sleeping
+    }
+}
+
+/// The signal sets /proc shows: the leader's (or first live thread's)
+/// private pending and blocked sets, the shared pending set, and the
+/// ignored and caught signals.
+fn sig_lines(g: &Group) -> fmt::SigLines {
+    let leader = proc::thread(g.pid).or_else(|| g.members().next());
+    let (pending, blocked) =
+        leader.map_or((0, 0), |t| (t.sig.pending.pending().bits(), t.sig.blocked.bits()));
+    let (mut ignored, mut caught) = (0u64, 0u64);
+    for (i, a) in g.sig.actions.iter().enumerate() {
+        match a.handler {
+            abi::SIG_DFL => {}
+            abi::SIG_IGN => ignored |= 1 << i,
+            _ => caught |= 1 << i,
+        }
+    }
+    fmt::SigLines {
+        queued: g.user.sigpending.get(),
+        queue_limit: crate::signal::SIGQUEUE_MAX,
+        pending,
+        shared: g.sig.shared.pending().bits(),
+        blocked,
+        ignored,
+        caught,
+    }
+}
+
+/// The address space's sizes: (areas' bytes, resident pages, page-table
+/// pages, writable non-stack bytes, stack bytes, the first code area).
+struct Mem {
+    size: u64,
+    rss: u64,
+    tables: u64,
+    data: u64,
+    stack: u64,
+    code: (u32, u32),
+    brk_start: u32,
+}
+
+fn mem(g: &Group) -> Option<Mem> {
+    let space = g.space.as_ref().filter(|_| !g.zombie)?;
+    let (rss, tables) = space.resident();
+    let stack_top = crate::proc::exec::STACK_TOP;
+    let mut m = Mem {
+        size: 0,
+        rss: rss as u64,
+        tables: tables as u64,
+        data: 0,
+        stack: 0,
+        code: (0, 0),
+        brk_start: space.brk_start,
+    };
+    for a in space.areas() {
+        let len = (a.end - a.start) as u64;
+        m.size += len;
+        if a.end == stack_top {
+            m.stack += len;
+        } else if a.prot.write {
+            m.data += len;
+        } else if a.prot.exec && m.code == (0, 0) {
+            m.code = (a.start, a.end);
+        }
+    }
+    Some(m)
+}
+
+fn task_stat(g: &Group) -> fmt::TaskStat<'_> {
+    let s = state(g);
+    let m = mem(g);
+    let fg = crate::dev::tty::foreground_of(g);
+    let sig = sig_lines(g);
+    let low = |set: u64| set as u32 & 0x7fff_ffff;
+    fmt::TaskStat {
+        pid: g.pid,
+        comm: &g.shown.comm,
+        state: Some(s),
+        ppid: g.ppid,
+        pgrp: g.job.pgid,
+        session: g.job.sid,
+        tty_nr: fg.map_or(0, |_| CONSOLE_TTY_NR),
+        tpgid: fg.map_or(-1, |p| p as i32),
+        flags: if g.job.execed { 0 } else { PF_FORKNOEXEC },
+        utime: ticks(g.cpu.own.utime),
+        stime: ticks(g.cpu.own.stime),
+        cutime: ticks(g.cpu.children.utime),
+        cstime: ticks(g.cpu.children.stime),
+        num_threads: g.threads.len().max(1) as u32,
+        start_time: ticks(g.shown.start_ns),
+        vsize: m.as_ref().map_or(0, |m| m.size),
+        rss: m.as_ref().map_or(0, |m| m.rss),
+        start_code: m.as_ref().map_or(0, |m| m.code.0),
+        end_code: m.as_ref().map_or(0, |m| m.code.1),
+        start_stack: 0,
+        signal: low(sig.pending),
+        blocked: low(sig.blocked),
+        sigignore: low(sig.ignored),
+        sigcatch: low(sig.caught),
+        sleeping: s != State::Running,
+        start_brk: m.as_ref().map_or(0, |m| m.brk_start),
+        exit_code: if g.zombie { g.wait_status } else { 0 },
+    }
+}
+
+fn task_status(g: &Group) -> String {
+    let kb = |pages: u64| pages * (PAGE_SIZE as u64 / 1024);
+    let c = &g.cred;
+    let vm = mem(g).map(|m| fmt::VmSizes {
+        size: m.size / 1024,
+        rss: kb(m.rss),
+        data: m.data / 1024,
+        stack: m.stack / 1024,
+    });
+    fmt::status(&fmt::TaskStatus {
+        name: &g.shown.comm,
+        umask: g.umask,
+        state: Some(state(g)),
+        pid: g.pid,
+        ppid: g.ppid,
+        uid: [c.uid.real, c.uid.effective, c.uid.saved, c.uid.fs],
+        gid: [c.gid.real, c.gid.effective, c.gid.saved, c.gid.fs],
+        // The table's bound (it grows as needed up to it).
+        fd_size: super::MAX_FDS as u32,
+        groups: c.groups(),
+        pgid: g.job.pgid,
+        sid: g.job.sid,
+        vm,
+        threads: g.threads.len() as u32,
+        sig: sig_lines(g),
+    })
+}
+
+/// The machine-wide files.
+fn global(which: Global) -> String {
+    use crate::mm::frames;
+    let kb = |pages: usize| (pages * PAGE_SIZE / 1024) as u64;
+    let threads: usize = proc::all().map(|g| g.threads.len()).sum();
+    let running =
+        proc::all().flat_map(|g| g.members()).filter(|t| t.state == proc::State::Runnable).count()
+            as u32;
+    match which {
+        Global::Meminfo => {
+            let (_, tmpfs_pages) = tmpfs::usage();
+            let tables: u64 = proc::all().filter_map(|g| mem(g)).map(|m| m.tables).sum();
+            fmt::meminfo(&fmt::MemInfo {
+                total: kb(frames::total_count()),
+                free: kb(frames::free_count()),
+                available: kb(frames::free_count()),
+                cached: kb(tmpfs_pages),
+                shmem: kb(tmpfs_pages),
+                slab: (crate::mm::heap::used() / 1024) as u64,
+                kernel_stack: (threads * proc::KSTACK_SIZE / 1024) as u64,
+                page_tables: tables * (PAGE_SIZE as u64 / 1024),
+            })
+        }
+        Global::Uptime => fmt::uptime(now_ns(), crate::cputime::totals().idle),
+        Global::Loadavg => fmt::loadavg(running, threads as u32, proc::last_id()),
+        Global::Stat => {
+            let t = crate::cputime::totals();
+            let boot_ns = crate::clock::realtime_ns().saturating_sub(now_ns());
+            fmt::sys_stat(&fmt::SysStat {
+                user: ticks(t.user),
+                system: ticks(t.system),
+                idle: ticks(t.idle),
+                ctxt: 0,
+                btime: boot_ns / 1_000_000_000,
+                processes: proc::last_id() as u64,
+                running,
+                blocked: 0,
+            })
+        }
+    }
+}
