@@ -20,6 +20,7 @@ fn proc_files_match_linux() {
         &out,
         &[
             "stat: pid is getpid() 1, comm is argv[0]'s last component 1, ppid is getppid() 1",
+            "maps: Linux's columns 1, in address order 1, [stack] named 1",
             "/proc lists my pid as a directory 1, self as a link 1, pids as directories 1",
             "a zombie's state: Z",
             "after the reap, the open file reads: -1 No such process",

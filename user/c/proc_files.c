@@ -94,6 +94,27 @@ static void machine_files(void)
 	printf("stat: cpu line with %d times, btime line: %d\n", n, strstr(buf, "\nbtime ") != NULL);
 }
 
+/* /proc/self/maps: address order, Linux's columns, the stack named. */
+static void self_maps(void)
+{
+	slurp("/proc/self/maps");
+	unsigned long prev = 0, start, end;
+	int ordered = 1, formed = 1, stack = 0;
+	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
+		char perms[8];
+		unsigned dev_major, dev_minor;
+		unsigned long off, ino;
+		if (sscanf(l, "%lx-%lx %7s %lx %x:%x %lu", &start, &end, perms, &off, &dev_major,
+			   &dev_minor, &ino) != 7 || strlen(perms) != 4 || start >= end)
+			formed = 0;
+		ordered &= start >= prev;
+		prev = end;
+		stack |= strstr(l, "[stack]") != NULL;
+	}
+	printf("maps: Linux's columns %d, in address order %d, [stack] named %d\n", formed, ordered,
+	       stack);
+}
+
 static void listings(void)
 {
 	DIR *d = opendir("/proc");
@@ -256,6 +277,7 @@ int main(int argc, char **argv)
 	}
 	self_stat(argv[0]);
 	machine_files();
+	self_maps();
 	listings();
 	offsets();
 	gone();

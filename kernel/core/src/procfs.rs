@@ -22,15 +22,17 @@ pub enum PidFile {
     Status,
     /// A symbolic link to the program's absolute path.
     Exe,
+    Maps,
 }
 
 /// Each process directory's entries, in Linux's order (`tgid_base_stuff`
 /// lists these in this order too, among many more).
-pub const PID_FILES: [(&str, PidFile); 5] = [
+pub const PID_FILES: [(&str, PidFile); 6] = [
     ("status", PidFile::Status),
     ("cmdline", PidFile::Cmdline),
     ("comm", PidFile::Comm),
     ("exe", PidFile::Exe),
+    ("maps", PidFile::Maps),
     ("stat", PidFile::Stat),
 ];
 
@@ -243,6 +245,41 @@ pub fn stat_line(t: &TaskStat) -> String {
     let _ = write!(s, " {} 0 0 17 0 0 0 0 0 0", t.sleeping as u32);
     // start_data, end_data, start_brk, arg/env bounds (not kept), exit code.
     let _ = writeln!(s, " 0 0 {} 0 0 0 0 {}", t.start_brk, t.exit_code);
+    s
+}
+
+/// One mapping as /proc/<pid>/maps shows it.
+#[derive(Clone, Copy, Debug)]
+pub struct Mapping<'a> {
+    pub start: u32,
+    pub end: u32,
+    pub read: bool,
+    pub write: bool,
+    pub exec: bool,
+    pub shared: bool,
+    /// "[stack]", "[heap]", or None for anonymous memory.
+    pub name: Option<&'a str>,
+}
+
+/// A line of /proc/<pid>/maps (Linux `show_map_vma`): range, permissions
+/// (s or p for shared or private), offset, device and inode (all 0: every
+/// Sigil mapping is anonymous memory, the program's segments copied in at
+/// exec), then a name padded to column 49 (`seq_pad` to 25 + 6 * 4 - 1).
+pub fn maps_line(m: &Mapping) -> String {
+    let flag = |on: bool, c: char| if on { c } else { '-' };
+    let mut s = alloc::format!(
+        "{:08x}-{:08x} {}{}{}{} 00000000 00:00 0 ",
+        m.start,
+        m.end,
+        flag(m.read, 'r'),
+        flag(m.write, 'w'),
+        flag(m.exec, 'x'),
+        if m.shared { 's' } else { 'p' }
+    );
+    if let Some(name) = m.name {
+        let _ = write!(s, "{:pad$}{name}", "", pad = 48usize.saturating_sub(s.len()));
+    }
+    s.push('\n');
     s
 }
 
@@ -468,7 +505,7 @@ mod tests {
         assert_eq!(p("/proc/12/stat/x"), Some(Err(Errno::ENOTDIR)));
         assert_eq!(p("/proc/012"), Some(Err(Errno::ENOENT)));
         assert_eq!(p("/proc/0"), Some(Err(Errno::ENOENT)));
-        assert_eq!(p("/proc/12/maps"), Some(Err(Errno::ENOENT)));
+        assert_eq!(p("/proc/12/environ"), Some(Err(Errno::ENOENT)));
         assert_eq!(p("/proc/nope"), Some(Err(Errno::ENOENT)));
     }
 
@@ -568,6 +605,24 @@ mod tests {
         assert!(s.starts_with("MemTotal:         131072 kB\nMemFree:          100000 kB\n"), "{s}");
         assert!(s.lines().all(|l| l.len() == 27 && l.ends_with(" kB")), "{s}");
         assert!(s.contains("\nCached:                0 kB\n"));
+    }
+
+    #[test]
+    fn maps_lines_as_linux_pads_them() {
+        let m = Mapping {
+            start: 0x1000_0000,
+            end: 0x1001_0000,
+            read: true,
+            write: false,
+            exec: true,
+            shared: false,
+            name: None,
+        };
+        assert_eq!(maps_line(&m), "10000000-10010000 r-xp 00000000 00:00 0 \n");
+        let stack = Mapping { write: true, exec: false, name: Some("[stack]"), ..m };
+        let line = maps_line(&stack);
+        assert_eq!(line.find('['), Some(48), "{line}");
+        assert!(line.starts_with("10000000-10010000 rw-p ") && line.ends_with(" [stack]\n"));
     }
 
     #[test]

@@ -38,9 +38,11 @@ use crate::mm::PAGE_SIZE;
 use crate::proc::{self, Group};
 use crate::uaccess::copy_to_user;
 
-/// The most a generated file holds: one page, seq_file's first buffer
-/// (a cmdline is cut to it).
-const FILE_MAX: usize = 4096;
+/// The most a cmdline holds: one page (what `ps` reads of it anyway).
+const CMDLINE_MAX: usize = 4096;
+/// The most a generated file holds (a maps of more areas than fit is cut
+/// short, where Linux would go on).
+const FILE_MAX: usize = 16 * 1024;
 /// The anonymous device /proc's inodes are on.
 const PROC_DEV: (u32, u32) = (0, 4);
 /// The console's device as stat's tty_nr (4:64, ttyS0, `new_encode_dev`).
@@ -80,7 +82,7 @@ impl Shown {
 
 /// The cmdline `argv` makes, bounded.
 pub fn cmdline(argv: &[&[u8]]) -> Vec<u8> {
-    fmt::cmdline(argv, FILE_MAX)
+    fmt::cmdline(argv, CMDLINE_MAX)
 }
 
 /// The inode number of the tmpfs directory /proc is mounted on (0: none).
@@ -369,6 +371,7 @@ fn generate(e: Entry) -> Result<Vec<u8>, Errno> {
         PidFile::Cmdline if g.zombie => Vec::new(),
         PidFile::Cmdline => g.shown.cmdline.clone(),
         PidFile::Comm => format!("{}\n", g.shown.comm).into_bytes(),
+        PidFile::Maps => maps(g).into_bytes(),
         PidFile::Exe => return Err(Errno::EINVAL),
     })
 }
@@ -452,6 +455,34 @@ fn mem(g: &Group) -> Option<Mem> {
         }
     }
     Some(m)
+}
+
+/// /proc/<pid>/maps: the areas in address order, the stack and the area
+/// the program break starts named as Linux names them. A zombie has none.
+fn maps(g: &Group) -> String {
+    let Some(space) = g.space.as_ref().filter(|_| !g.zombie) else { return String::new() };
+    let mut areas: Vec<_> = space.areas().to_vec();
+    areas.sort_by_key(|a| a.start);
+    let mut out = String::new();
+    for a in areas {
+        let name = if a.end == crate::proc::exec::STACK_TOP {
+            Some("[stack]")
+        } else if a.start == space.brk_start && space.brk > space.brk_start {
+            Some("[heap]")
+        } else {
+            None
+        };
+        out += &fmt::maps_line(&fmt::Mapping {
+            start: a.start,
+            end: a.end,
+            read: a.prot.read,
+            write: a.prot.write,
+            exec: a.prot.exec,
+            shared: a.shared,
+            name,
+        });
+    }
+    out
 }
 
 fn task_stat(g: &Group) -> fmt::TaskStat<'_> {
