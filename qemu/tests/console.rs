@@ -328,8 +328,13 @@ fn ps_free_uptime_and_top_from_the_shell() {
     assert!(out.contains(" up 0 min,  0 users,  load average: 0.00, 0.00, 0.00\n"), "{out}");
     assert!(l.iter().any(|x| x.starts_with("Load average: 0.00 0.00 0.00 ")), "{out}");
     assert!(l.contains(&"  PID  PPID USER     STAT   VSZ %VSZ CPU %CPU COMMAND"), "{out}");
-    let out = run(&mut s, "grep -c stack /proc/$$/maps; cat /proc/$!/comm");
-    assert!(has_run(&out, &["1", "sleep"]), "{out}");
+    let out = run(
+        &mut s,
+        "grep -c stack /proc/$$/maps; cat /proc/$!/comm; ls /proc/$$/fd | sort -n | head -3",
+    );
+    assert!(has_run(&out, &["1", "sleep", "0", "1", "2"]), "{out}");
+    let out = run(&mut s, "readlink /proc/$$/fd/0");
+    assert!(lines(&out).iter().any(|l| l.starts_with("/dev/")), "{out}");
     run(&mut s, "kill %1; wait");
     end(s);
 }

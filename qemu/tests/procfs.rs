@@ -22,6 +22,7 @@ fn proc_files_match_linux() {
             "stat: pid is getpid() 1, comm is argv[0]'s last component 1, ppid is getppid() 1",
             "maps: Linux's columns 1, in address order 1, [stack] named 1",
             "/proc lists my pid as a directory 1, self as a link 1, pids as directories 1",
+            "fd: a pipe's link is pipe:[...] 1, modes 120500 and 120300, stat follows to a FIFO 1, both ends listed 1",
             "a zombie's state: Z",
             "after the reap, the open file reads: -1 No such process",
             "open again: -1 No such file or directory",
@@ -59,6 +60,8 @@ fn proc_files_values_on_sigil() {
             "exe: /init, argv[0] /init",
             "open /proc/self/exe reads an ELF: 1",
             "open /proc/self/stat for writing: 3 Success",
+            "fd 0 links to /dev/console, a new file's to /tmp/proc_files",
+            "an open /proc file's link: /proc/uptime",
             "chdir /proc, then ls-style open of \"self/stat\": 1",
         ],
     );

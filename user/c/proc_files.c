@@ -156,6 +156,33 @@ static void listings(void)
 	       (long long)sf.st_size);
 }
 
+/* /proc/self/fd: a pipe's links, their modes, and what stat follows to. */
+static void fds(void)
+{
+	int p[2];
+	pipe(p);
+	char path[64], link[64] = "";
+	snprintf(path, sizeof path, "/proc/self/fd/%d", p[0]);
+	readlink(path, link, sizeof link - 1);
+	struct stat l, st;
+	lstat(path, &l);
+	stat(path, &st);
+	snprintf(path, sizeof path, "/proc/self/fd/%d", p[1]);
+	struct stat lw;
+	lstat(path, &lw);
+	int seen = 0;
+	DIR *d = opendir("/proc/self/fd");
+	for (struct dirent *e; (e = readdir(d));)
+		seen += e->d_type == DT_LNK && (atoi(e->d_name) == p[0] || atoi(e->d_name) == p[1]);
+	closedir(d);
+	printf("fd: a pipe's link is pipe:[...] %d, modes %o and %o, stat follows to a FIFO %d, "
+	       "both ends listed %d\n",
+	       strncmp(link, "pipe:[", 6) == 0, l.st_mode, lw.st_mode, S_ISFIFO(st.st_mode),
+	       seen == 2);
+	close(p[0]);
+	close(p[1]);
+}
+
 static void offsets(void)
 {
 	int fd = open("/proc/meminfo", O_RDONLY);
@@ -264,6 +291,21 @@ static void values(char **argv)
 	errno = 0;
 	printf("open /proc/self/stat for writing: %d %s\n", open("/proc/self/stat", O_WRONLY),
 	       strerror(errno));
+	char fd0[64] = "";
+	readlink("/proc/self/fd/0", fd0, sizeof fd0 - 1);
+	fd = open("/tmp/proc_files", O_CREAT | O_WRONLY, 0600);
+	char file[64] = "", proc_fd[64] = "";
+	snprintf(proc_fd, sizeof proc_fd, "/proc/self/fd/%d", fd);
+	readlink(proc_fd, file, sizeof file - 1);
+	unlink("/tmp/proc_files");
+	printf("fd 0 links to %s, a new file's to %s\n", fd0, file);
+	close(fd);
+	fd = open("/proc/uptime", O_RDONLY);
+	snprintf(proc_fd, sizeof proc_fd, "/proc/self/fd/%d", fd);
+	memset(file, 0, sizeof file);
+	readlink(proc_fd, file, sizeof file - 1);
+	printf("an open /proc file's link: %s\n", file);
+	close(fd);
 	printf("chdir /proc, then ls-style open of \"self/stat\": %d\n",
 	       chdir("/proc") == 0 && slurp("self/stat") > 0);
 }
@@ -279,6 +321,7 @@ int main(int argc, char **argv)
 	machine_files();
 	self_maps();
 	listings();
+	fds();
 	offsets();
 	gone();
 	return 0;

@@ -25,8 +25,9 @@ pub enum PidFile {
     Maps,
 }
 
-/// Each process directory's entries, in Linux's order (`tgid_base_stuff`
-/// lists these in this order too, among many more).
+/// Each process directory's files, in Linux's order (`tgid_base_stuff`
+/// lists these in this order too, among many more); its `fd` directory
+/// is listed before them.
 pub const PID_FILES: [(&str, PidFile); 6] = [
     ("status", PidFile::Status),
     ("cmdline", PidFile::Cmdline),
@@ -65,6 +66,10 @@ pub enum Entry {
     /// /proc/<pid>, a directory.
     Pid(u32),
     File(u32, PidFile),
+    /// /proc/<pid>/fd, the directory of descriptors.
+    FdDir(u32),
+    /// /proc/<pid>/fd/<n>, a link to what descriptor n has open.
+    Fd(u32, u32),
 }
 
 /// The entry an absolute `path` names: None if it is not under /proc (the
@@ -108,6 +113,9 @@ fn entry(parts: &[&str], me: u32, follow: bool) -> Result<Entry, Errno> {
     };
     match rest {
         [] => Ok(Entry::Pid(pid)),
+        ["fd"] => Ok(Entry::FdDir(pid)),
+        ["fd", n] => number(n).map(|fd| Entry::Fd(pid, fd)).ok_or(Errno::ENOENT),
+        ["fd", _, ..] => Err(Errno::ENOTDIR),
         [name] => PID_FILES
             .iter()
             .find(|f| f.0 == *name)
@@ -120,7 +128,12 @@ fn entry(parts: &[&str], me: u32, follow: bool) -> Result<Entry, Errno> {
 
 /// A decimal pid as /proc spells it (no sign, no leading zero, not 0).
 fn pid_name(s: &str) -> Option<u32> {
-    if s.starts_with('0') || !s.bytes().all(|b| b.is_ascii_digit()) {
+    number(s).filter(|&n| n != 0)
+}
+
+/// A number as /proc spells it: decimal digits, no leading zero but "0".
+fn number(s: &str) -> Option<u32> {
+    if (s.starts_with('0') && s != "0") || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     s.parse().ok()
@@ -507,6 +520,11 @@ mod tests {
         assert_eq!(p("/proc/0"), Some(Err(Errno::ENOENT)));
         assert_eq!(p("/proc/12/environ"), Some(Err(Errno::ENOENT)));
         assert_eq!(p("/proc/nope"), Some(Err(Errno::ENOENT)));
+        assert_eq!(p("/proc/self/fd"), Some(Ok(Entry::FdDir(7))));
+        assert_eq!(p("/proc/self/fd/0"), Some(Ok(Entry::Fd(7, 0))));
+        assert_eq!(p("/proc/self/fd/10"), Some(Ok(Entry::Fd(7, 10))));
+        assert_eq!(p("/proc/self/fd/01"), Some(Err(Errno::ENOENT)));
+        assert_eq!(p("/proc/self/fd/1/x"), Some(Err(Errno::ENOTDIR)));
     }
 
     #[test]

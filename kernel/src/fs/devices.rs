@@ -41,6 +41,11 @@ pub fn open(path: &str) -> Arc<File> {
     }
 }
 
+/// The node made for device `rdev`, if any (/proc/<pid>/fd's links).
+pub fn path_of(rdev: (u32, u32)) -> Option<&'static str> {
+    NODES.iter().find(|n| n.1 == rdev).map(|n| n.0)
+}
+
 /// The device number of the node made for `path`.
 pub fn rdev(path: &str) -> (u32, u32) {
     NODES.iter().find(|n| n.0 == path).map_or((0, 0), |n| n.1)

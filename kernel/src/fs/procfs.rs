@@ -122,13 +122,63 @@ pub fn claim(dirfd: i32, name: &str, follow: bool) -> Option<Result<Entry, Errno
         fmt::parse(&format!("{prefix}{name}"), me, follow)?
     };
     Some(parsed.and_then(|e| match e {
-        Entry::Pid(p) | Entry::File(p, _) if proc::get(p).is_none() => Err(Errno::ENOENT),
+        Entry::Pid(p) | Entry::File(p, _) | Entry::FdDir(p) if proc::get(p).is_none() => {
+            Err(Errno::ENOENT)
+        }
+        Entry::Fd(p, n) => fd_file(p, n).map(|_| e),
         e => Ok(e),
     }))
 }
 
 fn is_dir(e: Entry) -> bool {
-    matches!(e, Entry::Root | Entry::Pid(_))
+    matches!(e, Entry::Root | Entry::Pid(_) | Entry::FdDir(_))
+}
+
+/// The file process `pid` has open at descriptor `n` (ENOENT if none).
+fn fd_file(pid: u32, n: u32) -> Result<Arc<File>, Errno> {
+    let g = proc::get(pid).ok_or(Errno::ENOENT)?;
+    g.files.get(n).cloned().map_err(|_| Errno::ENOENT)
+}
+
+/// Where an fd link points, as Linux spells it: a tmpfs file's path, a
+/// device node's, "pipe:[inode]", or "anon_inode:[kind]".
+fn fd_target(f: &File) -> String {
+    if let Some(node) = f.inode() {
+        return node_path(node).unwrap_or_else(|| String::from("(deleted)"));
+    }
+    let st = f.stat();
+    if st.dev == PROC_DEV {
+        return entry_path(st.ino);
+    }
+    match st.mode & super::stat::S_IFMT {
+        super::stat::S_IFIFO => format!("pipe:[{}]", st.ino),
+        super::stat::S_IFCHR => String::from(super::devices::path_of(st.rdev).unwrap_or("/dev/?")),
+        _ if f.pidfd().is_some() => String::from("anon_inode:[pidfd]"),
+        _ => String::from("anon_inode:[eventfd]"),
+    }
+}
+
+/// The path of tmpfs inode `node`: a directory knows its parent; a file
+/// is searched for from the root (a work list, no recursion), None once
+/// unlinked.
+fn node_path(node: &tmpfs::Node) -> Option<String> {
+    if node.is_dir() {
+        return tmpfs::path_of(node).ok();
+    }
+    let mut todo = alloc::vec![(tmpfs::root(), String::new())];
+    while let Some((dir, path)) = todo.pop() {
+        let d = dir.dir().ok()?.borrow();
+        for e in &d.entries {
+            let p = format!("{path}/{}", e.name);
+            if alloc::rc::Rc::ptr_eq(&e.node, node) {
+                return Some(p);
+            }
+            if e.node.is_dir() {
+                todo.push((e.node.clone(), p));
+            }
+        }
+    }
+    None
 }
 
 /// openat of entry `e`, checked against its mode as a tmpfs inode's is:
@@ -148,9 +198,23 @@ pub fn open(e: Entry, flags: u32, follow: bool) -> Result<Arc<File>, Errno> {
     }
     let mask = if write { MAY_WRITE } else { MAY_READ };
     access(e, mask, &crate::cred::current())?;
+    if let (Entry::Fd(pid, n), true) = (e, follow) {
+        if let Some(node) = fd_file(pid, n)?.inode() {
+            walk::permitted(node, mask)?;
+        }
+    }
     Ok(match e {
         Entry::SelfLink => return Err(Errno::ELOOP),
-        Entry::File(_, PidFile::Exe) if !follow => return Err(Errno::ELOOP),
+        Entry::File(_, PidFile::Exe) | Entry::Fd(..) if !follow => return Err(Errno::ELOOP),
+        // Linux opens the file anew; Sigil does for a tmpfs file, and
+        // shares the open file (and its offset) for the others.
+        Entry::Fd(pid, n) => {
+            let f = fd_file(pid, n)?;
+            match f.inode() {
+                Some(node) => Arc::new(OpenFile::new(node.clone(), flags)),
+                None => f,
+            }
+        }
         Entry::File(_, PidFile::Exe) => {
             let node = super::path::lookup(super::path::AT_FDCWD, &readlink(e)?, true)?;
             walk::permitted(&node, MAY_READ)?;
@@ -169,6 +233,7 @@ pub fn readlink(e: Entry) -> Result<String, Errno> {
             Some(g) if !g.zombie => Ok(g.name.clone()),
             _ => Err(Errno::ENOENT),
         },
+        Entry::Fd(pid, n) => Ok(fd_target(&*fd_file(pid, n)?)),
         _ => Err(Errno::EINVAL),
     }
 }
@@ -176,7 +241,7 @@ pub fn readlink(e: Entry) -> Result<String, Errno> {
 /// faccessat of `e`: the mode bits of its stat, checked as a tmpfs
 /// inode's are.
 pub fn access(e: Entry, mask: u32, cred: &sigil_core::cred::Cred) -> Result<(), Errno> {
-    let s = stat(e);
+    let s = link_stat(e);
     may_access(s.mode, s.uid, s.gid, cred, mask).then_some(()).ok_or(Errno::EACCES)
 }
 
@@ -191,19 +256,65 @@ fn ino(e: Entry) -> u64 {
         Entry::Global(g) => 3 + fmt::GLOBALS.iter().position(|p| p.1 == g).unwrap_or(0) as u64,
         Entry::Pid(p) => pid_base(p),
         Entry::File(p, f) => pid_base(p) + 1 + file_index(f),
+        Entry::FdDir(p) => pid_base(p) + 15,
+        Entry::Fd(p, n) => 0x100_0000 + 256 * p as u64 + n as u64,
     }
 }
 
-/// stat of `e`: a process's entries belong to its effective user and
-/// group, as Linux's do; the rest to root. Sizes are 0, as Linux's.
-pub fn stat(e: Entry) -> Stat {
+/// The path of the /proc entry with inode number `ino` (`ino`'s inverse).
+fn entry_path(ino: u64) -> String {
+    match ino {
+        1 => String::from("/proc"),
+        2 => String::from("/proc/self"),
+        0x100_0000.. => format!("/proc/{}/fd/{}", (ino - 0x100_0000) / 256, ino % 256),
+        0x1_0000.. => {
+            let (pid, k) = ((ino - 0x1_0000) / 16, (ino % 16) as usize);
+            match k {
+                0 => format!("/proc/{pid}"),
+                15 => format!("/proc/{pid}/fd"),
+                k => format!("/proc/{pid}/{}", fmt::PID_FILES.get(k - 1).map_or("?", |f| f.0)),
+            }
+        }
+        g => format!("/proc/{}", fmt::GLOBALS.get(g as usize - 3).map_or("?", |f| f.0)),
+    }
+}
+
+/// stat of `e`, `follow`ing a last link: the exe link leads to the
+/// program's tmpfs file, an fd link to the open file (what fstat on it
+/// says); /proc/self is followed by `claim` already.
+pub fn stat(e: Entry, follow: bool) -> Stat {
+    let target = match e {
+        Entry::File(_, PidFile::Exe) if follow => readlink(e)
+            .and_then(|p| super::path::lookup(super::path::AT_FDCWD, &p, true))
+            .map(|n| n.stat())
+            .ok(),
+        Entry::Fd(pid, n) if follow => fd_file(pid, n).map(|f| f.stat()).ok(),
+        _ => None,
+    };
+    target.unwrap_or_else(|| link_stat(e))
+}
+
+/// An fd link's mode says how the descriptor is open, as Linux's does
+/// (lr-x------ read-only, l-wx------ write-only, lrwx------ both).
+fn fd_mode(pid: u32, n: u32) -> u32 {
+    let acc = fd_file(pid, n).map_or(O_RDONLY, |f| f.status_flags() & O_ACCMODE);
+    let r = if acc != O_WRONLY { 0o500 } else { 0 };
+    let w = if acc != O_RDONLY { 0o300 } else { 0 };
+    S_IFLNK | r | w
+}
+
+/// stat of `e` itself: a process's entries belong to its effective user
+/// and group, as Linux's do; the rest to root. Sizes are 0, as Linux's.
+fn link_stat(e: Entry) -> Stat {
     let mode = match e {
         Entry::Root | Entry::Pid(_) => S_IFDIR | 0o555,
+        Entry::FdDir(_) => S_IFDIR | 0o500,
+        Entry::Fd(p, n) => fd_mode(p, n),
         Entry::SelfLink | Entry::File(_, PidFile::Exe) => S_IFLNK | 0o777,
         Entry::Global(_) | Entry::File(..) => S_IFREG | 0o444,
     };
     let owner = match e {
-        Entry::Pid(p) | Entry::File(p, _) => {
+        Entry::Pid(p) | Entry::File(p, _) | Entry::FdDir(p) | Entry::Fd(p, _) => {
             proc::get(p).map(|g| (g.cred.uid.effective, g.cred.gid.effective))
         }
         _ => None,
@@ -284,7 +395,7 @@ impl FileOps for ProcFile {
     }
 
     fn stat(&self) -> Stat {
-        stat(self.entry)
+        link_stat(self.entry)
     }
 
     /// SEEK_SET and SEEK_CUR only (Linux `seq_lseek`: SEEK_END is EINVAL).
@@ -348,9 +459,16 @@ fn listing(e: Entry) -> Result<Vec<(u64, u64, u8, String)>, Errno> {
         }
         Entry::Pid(pid) => {
             proc::get(pid).ok_or(Errno::ENOENT)?;
+            v.push((2, ino(Entry::FdDir(pid)), DT_DIR, String::from("fd")));
             for (i, (name, f)) in fmt::PID_FILES.iter().enumerate() {
                 let ty = if *f == PidFile::Exe { DT_LNK } else { DT_REG };
-                v.push((2 + i as u64, ino(Entry::File(pid, *f)), ty, String::from(*name)));
+                v.push((3 + i as u64, ino(Entry::File(pid, *f)), ty, String::from(*name)));
+            }
+        }
+        Entry::FdDir(pid) => {
+            let g = proc::get(pid).ok_or(Errno::ENOENT)?;
+            for n in (0..super::MAX_FDS as u32).filter(|&n| g.files.get(n).is_ok()) {
+                v.push((2 + n as u64, ino(Entry::Fd(pid, n)), DT_LNK, format!("{n}")));
             }
         }
         _ => return Err(Errno::ENOTDIR),

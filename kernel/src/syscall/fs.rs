@@ -303,7 +303,7 @@ fn stat_at(dirfd: i32, path: u32, flags: u32) -> Result<Stat, Errno> {
     }
     let follow = flags & AT_SYMLINK_NOFOLLOW == 0;
     if let Some(entry) = procfs::claim(dirfd, &name, follow) {
-        return Ok(procfs::stat(entry?));
+        return Ok(procfs::stat(entry?, follow));
     }
     Ok(path::lookup(dirfd, &name, follow)?.stat())
 }
