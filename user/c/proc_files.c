@@ -240,7 +240,8 @@ static void values(char **argv)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGUSR2, (void (*)(int))abort);
-	raise(SIGUSR1);
+	raise(SIGUSR1);		 /* thread-directed: SigPnd */
+	kill(getpid(), SIGUSR1); /* process-directed: ShdPnd */
 	slurp("/proc/self/status");
 	const char *names[] = { "Name", "State", "Tgid", "PPid", "Uid", "Gid", "Groups", "Threads",
 				"SigQ", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt" };
