@@ -39,6 +39,33 @@ pub const SAMPLE_NS: u64 = timer::SLICE_NS;
 /// there is nobody to charge.
 static LAST: KCell<Option<u64>> = KCell::new(Some(0));
 
+/// The whole machine's CPU time in ns since boot (/proc/stat, /proc/uptime):
+/// user and system time as charged to processes, and the idle loop's time.
+#[derive(Clone, Copy, Default)]
+pub struct Totals {
+    pub user: u64,
+    pub system: u64,
+    pub idle: u64,
+}
+
+/// The totals, and when the current idle round began.
+static TOTALS: KCell<(Totals, Option<u64>)> =
+    KCell::new((Totals { user: 0, system: 0, idle: 0 }, None));
+
+/// The machine's CPU time so far.
+pub fn totals() -> Totals {
+    TOTALS.get().0
+}
+
+fn account(ns: u64, user: bool) {
+    let t = &mut TOTALS.get().0;
+    if user {
+        t.user += ns;
+    } else {
+        t.system += ns;
+    }
+}
+
 /// The time from the last sample to `now`, and `now` the last sample; None
 /// while idle (an interrupt in the idle loop must not start charging).
 fn elapsed(now: u64) -> Option<u64> {
@@ -53,6 +80,7 @@ pub fn tick(from_user: bool, now: u64) {
     let Some(t) = proc::try_current() else { return };
     t.cpu_ns += ns;
     let g = t.group();
+    account(ns, from_user);
     let expired = g.cpu.sample(ns, from_user);
     let pid = g.pid;
     if expired.virt {
@@ -67,6 +95,7 @@ pub fn tick(from_user: bool, now: u64) {
 fn charge(t: &mut Thread, ns: u64) {
     t.cpu_ns += ns;
     t.group().cpu.charge(ns, false);
+    account(ns, false);
 }
 
 /// The scheduler leaves `prev` for another thread: `prev` pays, as system
@@ -82,10 +111,12 @@ pub fn switch_out(prev: &mut Thread) {
 /// the process that gave up the CPU pays up to the first round, and nobody
 /// for the idle time.
 pub fn idle_begin() {
-    if let (Some(ns), Some(p)) = (elapsed(timer::now_ns()), proc::try_current()) {
+    let now = timer::now_ns();
+    if let (Some(ns), Some(p)) = (elapsed(now), proc::try_current()) {
         charge(p, ns);
     }
     *LAST.get() = None;
+    TOTALS.get().1 = Some(now);
 }
 
 /// A round of the idle loop ends. If an interrupt made the process that
@@ -93,6 +124,10 @@ pub fn idle_begin() {
 /// switch: charging starts again from now. (A switch to another process
 /// restarts it in `switch_out`.)
 pub fn idle_end() {
+    let t = TOTALS.get();
+    if let Some(since) = t.1.take() {
+        t.0.idle += timer::now_ns().saturating_sub(since);
+    }
     if proc::try_current().is_some_and(|p| p.state == proc::State::Runnable) {
         *LAST.get() = Some(timer::now_ns());
     }

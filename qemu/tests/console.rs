@@ -286,3 +286,55 @@ fn files_directories_and_scripts_from_the_shell() {
     run(&mut s, "rm /tmp/s");
     end(s);
 }
+
+/// The fields of the line of `out` that ends with `args`.
+fn ps_line<'a>(out: &'a str, args: &str) -> Vec<&'a str> {
+    let line = lines(out).into_iter().find(|l| l.ends_with(args));
+    line.unwrap_or_else(|| panic!("no {args:?} in:\n{out}")).split_whitespace().collect()
+}
+
+/// BusyBox's process and memory tools, which read /proc as on Linux: `ps`
+/// lists the shell and a background job with their user, state, ids,
+/// terminal (the console, 4:64) and argv; `free`, `uptime` and `top -n 1`
+/// print their Linux layouts. Values are Sigil's (no load average: 0.00).
+#[test]
+fn ps_free_uptime_and_top_from_the_shell() {
+    let mut s = shell();
+    let out = run(&mut s, "sleep 100 & ps");
+    assert!(lines(&out).contains(&"PID   USER     TIME  COMMAND"), "{out}");
+    assert_eq!(ps_line(&out, "-sh")[1..], ["root", "0:00", "-sh"], "{out}");
+    assert_eq!(ps_line(&out, "sleep 100")[1..], ["root", "0:00", "sleep", "100"], "{out}");
+    let out = run(&mut s, "ps -o pid,ppid,pgid,stat,tty,comm,args");
+    let sh = ps_line(&out, "-sh");
+    let sleep = ps_line(&out, "sleep 100");
+    // The job: the shell's child, in a group of its own, asleep, on the console.
+    assert_eq!(sleep[1], sh[0], "{out}");
+    assert_eq!(sleep[2], sleep[0], "{out}");
+    assert_eq!(sleep[3..6], ["S", "4,64", "sleep"], "{out}");
+    assert_eq!(sh[3..6], ["S", "4,64", "sh"], "{out}");
+    let out = run(&mut s, "free; uptime; top -b -n 1 | head -5");
+    let l = lines(&out);
+    assert!(
+        has_run(
+            &out,
+            &["              total        used        free      shared  buff/cache   available"]
+        ),
+        "{out}"
+    );
+    let mem: Vec<&str> =
+        l.iter().find(|x| x.starts_with("Mem:")).unwrap().split_whitespace().collect();
+    assert_eq!(mem.len(), 7, "{out}");
+    assert!(l.contains(&"Swap:             0           0           0"), "{out}");
+    assert!(out.contains(" up 0 min,  0 users,  load average: 0.00, 0.00, 0.00\n"), "{out}");
+    assert!(l.iter().any(|x| x.starts_with("Load average: 0.00 0.00 0.00 ")), "{out}");
+    assert!(l.contains(&"  PID  PPID USER     STAT   VSZ %VSZ CPU %CPU COMMAND"), "{out}");
+    let out = run(
+        &mut s,
+        "grep -c stack /proc/$$/maps; cat /proc/$!/comm; ls /proc/$$/fd | sort -n | head -3",
+    );
+    assert!(has_run(&out, &["1", "sleep", "0", "1", "2"]), "{out}");
+    let out = run(&mut s, "readlink /proc/$$/fd/0");
+    assert!(lines(&out).iter().any(|l| l.starts_with("/dev/")), "{out}");
+    run(&mut s, "kill %1; wait");
+    end(s);
+}

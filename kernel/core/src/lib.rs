@@ -30,6 +30,7 @@ pub mod mmu8xx;
 pub mod path;
 pub mod pcm;
 pub mod poll;
+pub mod procfs;
 pub mod script;
 pub mod signal;
 pub mod time;

@@ -150,6 +150,13 @@ fn controls(t: &Tty, p: &Group) -> bool {
     t.session != 0 && p.job.sid == t.session
 }
 
+/// If the console is `p`'s controlling terminal: its foreground group
+/// (0: none), for /proc/<pid>/stat's tty fields.
+pub fn foreground_of(p: &Group) -> Option<u32> {
+    let t = tty();
+    controls(t, p).then_some(t.pgrp)
+}
+
 /// Is group `pgid` orphaned (no member has a parent in another group of
 /// the same session, who could continue it)?
 fn orphaned(pgid: u32) -> bool {

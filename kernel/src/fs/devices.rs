@@ -82,7 +82,8 @@ pub fn rdev(path: &str) -> (u32, u32) {
     NODES.iter().find(|n| n.0 == path).map_or((0, 0), |n| n.1)
 }
 
-/// The node path whose driver serves device number `rdev` (mknod).
+/// The node path whose driver serves device number `rdev` (mknod, and
+/// /proc/<pid>/fd's links).
 pub fn path_of(rdev: (u32, u32)) -> Option<&'static str> {
     NODES.iter().find(|n| n.1 == rdev).map(|n| n.0)
 }

@@ -33,9 +33,9 @@ impl OpenFile {
 
 /// linux_dirent64 d_type values.
 const DT_CHR: u8 = 2;
-const DT_DIR: u8 = 4;
-const DT_REG: u8 = 8;
-const DT_LNK: u8 = 10;
+pub(super) const DT_DIR: u8 = 4;
+pub(super) const DT_REG: u8 = 8;
+pub(super) const DT_LNK: u8 = 10;
 
 fn dtype(n: &Node) -> u8 {
     match n.kind {
@@ -49,7 +49,14 @@ fn dtype(n: &Node) -> u8 {
 /// Appends one linux_dirent64 record (u64 ino, i64 offset of the next, u16
 /// record length, u8 type, the NUL-terminated name padded to 8 bytes) if it
 /// fits in `room`.
-fn put_dirent(out: &mut Vec<u8>, room: usize, ino: u64, next: u64, ty: u8, name: &str) -> bool {
+pub(super) fn put_dirent(
+    out: &mut Vec<u8>,
+    room: usize,
+    ino: u64,
+    next: u64,
+    ty: u8,
+    name: &str,
+) -> bool {
     let reclen = (19 + name.len() + 1).next_multiple_of(8);
     if out.len() + reclen > room {
         return false;

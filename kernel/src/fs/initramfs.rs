@@ -25,6 +25,7 @@ pub fn init(data: &'static [u8]) -> Result<usize, sigil_core::cpio::CpioError> {
         }
     }
     super::devices::populate(&root);
+    super::procfs::mount(&root);
     tmpfs::shrink(&root);
     Ok(n)
 }

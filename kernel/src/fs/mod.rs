@@ -3,7 +3,8 @@
 //! Sigil has no disk: files are the console terminal, pipes, tmpfs files and
 //! directories (`tmpfs.rs`, filled from the initramfs at boot, `file.rs` for
 //! an open one; `walk.rs` resolves paths), and device nodes (`devices.rs`:
-//! /dev/null, /dev/snd/pcmC0D0p, /dev/sigil/uaccess).
+//! /dev/null, /dev/snd/pcmC0D0p, /dev/sigil/uaccess), and /proc's generated
+//! files (`procfs.rs`).
 //! Each kind implements `FileOps`. An open file is shared (`Arc`) between the
 //! descriptors dup and fork make, with one offset and one set of status flags
 //! (O_NONBLOCK...), as POSIX says; only the close-on-exec flag belongs to the
@@ -15,6 +16,7 @@ pub mod initramfs;
 pub mod path;
 pub mod pipe;
 pub mod poll;
+pub mod procfs;
 pub mod stat;
 pub mod tmpfs;
 pub mod walk;

@@ -132,6 +132,23 @@ impl AddressSpace {
         }
     }
 
+    /// The areas, for /proc (sizes and where code and stack are).
+    pub fn areas(&self) -> &[Area] {
+        &self.areas
+    }
+
+    /// Pages mapped (resident) and page-table frames, for /proc: each L2
+    /// table present is looked through once.
+    pub fn resident(&self) -> (usize, usize) {
+        let l2s = table(self.pgdir).iter().filter(|&&e| e != 0);
+        let (mut pages, mut tables) = (0, 1);
+        for &l2 in l2s {
+            tables += 1;
+            pages += table(l2 as usize).iter().filter(|&&p| mmu::pte_present(p)).count();
+        }
+        (pages, tables)
+    }
+
     /// May `more` areas be added without passing MAX_AREAS?
     pub fn room_for(&self, more: usize) -> bool {
         self.areas.len() + more <= MAX_AREAS

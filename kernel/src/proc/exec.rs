@@ -102,16 +102,18 @@ fn program<'a>(path: &str, argv: &[&'a [u8]]) -> Result<Program<'a>, Errno> {
 }
 
 /// Builds the address space and the first user register state for the
-/// program at `path`, and returns them with the program's absolute path.
-/// Nothing of the caller changes: exec can still fail.
+/// program at `path`, and returns them with the program's absolute path
+/// and its /proc cmdline (the argv it runs with: an interpreter's, for a
+/// script). Nothing of the caller changes: exec can still fail.
 pub fn load(
     path: &str,
     argv: &[&[u8]],
     envp: &[&[u8]],
-) -> Result<(AddressSpace, TrapFrame, String), Errno> {
+) -> Result<(AddressSpace, TrapFrame, String, Vec<u8>), Errno> {
     let (exe, data, argv) = program(path, argv)?;
     let argv: Vec<&[u8]> = argv.iter().map(|a| a.as_ref()).collect();
     let argv = &argv[..];
+    let cmdline = crate::fs::procfs::cmdline(argv);
     let file_data: &[u8] = &data;
     let plan = elf::parse(file_data, TASK_SIZE).map_err(errno)?;
     let mut space = AddressSpace::new().ok_or(Errno::ENOMEM)?;
@@ -162,7 +164,7 @@ pub fn load(
     tf.gpr[1] = image.sp;
     tf.nip = plan.entry;
     tf.msr = arch::MSR_USER;
-    Ok((space, tf, exe))
+    Ok((space, tf, exe, cmdline))
 }
 
 /// argv and envp as execve copies them in, every string (without its
@@ -231,13 +233,14 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     let envc = strings.read(envp)?;
     let argv_refs = strings.slices(0..argc)?;
     let envp_refs = strings.slices(argc..argc + envc)?;
-    let (space, tf, exe) = load(&path, &argv_refs, &envp_refs)?;
+    let (space, tf, exe, cmdline) = load(&path, &argv_refs, &envp_refs)?;
     de_thread();
     let t = super::current();
     let g = t.group();
     space.activate();
     g.space = Some(space);
     g.name = exe;
+    g.shown.exec(&path, cmdline);
     t.fp_live = false;
     t.fp_used = false;
     t.fp = arch::FpState::new();

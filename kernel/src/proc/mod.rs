@@ -201,6 +201,9 @@ pub struct Group {
     pub cred: Cred,
     /// Its real user's counts of queued signals and timers (shared).
     pub user: crate::cred::UserCounts,
+    /// What /proc shows that Linux keeps elsewhere: the name, the
+    /// arguments and the start time (`fs::procfs::Shown`).
+    pub shown: crate::fs::procfs::Shown,
 }
 
 impl Group {
@@ -332,6 +335,11 @@ pub fn all() -> impl Iterator<Item = &'static mut Group> {
     TABLE.get().groups.values().map(|g| unsafe { &mut *(g.get() as *mut Group) })
 }
 
+/// The id handed out last (/proc/loadavg's last field).
+pub fn last_id() -> u32 {
+    TABLE.get().next_id.saturating_sub(1).max(1)
+}
+
 /// Processes that exist (zombies too).
 pub fn count() -> usize {
     TABLE.get().groups.len()
@@ -426,6 +434,7 @@ fn create(
         cpu: CpuAccount::default(),
         cred,
         user,
+        shown: crate::fs::procfs::Shown::fork(parent.map(|p| &p.shown)),
     }));
     t.groups.insert(pid, g.clone());
     spawn_thread(pid, g, sig.1, fp, tf);
@@ -454,9 +463,10 @@ fn reap_dead() {
 /// back here. Returns PID 1's wait status, with the process table empty.
 pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errno> {
     let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
-    let (space, tf, exe) = exec::load(path, argv, &envp)?;
+    let (space, tf, exe, cmdline) = exec::load(path, argv, &envp)?;
     let sig = (GroupSignals::new(), ThreadSignals::new());
     let pid = create(None, exe, space, FdTable::console(), sig, FpState::new(), &tf)?;
+    get(pid).expect("just created").shown.exec(path, cmdline);
     let t = TABLE.get();
     t.runq.clear();
     let p = thread(pid).expect("just created");

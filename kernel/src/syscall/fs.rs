@@ -12,7 +12,7 @@ use super::SysResult;
 use crate::fs::flags::*;
 use crate::fs::path::{self, AT_FDCWD};
 use crate::fs::tmpfs::{self, Kind, Node};
-use crate::fs::{devices, file::OpenFile, pipe, walk, File, Stat};
+use crate::fs::{devices, file::OpenFile, pipe, procfs, walk, File, Stat};
 use crate::proc;
 use crate::uaccess::{put_user, Access, UserWindow};
 use sigil_core::path::{MAY_READ, MAY_WRITE};
@@ -163,6 +163,11 @@ pub fn pipe2(fds: u32, flags: u32) -> SysResult {
 /// for, truncates (O_TRUNC) and installs an open file or the device.
 pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
     let name = path::read_path(path)?;
+    let follow = flags & O_NOFOLLOW == 0;
+    if let Some(entry) = procfs::claim(dirfd, &name, follow) {
+        let file = procfs::open(entry?, flags, follow)?;
+        return proc::group().files.install(file, 0, flags & O_CLOEXEC != 0);
+    }
     let (node, created) = open_node(dirfd, &name, flags, mode)?;
     let accmode = flags & O_ACCMODE;
     if node.is_dir() && (accmode != O_RDONLY || flags & (O_TRUNC | O_CREAT) != 0) {
@@ -329,7 +334,11 @@ fn stat_at(dirfd: i32, path: u32, flags: u32) -> Result<Stat, Errno> {
         }
         return Ok(file(dirfd as u32)?.stat());
     }
-    Ok(path::lookup(dirfd, &name, flags & AT_SYMLINK_NOFOLLOW == 0)?.stat())
+    let follow = flags & AT_SYMLINK_NOFOLLOW == 0;
+    if let Some(entry) = procfs::claim(dirfd, &name, follow) {
+        return Ok(procfs::stat(entry?, follow));
+    }
+    Ok(path::lookup(dirfd, &name, follow)?.stat())
 }
 
 pub fn fstat64(fd: u32, buf: u32) -> SysResult {

@@ -11,6 +11,7 @@ use sigil_core::path::MAY_EXEC;
 use super::fs::{tmpfs_mode, AT_EMPTY_PATH};
 use super::SysResult;
 use crate::fs::path::{self, AT_FDCWD};
+use crate::fs::procfs;
 use crate::fs::stat::{S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFMT, S_IFREG};
 use crate::fs::tmpfs::{self, Kind, Node};
 use crate::fs::walk;
@@ -141,25 +142,18 @@ pub fn symlinkat(target: u32, dirfd: i32, p: u32) -> SysResult {
 }
 
 /// readlinkat: the target, not NUL-terminated, cut to `size`. A name that
-/// is not a link is EINVAL; /proc/self/exe is the running program's path.
+/// is not a link is EINVAL; /proc's links are `procfs::readlink`'s.
 pub fn readlinkat(dirfd: i32, p: u32, buf: u32, size: u32) -> SysResult {
     if size as i32 <= 0 {
         return Err(Errno::EINVAL);
     }
     let name = path::read_path(p)?;
-    let exe;
-    let target: &str = if name == "/proc/self/exe" {
-        exe = proc::group().name.clone();
-        &exe
-    } else {
-        let node = path::lookup(dirfd, &name, false)?;
-        match &node.kind {
-            Kind::Symlink(t) => {
-                exe = t.clone();
-                &exe
-            }
+    let target = match procfs::claim(dirfd, &name, false) {
+        Some(entry) => procfs::readlink(entry?)?,
+        None => match &path::lookup(dirfd, &name, false)?.kind {
+            Kind::Symlink(t) => t.clone(),
             _ => return Err(Errno::EINVAL),
-        }
+        },
     };
     let n = (target.len() as u32).min(size);
     copy_to_user(buf, &target.as_bytes()[..n as usize]).map_err(|_| Errno::EFAULT)?;

@@ -1,0 +1,653 @@
+//! /proc's names and file formats, as Linux 6.1 prints them.
+//!
+//! The kernel's `fs::procfs` gathers a process's or the machine's values
+//! into the plain structs here; these functions turn them into the exact
+//! text Linux's `fs/proc/array.c` (`do_task_stat`, `proc_pid_status`),
+//! `fs/proc/meminfo.c`, `uptime.c`, `loadavg.c` and `stat.c` make, so
+//! BusyBox `ps`, `free`, `top` and glibc parse them unchanged. [`parse`]
+//! says which /proc entry an absolute path names.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Write;
+
+use crate::abi::Errno;
+
+/// A file in a process's directory (`/proc/<pid>/...`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PidFile {
+    Cmdline,
+    Comm,
+    Stat,
+    Status,
+    /// A symbolic link to the program's absolute path.
+    Exe,
+    Maps,
+}
+
+/// Each process directory's files, in Linux's order (`tgid_base_stuff`
+/// lists these in this order too, among many more); its `fd` directory
+/// is listed before them.
+pub const PID_FILES: [(&str, PidFile); 6] = [
+    ("status", PidFile::Status),
+    ("cmdline", PidFile::Cmdline),
+    ("comm", PidFile::Comm),
+    ("exe", PidFile::Exe),
+    ("maps", PidFile::Maps),
+    ("stat", PidFile::Stat),
+];
+
+/// A machine-wide file in /proc itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Global {
+    Meminfo,
+    Uptime,
+    Loadavg,
+    Stat,
+}
+
+/// /proc's fixed entries: "self" first, then the files (a listing shows
+/// them before the process directories, as Linux's does).
+pub const GLOBALS: [(&str, Global); 4] = [
+    ("meminfo", Global::Meminfo),
+    ("uptime", Global::Uptime),
+    ("loadavg", Global::Loadavg),
+    ("stat", Global::Stat),
+];
+
+/// What a path under /proc names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// /proc itself.
+    Root,
+    /// /proc/self as a link (not followed: readlink, lstat).
+    SelfLink,
+    Global(Global),
+    /// /proc/<pid>, a directory.
+    Pid(u32),
+    File(u32, PidFile),
+    /// /proc/<pid>/fd, the directory of descriptors.
+    FdDir(u32),
+    /// /proc/<pid>/fd/<n>, a link to what descriptor n has open.
+    Fd(u32, u32),
+}
+
+/// The entry an absolute `path` names: None if it is not under /proc (the
+/// tmpfs walk handles it), Some(Err(ENOENT)) for a name /proc does not have
+/// (or ENOTDIR below a file). `self` resolves to `me`; a last component
+/// that is the `self` link is followed only if `follow`. "." and ".." are
+/// taken lexically, as /proc has no links that would make that differ.
+/// Whether a `<pid>` exists is the caller's to check.
+pub fn parse(path: &str, me: u32, follow: bool) -> Option<Result<Entry, Errno>> {
+    if !path.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for c in path.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            c => parts.push(c),
+        }
+    }
+    if parts.first() != Some(&"proc") {
+        return None;
+    }
+    let last_follows = follow || path.ends_with('/');
+    Some(entry(&parts[1..], me, last_follows))
+}
+
+fn entry(parts: &[&str], me: u32, follow: bool) -> Result<Entry, Errno> {
+    let Some(&first) = parts.first() else { return Ok(Entry::Root) };
+    let rest = &parts[1..];
+    let pid = match first {
+        "self" if rest.is_empty() && !follow => return Ok(Entry::SelfLink),
+        "self" => me,
+        name => match GLOBALS.iter().find(|g| g.0 == name) {
+            Some(&(_, g)) if rest.is_empty() => return Ok(Entry::Global(g)),
+            Some(_) => return Err(Errno::ENOTDIR),
+            None => pid_name(name).ok_or(Errno::ENOENT)?,
+        },
+    };
+    match rest {
+        [] => Ok(Entry::Pid(pid)),
+        ["fd"] => Ok(Entry::FdDir(pid)),
+        ["fd", n] => number(n).map(|fd| Entry::Fd(pid, fd)).ok_or(Errno::ENOENT),
+        ["fd", _, ..] => Err(Errno::ENOTDIR),
+        [name] => PID_FILES
+            .iter()
+            .find(|f| f.0 == *name)
+            .map(|&(_, f)| Entry::File(pid, f))
+            .ok_or(Errno::ENOENT),
+        [name, ..] if PID_FILES.iter().any(|f| f.0 == *name) => Err(Errno::ENOTDIR),
+        _ => Err(Errno::ENOENT),
+    }
+}
+
+/// A decimal pid as /proc spells it (no sign, no leading zero, not 0).
+fn pid_name(s: &str) -> Option<u32> {
+    number(s).filter(|&n| n != 0)
+}
+
+/// A number as /proc spells it: decimal digits, no leading zero but "0".
+fn number(s: &str) -> Option<u32> {
+    if (s.starts_with('0') && s != "0") || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// The task name Linux keeps (`task->comm`): the last component of the
+/// path execve was given, cut to 15 bytes (TASK_COMM_LEN 16 with the NUL).
+pub fn comm(exec_path: &str) -> String {
+    let base = exec_path.rsplit('/').next().unwrap_or(exec_path);
+    let mut end = base.len().min(15);
+    while !base.is_char_boundary(end) {
+        end -= 1;
+    }
+    String::from(&base[..end])
+}
+
+/// The argument strings, each with its NUL, as /proc/<pid>/cmdline reads
+/// (Linux reads them from the process's stack; Sigil keeps a copy made at
+/// exec), cut to `max` bytes.
+pub fn cmdline(argv: &[&[u8]], max: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for a in argv {
+        out.extend_from_slice(a);
+        out.push(0);
+        if out.len() >= max {
+            out.truncate(max);
+            break;
+        }
+    }
+    out
+}
+
+/// A process's state as /proc shows it (Linux `task_state_array`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Running,
+    Sleeping,
+    Stopped,
+    Zombie,
+}
+
+impl State {
+    fn letter(self) -> char {
+        match self {
+            State::Running => 'R',
+            State::Sleeping => 'S',
+            State::Stopped => 'T',
+            State::Zombie => 'Z',
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            State::Running => "R (running)",
+            State::Sleeping => "S (sleeping)",
+            State::Stopped => "T (stopped)",
+            State::Zombie => "Z (zombie)",
+        }
+    }
+}
+
+/// What /proc/<pid>/stat shows of a process. Times are clock ticks
+/// (USER_HZ), `vsize` bytes, `rss` pages; signal sets are the low 32
+/// signals. Fields Sigil does not keep (page fault counts, rsslim, the
+/// kernel stack pointer, delay accounting...) print as 0.
+#[derive(Clone, Debug, Default)]
+pub struct TaskStat<'a> {
+    pub pid: u32,
+    pub comm: &'a str,
+    pub state: Option<State>,
+    pub ppid: u32,
+    pub pgrp: u32,
+    pub session: u32,
+    /// The controlling terminal's device (Linux `new_encode_dev`), 0 if none.
+    pub tty_nr: u32,
+    /// Its foreground group, -1 if none.
+    pub tpgid: i32,
+    /// Linux `PF_*` task flags.
+    pub flags: u32,
+    pub utime: u64,
+    pub stime: u64,
+    pub cutime: u64,
+    pub cstime: u64,
+    pub num_threads: u32,
+    /// When the process started, ticks since boot.
+    pub start_time: u64,
+    pub vsize: u64,
+    pub rss: u64,
+    pub start_code: u32,
+    pub end_code: u32,
+    pub start_stack: u32,
+    pub signal: u32,
+    pub blocked: u32,
+    pub sigignore: u32,
+    pub sigcatch: u32,
+    /// Not running: Linux 6.1 prints wchan as 1 then, else 0.
+    pub sleeping: bool,
+    pub start_brk: u32,
+    /// The wait status once a zombie.
+    pub exit_code: u32,
+}
+
+/// Linux's scheduling priority and nice for a SCHED_OTHER task at nice 0
+/// (`task_prio`: prio 120 - MAX_RT_PRIO).
+const PRIORITY: i32 = 20;
+
+/// The one line of /proc/<pid>/stat: Linux 6.1's 52 fields, in
+/// `do_task_stat`'s order, separated by single spaces.
+pub fn stat_line(t: &TaskStat) -> String {
+    let state = t.state.unwrap_or(State::Running).letter();
+    let mut s = String::new();
+    let _ = write!(s, "{} ({}) {} {} {} {}", t.pid, t.comm, state, t.ppid, t.pgrp, t.session);
+    let _ = write!(s, " {} {} {} 0 0 0 0", t.tty_nr, t.tpgid, t.flags);
+    let _ = write!(s, " {} {} {} {}", t.utime, t.stime, t.cutime, t.cstime);
+    // priority, nice, threads, itrealvalue (always 0 since 2.6.17).
+    let _ = write!(s, " {PRIORITY} 0 {} 0 {}", t.num_threads, t.start_time);
+    // vsize, rss, rsslim (RLIM_INFINITY), code, stack, esp, eip.
+    let _ = write!(s, " {} {} {}", t.vsize, t.rss, u32::MAX);
+    let _ = write!(s, " {} {} {} 0 0", t.start_code, t.end_code, t.start_stack);
+    let _ = write!(s, " {} {} {} {}", t.signal, t.blocked, t.sigignore, t.sigcatch);
+    // wchan, nswap, cnswap, exit_signal (SIGCHLD), cpu, rt_priority,
+    // policy, blkio ticks, guest times.
+    let _ = write!(s, " {} 0 0 17 0 0 0 0 0 0", t.sleeping as u32);
+    // start_data, end_data, start_brk, arg/env bounds (not kept), exit code.
+    let _ = writeln!(s, " 0 0 {} 0 0 0 0 {}", t.start_brk, t.exit_code);
+    s
+}
+
+/// One mapping as /proc/<pid>/maps shows it.
+#[derive(Clone, Copy, Debug)]
+pub struct Mapping<'a> {
+    pub start: u32,
+    pub end: u32,
+    pub read: bool,
+    pub write: bool,
+    pub exec: bool,
+    pub shared: bool,
+    /// "[stack]", "[heap]", or None for anonymous memory.
+    pub name: Option<&'a str>,
+}
+
+/// A line of /proc/<pid>/maps (Linux `show_map_vma`): range, permissions
+/// (s or p for shared or private), offset, device and inode (all 0: every
+/// Sigil mapping is anonymous memory, the program's segments copied in at
+/// exec), then a name padded to column 49 (`seq_pad` to 25 + 6 * 4 - 1).
+pub fn maps_line(m: &Mapping) -> String {
+    let flag = |on: bool, c: char| if on { c } else { '-' };
+    let mut s = alloc::format!(
+        "{:08x}-{:08x} {}{}{}{} 00000000 00:00 0 ",
+        m.start,
+        m.end,
+        flag(m.read, 'r'),
+        flag(m.write, 'w'),
+        flag(m.exec, 'x'),
+        if m.shared { 's' } else { 'p' }
+    );
+    if let Some(name) = m.name {
+        let _ = write!(s, "{:pad$}{name}", "", pad = 48usize.saturating_sub(s.len()));
+    }
+    s.push('\n');
+    s
+}
+
+/// Signal sets of /proc/<pid>/status, bit n-1 for signal n.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SigLines {
+    pub queued: usize,
+    pub queue_limit: usize,
+    pub pending: u64,
+    pub shared: u64,
+    pub blocked: u64,
+    pub ignored: u64,
+    pub caught: u64,
+}
+
+/// What /proc/<pid>/status shows. Memory sizes in kB.
+#[derive(Clone, Debug, Default)]
+pub struct TaskStatus<'a> {
+    pub name: &'a str,
+    pub umask: u32,
+    pub state: Option<State>,
+    pub pid: u32,
+    pub ppid: u32,
+    /// Real, effective, saved, fs.
+    pub uid: [u32; 4],
+    pub gid: [u32; 4],
+    pub fd_size: u32,
+    pub groups: &'a [u32],
+    pub pgid: u32,
+    pub sid: u32,
+    /// None for a zombie (no address space: Linux omits the Vm lines).
+    pub vm: Option<VmSizes>,
+    pub threads: u32,
+    pub sig: SigLines,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VmSizes {
+    pub size: u64,
+    pub rss: u64,
+    pub data: u64,
+    pub stack: u64,
+}
+
+/// /proc/<pid>/status: Linux 6.1's lines in its order, with the ones
+/// about hardware and features Sigil lacks (NUMA, seccomp, speculation,
+/// huge pages, locked memory) left out; `Cap*` say root's full set for
+/// euid 0, else none (Sigil has no capabilities apart from uid 0).
+pub fn status(t: &TaskStatus) -> String {
+    let mut s = String::new();
+    let state = t.state.unwrap_or(State::Running).name();
+    let _ = writeln!(s, "Name:\t{}\nUmask:\t{:04o}\nState:\t{state}", t.name, t.umask);
+    let _ =
+        writeln!(s, "Tgid:\t{0}\nNgid:\t0\nPid:\t{0}\nPPid:\t{1}\nTracerPid:\t0", t.pid, t.ppid);
+    for (label, ids) in [("Uid", t.uid), ("Gid", t.gid)] {
+        let _ = writeln!(s, "{label}:\t{}\t{}\t{}\t{}", ids[0], ids[1], ids[2], ids[3]);
+    }
+    let _ = write!(s, "FDSize:\t{}\nGroups:\t", t.fd_size);
+    for g in t.groups {
+        let _ = write!(s, "{g} ");
+    }
+    let _ =
+        writeln!(s, "\nNStgid:\t{0}\nNSpid:\t{0}\nNSpgid:\t{1}\nNSsid:\t{2}", t.pid, t.pgid, t.sid);
+    if let Some(vm) = t.vm {
+        let kb = |s: &mut String, label: &str, v: u64| {
+            let _ = writeln!(s, "{label}:\t{v:8} kB");
+        };
+        kb(&mut s, "VmSize", vm.size);
+        kb(&mut s, "VmRSS", vm.rss);
+        kb(&mut s, "VmData", vm.data);
+        kb(&mut s, "VmStk", vm.stack);
+    }
+    let _ = writeln!(s, "Threads:\t{}", t.threads);
+    let g = t.sig;
+    let _ = writeln!(s, "SigQ:\t{}/{}", g.queued, g.queue_limit);
+    for (label, set) in [
+        ("SigPnd", g.pending),
+        ("ShdPnd", g.shared),
+        ("SigBlk", g.blocked),
+        ("SigIgn", g.ignored),
+        ("SigCgt", g.caught),
+    ] {
+        let _ = writeln!(s, "{label}:\t{set:016x}");
+    }
+    let caps: u64 = if t.uid[1] == 0 { 0x1ff_ffff_ffff } else { 0 };
+    let _ = writeln!(s, "CapInh:\t{:016x}\nCapPrm:\t{caps:016x}\nCapEff:\t{caps:016x}", 0);
+    let _ = writeln!(s, "CapBnd:\t{:016x}\nCapAmb:\t{:016x}", 0x1ff_ffff_ffffu64, 0);
+    let _ = writeln!(s, "NoNewPrivs:\t0\nCpus_allowed:\t1\nCpus_allowed_list:\t0");
+    s
+}
+
+/// /proc/meminfo's values, in kB.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MemInfo {
+    pub total: u64,
+    pub free: u64,
+    pub available: u64,
+    /// Page-cache pages: for Sigil, tmpfs file data (Linux counts shmem
+    /// and tmpfs pages in Cached and Shmem both).
+    pub cached: u64,
+    pub shmem: u64,
+    /// Kernel heap in use (Linux: slab).
+    pub slab: u64,
+    pub kernel_stack: u64,
+    pub page_tables: u64,
+}
+
+/// /proc/meminfo: Linux 6.1's lines (`meminfo_proc_show`, each name
+/// padded to 16 columns and the value right-aligned in 8, then " kB"), up
+/// to VmallocChunk; those for memory Sigil has none of (swap, high memory,
+/// writeback) read 0, as on a Linux machine without it.
+pub fn meminfo(m: &MemInfo) -> String {
+    let lines: [(&str, u64); 35] = [
+        ("MemTotal", m.total),
+        ("MemFree", m.free),
+        ("MemAvailable", m.available),
+        ("Buffers", 0),
+        ("Cached", m.cached),
+        ("SwapCached", 0),
+        ("Active", m.cached),
+        ("Inactive", 0),
+        ("Active(anon)", 0),
+        ("Inactive(anon)", 0),
+        ("Active(file)", m.cached),
+        ("Inactive(file)", 0),
+        ("Unevictable", 0),
+        ("Mlocked", 0),
+        ("SwapTotal", 0),
+        ("SwapFree", 0),
+        ("Dirty", 0),
+        ("Writeback", 0),
+        ("AnonPages", 0),
+        ("Mapped", 0),
+        ("Shmem", m.shmem),
+        ("KReclaimable", 0),
+        ("Slab", m.slab),
+        ("SReclaimable", 0),
+        ("SUnreclaim", m.slab),
+        ("KernelStack", m.kernel_stack),
+        ("PageTables", m.page_tables),
+        ("NFS_Unstable", 0),
+        ("Bounce", 0),
+        ("WritebackTmp", 0),
+        ("CommitLimit", m.total / 2),
+        ("Committed_AS", 0),
+        ("VmallocTotal", 0),
+        ("VmallocUsed", 0),
+        ("VmallocChunk", 0),
+    ];
+    let mut s = String::new();
+    for (name, kb) in lines {
+        let label = alloc::format!("{name}:");
+        let _ = writeln!(s, "{label:<16}{kb:>8} kB");
+    }
+    s
+}
+
+/// Seconds with two decimals, as Linux prints them (truncated).
+fn centi(ns: u64) -> String {
+    alloc::format!("{}.{:02}", ns / 1_000_000_000, ns % 1_000_000_000 / 10_000_000)
+}
+
+/// /proc/uptime: time since boot and the idle time, in seconds.
+pub fn uptime(up_ns: u64, idle_ns: u64) -> String {
+    alloc::format!("{} {}\n", centi(up_ns), centi(idle_ns))
+}
+
+/// /proc/loadavg: Sigil keeps no load average, so 0.00 thrice, then the
+/// runnable and all threads, and the last pid handed out.
+pub fn loadavg(running: u32, threads: u32, last_pid: u32) -> String {
+    alloc::format!("0.00 0.00 0.00 {running}/{threads} {last_pid}\n")
+}
+
+/// What /proc/stat shows: CPU times in ticks, the boot time (s since the
+/// epoch) and process counts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SysStat {
+    pub user: u64,
+    pub system: u64,
+    pub idle: u64,
+    pub ctxt: u64,
+    pub btime: u64,
+    pub processes: u64,
+    pub running: u32,
+    pub blocked: u32,
+}
+
+/// /proc/stat for one CPU: the "cpu" and "cpu0" lines (user nice system
+/// idle iowait irq softirq steal guest guest_nice), the interrupt total
+/// (Sigil counts none per line: 0), context switches, boot time,
+/// processes forked, running and blocked, and the softirq line.
+pub fn sys_stat(t: &SysStat) -> String {
+    let mut s = String::new();
+    for name in ["cpu ", "cpu0"] {
+        let _ = writeln!(s, "{name} {} 0 {} {} 0 0 0 0 0 0", t.user, t.system, t.idle);
+    }
+    let _ = writeln!(s, "intr 0\nctxt {}\nbtime {}\nprocesses {}", t.ctxt, t.btime, t.processes);
+    let _ = writeln!(s, "procs_running {}\nprocs_blocked {}", t.running, t.blocked);
+    let _ = writeln!(s, "softirq 0 0 0 0 0 0 0 0 0 0 0");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_name_entries() {
+        let p = |s| parse(s, 7, true);
+        assert_eq!(p("/etc/passwd"), None);
+        assert_eq!(p("proc/1"), None);
+        assert_eq!(p("/procfoo"), None);
+        assert_eq!(p("/proc/../etc"), None);
+        assert_eq!(p("/proc"), Some(Ok(Entry::Root)));
+        assert_eq!(p("//proc/./"), Some(Ok(Entry::Root)));
+        assert_eq!(p("/proc/self"), Some(Ok(Entry::Pid(7))));
+        assert_eq!(parse("/proc/self", 7, false), Some(Ok(Entry::SelfLink)));
+        assert_eq!(parse("/proc/self/", 7, false), Some(Ok(Entry::Pid(7))));
+        assert_eq!(p("/proc/self/stat"), Some(Ok(Entry::File(7, PidFile::Stat))));
+        assert_eq!(p("/proc/12/cmdline"), Some(Ok(Entry::File(12, PidFile::Cmdline))));
+        assert_eq!(p("/proc/meminfo"), Some(Ok(Entry::Global(Global::Meminfo))));
+        assert_eq!(p("/proc/meminfo/x"), Some(Err(Errno::ENOTDIR)));
+        assert_eq!(p("/proc/12/stat/x"), Some(Err(Errno::ENOTDIR)));
+        assert_eq!(p("/proc/012"), Some(Err(Errno::ENOENT)));
+        assert_eq!(p("/proc/0"), Some(Err(Errno::ENOENT)));
+        assert_eq!(p("/proc/12/environ"), Some(Err(Errno::ENOENT)));
+        assert_eq!(p("/proc/nope"), Some(Err(Errno::ENOENT)));
+        assert_eq!(p("/proc/self/fd"), Some(Ok(Entry::FdDir(7))));
+        assert_eq!(p("/proc/self/fd/0"), Some(Ok(Entry::Fd(7, 0))));
+        assert_eq!(p("/proc/self/fd/10"), Some(Ok(Entry::Fd(7, 10))));
+        assert_eq!(p("/proc/self/fd/01"), Some(Err(Errno::ENOENT)));
+        assert_eq!(p("/proc/self/fd/1/x"), Some(Err(Errno::ENOTDIR)));
+    }
+
+    #[test]
+    fn comm_is_the_basename_cut_to_15_bytes() {
+        assert_eq!(comm("/bin/ps"), "ps");
+        assert_eq!(comm("sh"), "sh");
+        assert_eq!(comm("/a/0123456789abcdefgh"), "0123456789abcde");
+    }
+
+    #[test]
+    fn cmdline_keeps_each_nul_and_the_bound() {
+        assert_eq!(cmdline(&[b"ps", b"-o", b"pid"], 64), b"ps\0-o\0pid\0");
+        assert_eq!(cmdline(&[b"abcdef", b"g"], 4), b"abcd");
+    }
+
+    /// Linux 6.1's 52 fields; BusyBox's scan reads state..rss at these places.
+    #[test]
+    fn stat_line_has_linux_fields_in_order() {
+        let t = TaskStat {
+            pid: 5,
+            comm: "my prog)",
+            state: Some(State::Sleeping),
+            ppid: 1,
+            pgrp: 5,
+            session: 1,
+            tty_nr: 1088,
+            tpgid: 5,
+            utime: 3,
+            stime: 4,
+            num_threads: 2,
+            start_time: 77,
+            vsize: 4096 * 10,
+            rss: 6,
+            sleeping: true,
+            ..TaskStat::default()
+        };
+        let line = stat_line(&t);
+        assert!(line.starts_with("5 (my prog)) S 1 5 1 1088 5 "), "{line}");
+        assert!(line.ends_with(" 0\n"));
+        // Fields after the comm, split as BusyBox does at the last ')'.
+        let rest = &line[line.rfind(')').unwrap() + 2..];
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        assert_eq!(f.len(), 52 - 2);
+        let field = |n: usize| f[n - 3]; // proc(5)'s 1-based numbering
+        assert_eq!((field(14), field(15)), ("3", "4"));
+        assert_eq!((field(18), field(19), field(20)), ("20", "0", "2"));
+        assert_eq!((field(22), field(23), field(24)), ("77", "40960", "6"));
+        assert_eq!((field(35), field(38)), ("1", "17"));
+    }
+
+    #[test]
+    fn status_lines() {
+        let t = TaskStatus {
+            name: "sh",
+            umask: 0o22,
+            state: Some(State::Stopped),
+            pid: 3,
+            ppid: 1,
+            uid: [1000, 1000, 1000, 1000],
+            groups: &[100, 1000],
+            vm: Some(VmSizes { size: 1024, rss: 64, data: 8, stack: 132 }),
+            threads: 1,
+            sig: SigLines {
+                blocked: 1 << 1,
+                caught: 1 << 16,
+                queue_limit: 128,
+                ..Default::default()
+            },
+            ..TaskStatus::default()
+        };
+        let s = status(&t);
+        for line in [
+            "Name:\tsh\n",
+            "Umask:\t0022\n",
+            "State:\tT (stopped)\n",
+            "Tgid:\t3\n",
+            "PPid:\t1\n",
+            "Uid:\t1000\t1000\t1000\t1000\n",
+            "Groups:\t100 1000 \n",
+            "VmSize:\t    1024 kB\n",
+            "SigQ:\t0/128\n",
+            "SigBlk:\t0000000000000002\n",
+            "SigCgt:\t0000000000010000\n",
+            "CapEff:\t0000000000000000\n",
+        ] {
+            assert!(s.contains(line), "{line:?} in\n{s}");
+        }
+        assert!(s.find("Name").unwrap() < s.find("Umask").unwrap());
+        assert!(s.find("NSsid").unwrap() < s.find("VmSize").unwrap());
+        assert!(s.find("Threads").unwrap() < s.find("SigQ").unwrap());
+    }
+
+    #[test]
+    fn meminfo_is_padded_as_linux() {
+        let s = meminfo(&MemInfo { total: 131072, free: 100000, ..MemInfo::default() });
+        assert!(s.starts_with("MemTotal:         131072 kB\nMemFree:          100000 kB\n"), "{s}");
+        assert!(s.lines().all(|l| l.len() == 27 && l.ends_with(" kB")), "{s}");
+        assert!(s.contains("\nCached:                0 kB\n"));
+    }
+
+    #[test]
+    fn maps_lines_as_linux_pads_them() {
+        let m = Mapping {
+            start: 0x1000_0000,
+            end: 0x1001_0000,
+            read: true,
+            write: false,
+            exec: true,
+            shared: false,
+            name: None,
+        };
+        assert_eq!(maps_line(&m), "10000000-10010000 r-xp 00000000 00:00 0 \n");
+        let stack = Mapping { write: true, exec: false, name: Some("[stack]"), ..m };
+        let line = maps_line(&stack);
+        assert_eq!(line.find('['), Some(48), "{line}");
+        assert!(line.starts_with("10000000-10010000 rw-p ") && line.ends_with(" [stack]\n"));
+    }
+
+    #[test]
+    fn small_files() {
+        assert_eq!(uptime(12_345_678_901, 999_999_999), "12.34 0.99\n");
+        assert_eq!(loadavg(1, 3, 9), "0.00 0.00 0.00 1/3 9\n");
+        let s = sys_stat(&SysStat { user: 1, system: 2, idle: 3, ..SysStat::default() });
+        assert!(s.starts_with("cpu  1 0 2 3 0 0 0 0 0 0\ncpu0 1 0 2 3 0 0 0 0 0 0\n"), "{s}");
+    }
+}

@@ -1,0 +1,255 @@
+//! The values /proc prints, gathered from the process table, the address
+//! spaces, the allocators and the clocks into `sigil_core::procfs`'s
+//! structs, which make the text. Called by `ProcFile` at read time.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use sigil_core::abi::{self, Errno};
+use sigil_core::procfs::{self as fmt, Entry, Global, PidFile, State};
+use sigil_core::time::cputime::USER_HZ;
+
+use crate::dev::timer::now_ns;
+use crate::fs::tmpfs;
+use crate::mm::PAGE_SIZE;
+use crate::proc::{self, Group};
+
+/// The console's device as stat's tty_nr (4:64, ttyS0, `new_encode_dev`).
+const CONSOLE_TTY_NR: u32 = 4 << 8 | 64;
+/// Linux PF_FORKNOEXEC: forked and not exec'd since.
+const PF_FORKNOEXEC: u32 = 0x40;
+
+/// A file's text now; ESRCH if its process is gone.
+pub(super) fn generate(e: Entry) -> Result<Vec<u8>, Errno> {
+    let Entry::File(pid, f) = e else {
+        let Entry::Global(g) = e else { return Err(Errno::EISDIR) };
+        return Ok(global(g).into_bytes());
+    };
+    let g = proc::get(pid).ok_or(Errno::ESRCH)?;
+    Ok(match f {
+        PidFile::Stat => fmt::stat_line(&task_stat(g)).into_bytes(),
+        PidFile::Status => task_status(g).into_bytes(),
+        PidFile::Cmdline if g.zombie => Vec::new(),
+        PidFile::Cmdline => g.shown.cmdline.clone(),
+        PidFile::Comm => format!("{}\n", g.shown.comm).into_bytes(),
+        PidFile::Maps => maps(g).into_bytes(),
+        PidFile::Exe => return Err(Errno::EINVAL),
+    })
+}
+
+fn ticks(ns: u64) -> u64 {
+    ns / (1_000_000_000 / USER_HZ)
+}
+
+fn state(g: &Group) -> State {
+    if g.zombie {
+        State::Zombie
+    } else if g.stop.is_some() {
+        State::Stopped
+    } else if g.members().any(|t| t.state == proc::State::Runnable) {
+        State::Running
+    } else {
+        State::Sleeping
+    }
+}
+
+/// The signal sets /proc shows: the leader's (or first live thread's)
+/// private pending and blocked sets, the shared pending set, and the
+/// ignored and caught signals.
+fn sig_lines(g: &Group) -> fmt::SigLines {
+    let leader = proc::thread(g.pid).or_else(|| g.members().next());
+    let (pending, blocked) =
+        leader.map_or((0, 0), |t| (t.sig.pending.pending().bits(), t.sig.blocked.bits()));
+    let (mut ignored, mut caught) = (0u64, 0u64);
+    for (i, a) in g.sig.actions.iter().enumerate() {
+        match a.handler {
+            abi::SIG_DFL => {}
+            abi::SIG_IGN => ignored |= 1 << i,
+            _ => caught |= 1 << i,
+        }
+    }
+    fmt::SigLines {
+        queued: g.user.sigpending.get(),
+        queue_limit: crate::signal::SIGQUEUE_MAX,
+        pending,
+        shared: g.sig.shared.pending().bits(),
+        blocked,
+        ignored,
+        caught,
+    }
+}
+
+/// The address space's sizes: (areas' bytes, resident pages, page-table
+/// pages, writable non-stack bytes, stack bytes, the first code area).
+struct Mem {
+    size: u64,
+    rss: u64,
+    tables: u64,
+    data: u64,
+    stack: u64,
+    code: (u32, u32),
+    brk_start: u32,
+}
+
+fn mem(g: &Group) -> Option<Mem> {
+    let space = g.space.as_ref().filter(|_| !g.zombie)?;
+    let (rss, tables) = space.resident();
+    let stack_top = crate::proc::exec::STACK_TOP;
+    let mut m = Mem {
+        size: 0,
+        rss: rss as u64,
+        tables: tables as u64,
+        data: 0,
+        stack: 0,
+        code: (0, 0),
+        brk_start: space.brk_start,
+    };
+    for a in space.areas() {
+        let len = (a.end - a.start) as u64;
+        m.size += len;
+        if a.end == stack_top {
+            m.stack += len;
+        } else if a.prot.write {
+            m.data += len;
+        } else if a.prot.exec && m.code == (0, 0) {
+            m.code = (a.start, a.end);
+        }
+    }
+    Some(m)
+}
+
+/// /proc/<pid>/maps: the areas in address order, the stack and the area
+/// the program break starts named as Linux names them. A zombie has none.
+fn maps(g: &Group) -> String {
+    let Some(space) = g.space.as_ref().filter(|_| !g.zombie) else { return String::new() };
+    let mut areas: Vec<_> = space.areas().to_vec();
+    areas.sort_by_key(|a| a.start);
+    let mut out = String::new();
+    for a in areas {
+        let name = if a.end == crate::proc::exec::STACK_TOP {
+            Some("[stack]")
+        } else if a.start == space.brk_start && space.brk > space.brk_start {
+            Some("[heap]")
+        } else {
+            None
+        };
+        out += &fmt::maps_line(&fmt::Mapping {
+            start: a.start,
+            end: a.end,
+            read: a.prot.read,
+            write: a.prot.write,
+            exec: a.prot.exec,
+            shared: a.shared,
+            name,
+        });
+    }
+    out
+}
+
+fn task_stat(g: &Group) -> fmt::TaskStat<'_> {
+    let s = state(g);
+    let m = mem(g);
+    let fg = crate::dev::tty::foreground_of(g);
+    let sig = sig_lines(g);
+    let low = |set: u64| set as u32 & 0x7fff_ffff;
+    fmt::TaskStat {
+        pid: g.pid,
+        comm: &g.shown.comm,
+        state: Some(s),
+        ppid: g.ppid,
+        pgrp: g.job.pgid,
+        session: g.job.sid,
+        tty_nr: fg.map_or(0, |_| CONSOLE_TTY_NR),
+        tpgid: fg.map_or(-1, |p| p as i32),
+        flags: if g.job.execed { 0 } else { PF_FORKNOEXEC },
+        utime: ticks(g.cpu.own.utime),
+        stime: ticks(g.cpu.own.stime),
+        cutime: ticks(g.cpu.children.utime),
+        cstime: ticks(g.cpu.children.stime),
+        num_threads: g.threads.len().max(1) as u32,
+        start_time: ticks(g.shown.start_ns),
+        vsize: m.as_ref().map_or(0, |m| m.size),
+        rss: m.as_ref().map_or(0, |m| m.rss),
+        start_code: m.as_ref().map_or(0, |m| m.code.0),
+        end_code: m.as_ref().map_or(0, |m| m.code.1),
+        start_stack: 0,
+        signal: low(sig.pending),
+        blocked: low(sig.blocked),
+        sigignore: low(sig.ignored),
+        sigcatch: low(sig.caught),
+        sleeping: s != State::Running,
+        start_brk: m.as_ref().map_or(0, |m| m.brk_start),
+        exit_code: if g.zombie { g.wait_status } else { 0 },
+    }
+}
+
+fn task_status(g: &Group) -> String {
+    let kb = |pages: u64| pages * (PAGE_SIZE as u64 / 1024);
+    let c = &g.cred;
+    let vm = mem(g).map(|m| fmt::VmSizes {
+        size: m.size / 1024,
+        rss: kb(m.rss),
+        data: m.data / 1024,
+        stack: m.stack / 1024,
+    });
+    fmt::status(&fmt::TaskStatus {
+        name: &g.shown.comm,
+        umask: g.umask,
+        state: Some(state(g)),
+        pid: g.pid,
+        ppid: g.ppid,
+        uid: [c.uid.real, c.uid.effective, c.uid.saved, c.uid.fs],
+        gid: [c.gid.real, c.gid.effective, c.gid.saved, c.gid.fs],
+        // The table's bound (it grows as needed up to it).
+        fd_size: crate::fs::MAX_FDS as u32,
+        groups: c.groups(),
+        pgid: g.job.pgid,
+        sid: g.job.sid,
+        vm,
+        threads: g.threads.len() as u32,
+        sig: sig_lines(g),
+    })
+}
+
+/// The machine-wide files.
+fn global(which: Global) -> String {
+    use crate::mm::frames;
+    let kb = |pages: usize| (pages * PAGE_SIZE / 1024) as u64;
+    let threads: usize = proc::all().map(|g| g.threads.len()).sum();
+    let running =
+        proc::all().flat_map(|g| g.members()).filter(|t| t.state == proc::State::Runnable).count()
+            as u32;
+    match which {
+        Global::Meminfo => {
+            let ((_, tmpfs_pages), _) = tmpfs::usage();
+            let tables: u64 = proc::all().filter_map(|g| mem(g)).map(|m| m.tables).sum();
+            fmt::meminfo(&fmt::MemInfo {
+                total: kb(frames::total_count()),
+                free: kb(frames::free_count()),
+                available: kb(frames::free_count()),
+                cached: kb(tmpfs_pages),
+                shmem: kb(tmpfs_pages),
+                slab: (crate::mm::heap::used() / 1024) as u64,
+                kernel_stack: (threads * proc::KSTACK_SIZE / 1024) as u64,
+                page_tables: tables * (PAGE_SIZE as u64 / 1024),
+            })
+        }
+        Global::Uptime => fmt::uptime(now_ns(), crate::cputime::totals().idle),
+        Global::Loadavg => fmt::loadavg(running, threads as u32, proc::last_id()),
+        Global::Stat => {
+            let t = crate::cputime::totals();
+            let boot_ns = crate::clock::realtime_ns().saturating_sub(now_ns());
+            fmt::sys_stat(&fmt::SysStat {
+                user: ticks(t.user),
+                system: ticks(t.system),
+                idle: ticks(t.idle),
+                ctxt: 0,
+                btime: boot_ns / 1_000_000_000,
+                processes: proc::last_id() as u64,
+                running,
+                blocked: 0,
+            })
+        }
+    }
+}

@@ -1,0 +1,476 @@
+//! /proc: a read-only view of the processes and the machine, made when it
+//! is read (Linux's procfs), for ps, free, uptime, top and glibc.
+//!
+//! How it is reached: [`mount`] makes an empty tmpfs directory /proc at
+//! boot (what `ls /` shows), and the system calls that take a path
+//! (openat, fstatat64, statx, faccessat, readlinkat) ask [`claim`] first:
+//! a path under /proc, absolute or relative to the root or to /proc
+//! itself, is answered here instead of by the tmpfs walk. Not reached:
+//! names relative to a directory inside /proc (a descriptor of /proc/<pid>,
+//! a cwd there: chdir cannot enter one).
+//!
+//! Files are generated into a kernel buffer (at most `FILE_MAX` bytes) by
+//! the first read and again by every read at offset 0, as Linux's
+//! seq_file does, so lseek(0) and pread see fresh values; a read after the
+//! process was reaped is ESRCH, an open then is ENOENT (a zombie still has
+//! its directory, in state Z). Files are 0444 and directories 0555,
+//! readable by all as Linux's are (there is no environ or other 0400
+//! file). Formats are `sigil_core::procfs`'s; `gather.rs` collects the
+//! values they print. /proc/<pid>/fd/<n> links say what descriptor n has
+//! open (a path, a device node, `pipe:[ino]`, `anon_inode:[...]`).
+
+mod gather;
+
+use alloc::format;
+use alloc::string::String;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+use core::cell::{Cell, RefCell};
+
+use sigil_core::abi::Errno;
+use sigil_core::path::{may_access, MAY_READ, MAY_WRITE};
+use sigil_core::procfs::{self as fmt, Entry, PidFile};
+
+use super::file::{put_dirent, OpenFile, DT_DIR, DT_LNK, DT_REG};
+use super::flags::{O_ACCMODE, O_CREAT, O_DIRECTORY, O_EXCL, O_RDONLY, O_TRUNC, O_WRONLY};
+use super::stat::{Stat, S_IFDIR, S_IFLNK, S_IFREG};
+use super::{tmpfs, walk, File, FileOps, StatusFlags};
+use crate::dev::timer::now_ns;
+use crate::kcell::KCell;
+use crate::proc;
+use crate::uaccess::copy_to_user;
+
+/// The most a cmdline holds: one page (what `ps` reads of it anyway).
+const CMDLINE_MAX: usize = 4096;
+/// The most a generated file holds (a maps of more areas than fit is cut
+/// short, where Linux would go on).
+const FILE_MAX: usize = 16 * 1024;
+/// The anonymous device /proc's inodes are on.
+const PROC_DEV: (u32, u32) = (0, 4);
+
+/// What /proc shows of a process that Linux keeps elsewhere (in the task
+/// and on the user stack): its name, its arguments, when it started.
+pub struct Shown {
+    /// `task->comm`: the exec'd path's last component, 15 bytes at most.
+    pub comm: String,
+    /// argv, each with its NUL (a copy made at exec: a program that
+    /// rewrites its argv in place does not change it, unlike Linux).
+    pub cmdline: Vec<u8>,
+    /// ns since boot at fork.
+    pub start_ns: u64,
+}
+
+impl Shown {
+    /// A new process: the parent's name and arguments (fork shares the
+    /// stack they are read from on Linux), started now.
+    pub fn fork(parent: Option<&Shown>) -> Shown {
+        Shown {
+            comm: parent.map_or_else(String::new, |p| p.comm.clone()),
+            cmdline: parent.map_or_else(Vec::new, |p| p.cmdline.clone()),
+            start_ns: now_ns(),
+        }
+    }
+
+    /// execve of `path` succeeded with `cmdline` (from [`cmdline`]).
+    pub fn exec(&mut self, path: &str, cmdline: Vec<u8>) {
+        self.comm = fmt::comm(path);
+        self.cmdline = cmdline;
+    }
+}
+
+/// The cmdline `argv` makes, bounded.
+pub fn cmdline(argv: &[&[u8]]) -> Vec<u8> {
+    fmt::cmdline(argv, CMDLINE_MAX)
+}
+
+/// The inode number of the tmpfs directory /proc is mounted on (0: none).
+static MOUNT_INO: KCell<u32> = KCell::new(0);
+
+/// Makes the mount point /proc in the tmpfs root (at boot, after the
+/// initramfs; kept if the archive has one). A root with no room left for
+/// one directory gets no /proc.
+pub fn mount(root: &tmpfs::Node) {
+    let dir = walk::child(root, "proc")
+        .or_else(|| tmpfs::new_dir(0o555, root).and_then(|d| walk::create(root, "proc", d)).ok());
+    if let Some(dir) = dir {
+        *MOUNT_INO.get() = dir.ino;
+    }
+}
+
+/// The /proc entry `name` names from `dirfd`, if it is one (None: the
+/// tmpfs walk's business). `follow`: whether a last-component link
+/// (/proc/self) is followed. A pid that does not exist is ENOENT.
+pub fn claim(dirfd: i32, name: &str, follow: bool) -> Option<Result<Entry, Errno>> {
+    if name.is_empty() {
+        return None;
+    }
+    let me = proc::group().pid;
+    let parsed = if name.starts_with('/') {
+        fmt::parse(name, me, follow)?
+    } else {
+        // Relative to the root ("proc/1/stat") or to /proc ("1/stat").
+        let base = super::path::start(dirfd).ok()?;
+        let first = name.split('/').find(|c| !c.is_empty() && *c != ".");
+        let prefix = if base.ino == *MOUNT_INO.get() {
+            "/proc/"
+        } else if first == Some("proc") && alloc::rc::Rc::ptr_eq(&base, &tmpfs::root()) {
+            "/"
+        } else {
+            return None;
+        };
+        fmt::parse(&format!("{prefix}{name}"), me, follow)?
+    };
+    Some(parsed.and_then(|e| match e {
+        Entry::Pid(p) | Entry::File(p, _) | Entry::FdDir(p) if proc::get(p).is_none() => {
+            Err(Errno::ENOENT)
+        }
+        Entry::Fd(p, n) => fd_file(p, n).map(|_| e),
+        e => Ok(e),
+    }))
+}
+
+fn is_dir(e: Entry) -> bool {
+    matches!(e, Entry::Root | Entry::Pid(_) | Entry::FdDir(_))
+}
+
+/// The file process `pid` has open at descriptor `n` (ENOENT if none).
+fn fd_file(pid: u32, n: u32) -> Result<Arc<File>, Errno> {
+    let g = proc::get(pid).ok_or(Errno::ENOENT)?;
+    g.files.get(n).cloned().map_err(|_| Errno::ENOENT)
+}
+
+/// Where an fd link points, as Linux spells it: a tmpfs file's path, a
+/// device node's, "pipe:[inode]", or "anon_inode:[kind]".
+fn fd_target(f: &File) -> String {
+    if let Some(node) = f.inode() {
+        return node_path(node).unwrap_or_else(|| String::from("(deleted)"));
+    }
+    let st = f.stat();
+    if st.dev == PROC_DEV {
+        return entry_path(st.ino);
+    }
+    match st.mode & super::stat::S_IFMT {
+        super::stat::S_IFIFO => format!("pipe:[{}]", st.ino),
+        super::stat::S_IFCHR => String::from(super::devices::path_of(st.rdev).unwrap_or("/dev/?")),
+        _ if f.pidfd().is_some() => String::from("anon_inode:[pidfd]"),
+        _ => String::from("anon_inode:[eventfd]"),
+    }
+}
+
+/// The path of tmpfs inode `node`: a directory knows its parent; a file
+/// is searched for from the root (a work list, no recursion), None once
+/// unlinked.
+fn node_path(node: &tmpfs::Node) -> Option<String> {
+    if node.is_dir() {
+        return tmpfs::path_of(node).ok();
+    }
+    let mut todo = alloc::vec![(tmpfs::root(), String::new())];
+    while let Some((dir, path)) = todo.pop() {
+        let d = dir.dir().ok()?.borrow();
+        for e in &d.entries {
+            let p = format!("{path}/{}", &*e.name);
+            if alloc::rc::Rc::ptr_eq(&e.node, node) {
+                return Some(p);
+            }
+            if e.node.is_dir() {
+                todo.push((e.node.clone(), p));
+            }
+        }
+    }
+    None
+}
+
+/// openat of entry `e`, checked against its mode as a tmpfs inode's is:
+/// so root may open a file for writing, as on Linux, and then a write is
+/// EINVAL (no write operation). A directory for writing is EISDIR.
+/// /proc/<pid>/exe followed opens the program's tmpfs file.
+pub fn open(e: Entry, flags: u32, follow: bool) -> Result<Arc<File>, Errno> {
+    if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL {
+        return Err(Errno::EEXIST);
+    }
+    let write = flags & O_ACCMODE != O_RDONLY || flags & O_TRUNC != 0;
+    if write && is_dir(e) {
+        return Err(Errno::EISDIR);
+    }
+    if flags & O_DIRECTORY != 0 && !is_dir(e) {
+        return Err(Errno::ENOTDIR);
+    }
+    let mask = if write { MAY_WRITE } else { MAY_READ };
+    access(e, mask, &crate::cred::current())?;
+    if let (Entry::Fd(pid, n), true) = (e, follow) {
+        if let Some(node) = fd_file(pid, n)?.inode() {
+            walk::permitted(node, mask)?;
+        }
+    }
+    Ok(match e {
+        Entry::SelfLink => return Err(Errno::ELOOP),
+        Entry::File(_, PidFile::Exe) | Entry::Fd(..) if !follow => return Err(Errno::ELOOP),
+        // Linux opens the file anew; Sigil does for a tmpfs file, and
+        // shares the open file (and its offset) for the others.
+        Entry::Fd(pid, n) => {
+            let f = fd_file(pid, n)?;
+            match f.inode() {
+                Some(node) => Arc::new(OpenFile::new(node.clone(), flags)),
+                None => f,
+            }
+        }
+        Entry::File(_, PidFile::Exe) => {
+            let node = super::path::lookup(super::path::AT_FDCWD, &readlink(e)?, true)?;
+            walk::permitted(&node, MAY_READ)?;
+            Arc::new(OpenFile::new(node, flags))
+        }
+        _ => Arc::new(ProcFile::new(e, flags)),
+    })
+}
+
+/// readlink of `e`: /proc/self is the caller's pid, exe the absolute path
+/// of the program (ENOENT for a zombie, which has none); others EINVAL.
+pub fn readlink(e: Entry) -> Result<String, Errno> {
+    match e {
+        Entry::SelfLink => Ok(format!("{}", proc::group().pid)),
+        Entry::File(pid, PidFile::Exe) => match proc::get(pid) {
+            Some(g) if !g.zombie => Ok(g.name.clone()),
+            _ => Err(Errno::ENOENT),
+        },
+        Entry::Fd(pid, n) => Ok(fd_target(&*fd_file(pid, n)?)),
+        _ => Err(Errno::EINVAL),
+    }
+}
+
+/// May `cred` open `e` for `mask`: the mode bits of its own (unfollowed)
+/// stat, checked as a tmpfs inode's are.
+fn access(e: Entry, mask: u32, cred: &sigil_core::cred::Cred) -> Result<(), Errno> {
+    let s = link_stat(e);
+    may_access(s.mode, s.uid, s.gid, cred, mask).then_some(()).ok_or(Errno::EACCES)
+}
+
+/// An inode number per entry: 1 the root, then the fixed entries, then 16
+/// per pid (its directory and files).
+fn ino(e: Entry) -> u64 {
+    let pid_base = |pid: u32| 0x1_0000 + 16 * pid as u64;
+    let file_index = |f| fmt::PID_FILES.iter().position(|p| p.1 == f).unwrap_or(0) as u64;
+    match e {
+        Entry::Root => 1,
+        Entry::SelfLink => 2,
+        Entry::Global(g) => 3 + fmt::GLOBALS.iter().position(|p| p.1 == g).unwrap_or(0) as u64,
+        Entry::Pid(p) => pid_base(p),
+        Entry::File(p, f) => pid_base(p) + 1 + file_index(f),
+        Entry::FdDir(p) => pid_base(p) + 15,
+        Entry::Fd(p, n) => 0x100_0000 + 256 * p as u64 + n as u64,
+    }
+}
+
+/// The path of the /proc entry with inode number `ino` (`ino`'s inverse).
+fn entry_path(ino: u64) -> String {
+    match ino {
+        1 => String::from("/proc"),
+        2 => String::from("/proc/self"),
+        0x100_0000.. => format!("/proc/{}/fd/{}", (ino - 0x100_0000) / 256, ino % 256),
+        0x1_0000.. => {
+            let (pid, k) = ((ino - 0x1_0000) / 16, (ino % 16) as usize);
+            match k {
+                0 => format!("/proc/{pid}"),
+                15 => format!("/proc/{pid}/fd"),
+                k => format!("/proc/{pid}/{}", fmt::PID_FILES.get(k - 1).map_or("?", |f| f.0)),
+            }
+        }
+        g => format!("/proc/{}", fmt::GLOBALS.get(g as usize - 3).map_or("?", |f| f.0)),
+    }
+}
+
+/// stat of `e`, `follow`ing a last link: the exe link leads to the
+/// program's tmpfs file, an fd link to the open file (what fstat on it
+/// says); /proc/self is followed by `claim` already.
+pub fn stat(e: Entry, follow: bool) -> Stat {
+    let target = match e {
+        Entry::File(_, PidFile::Exe) if follow => readlink(e)
+            .and_then(|p| super::path::lookup(super::path::AT_FDCWD, &p, true))
+            .map(|n| n.stat())
+            .ok(),
+        Entry::Fd(pid, n) if follow => fd_file(pid, n).map(|f| f.stat()).ok(),
+        _ => None,
+    };
+    target.unwrap_or_else(|| link_stat(e))
+}
+
+/// An fd link's mode says how the descriptor is open, as Linux's does
+/// (lr-x------ read-only, l-wx------ write-only, lrwx------ both).
+fn fd_mode(pid: u32, n: u32) -> u32 {
+    let acc = fd_file(pid, n).map_or(O_RDONLY, |f| f.status_flags() & O_ACCMODE);
+    let r = if acc != O_WRONLY { 0o500 } else { 0 };
+    let w = if acc != O_RDONLY { 0o300 } else { 0 };
+    S_IFLNK | r | w
+}
+
+/// stat of `e` itself: a process's entries belong to its effective user
+/// and group, as Linux's do; the rest to root. Sizes are 0, as Linux's.
+fn link_stat(e: Entry) -> Stat {
+    let mode = match e {
+        Entry::Root | Entry::Pid(_) => S_IFDIR | 0o555,
+        Entry::FdDir(_) => S_IFDIR | 0o500,
+        Entry::Fd(p, n) => fd_mode(p, n),
+        Entry::SelfLink | Entry::File(_, PidFile::Exe) => S_IFLNK | 0o777,
+        Entry::Global(_) | Entry::File(..) => S_IFREG | 0o444,
+    };
+    let owner = match e {
+        Entry::Pid(p) | Entry::File(p, _) | Entry::FdDir(p) | Entry::Fd(p, _) => {
+            proc::get(p).map(|g| (g.cred.uid.effective, g.cred.gid.effective))
+        }
+        _ => None,
+    };
+    let (uid, gid) = owner.unwrap_or((0, 0));
+    let t = tmpfs::now();
+    Stat {
+        dev: PROC_DEV,
+        ino: ino(e),
+        mode,
+        nlink: if is_dir(e) { 2 } else { 1 },
+        rdev: (0, 0),
+        size: 0,
+        blksize: 1024,
+        uid,
+        gid,
+        times: [t; 3],
+    }
+}
+
+/// An open /proc file or directory.
+struct ProcFile {
+    entry: Entry,
+    /// The generated text (`made` once generated).
+    text: RefCell<Vec<u8>>,
+    made: Cell<bool>,
+    /// The file offset; a directory's is the getdents cookie.
+    pos: Cell<u64>,
+    flags: StatusFlags,
+}
+
+impl ProcFile {
+    fn new(entry: Entry, flags: u32) -> ProcFile {
+        ProcFile {
+            entry,
+            text: RefCell::new(Vec::new()),
+            made: Cell::new(false),
+            pos: Cell::new(0),
+            flags: StatusFlags::new(flags),
+        }
+    }
+}
+
+impl FileOps for ProcFile {
+    fn read(&self, buf: u32, len: u32) -> Result<u32, Errno> {
+        let n = self.read_at(self.pos.get(), buf, len)?;
+        self.pos.set(self.pos.get() + n as u64);
+        Ok(n)
+    }
+
+    fn read_at(&self, off: u64, buf: u32, len: u32) -> Result<u32, Errno> {
+        if is_dir(self.entry) {
+            return Err(Errno::EISDIR);
+        }
+        if self.flags.get() & O_ACCMODE == O_WRONLY {
+            return Err(Errno::EBADF);
+        }
+        if off == 0 || !self.made.get() {
+            let mut text = gather::generate(self.entry)?;
+            text.truncate(FILE_MAX);
+            *self.text.borrow_mut() = text;
+            self.made.set(true);
+        }
+        let text = self.text.borrow();
+        let start = (off as usize).min(text.len());
+        let n = (text.len() - start).min(len as usize);
+        copy_to_user(buf, &text[start..start + n]).map_err(|_| Errno::EFAULT)?;
+        Ok(n as u32)
+    }
+
+    /// Nothing here is writable: EBADF if not opened for writing (as for
+    /// any file), else Linux's EINVAL for a file without a write operation.
+    fn write(&self, _buf: u32, _len: u32) -> Result<u32, Errno> {
+        match self.flags.get() & O_ACCMODE {
+            O_RDONLY => Err(Errno::EBADF),
+            _ => Err(Errno::EINVAL),
+        }
+    }
+
+    fn stat(&self) -> Stat {
+        link_stat(self.entry)
+    }
+
+    /// SEEK_SET and SEEK_CUR only (Linux `seq_lseek`: SEEK_END is EINVAL).
+    fn seek(&self, off: i64, whence: u32) -> Result<u64, Errno> {
+        let base = match whence {
+            0 => 0,
+            1 => self.pos.get() as i64,
+            _ => return Err(Errno::EINVAL),
+        };
+        let new = base.checked_add(off).filter(|&p| p >= 0).ok_or(Errno::EINVAL)?;
+        self.pos.set(new as u64);
+        Ok(new as u64)
+    }
+
+    fn getdents(&self, buf: u32, len: u32) -> Result<u32, Errno> {
+        let entries = listing(self.entry)?;
+        let from = self.pos.get();
+        let (mut out, mut pos) = (Vec::new(), from);
+        for (cookie, ino, ty, name) in entries.iter().filter(|e| e.0 >= from) {
+            if !put_dirent(&mut out, len as usize, *ino, cookie + 1, *ty, name) {
+                if out.is_empty() {
+                    return Err(Errno::EINVAL);
+                }
+                break;
+            }
+            pos = cookie + 1;
+        }
+        copy_to_user(buf, &out).map_err(|_| Errno::EFAULT)?;
+        self.pos.set(pos);
+        Ok(out.len() as u32)
+    }
+
+    fn status_flags(&self) -> u32 {
+        self.flags.get()
+    }
+    fn set_status_flags(&self, f: u32) {
+        self.flags.set(f)
+    }
+}
+
+/// A process directory's cookies start past those of the fixed entries.
+const PID_COOKIE: u64 = 16;
+
+/// A directory's entries as (cookie, inode, type, name): "." and "..",
+/// then /proc's fixed entries and each process in pid order, or a
+/// process's files.
+fn listing(e: Entry) -> Result<Vec<(u64, u64, u8, String)>, Errno> {
+    let mut v = Vec::new();
+    v.push((0, ino(e), DT_DIR, String::from(".")));
+    v.push((1, 1, DT_DIR, String::from("..")));
+    match e {
+        Entry::Root => {
+            v.push((2, 2, DT_LNK, String::from("self")));
+            for (i, (name, g)) in fmt::GLOBALS.iter().enumerate() {
+                v.push((3 + i as u64, ino(Entry::Global(*g)), DT_REG, String::from(*name)));
+            }
+            for g in proc::all() {
+                let cookie = PID_COOKIE + g.pid as u64;
+                v.push((cookie, ino(Entry::Pid(g.pid)), DT_DIR, format!("{}", g.pid)));
+            }
+        }
+        Entry::Pid(pid) => {
+            proc::get(pid).ok_or(Errno::ENOENT)?;
+            v.push((2, ino(Entry::FdDir(pid)), DT_DIR, String::from("fd")));
+            for (i, (name, f)) in fmt::PID_FILES.iter().enumerate() {
+                let ty = if *f == PidFile::Exe { DT_LNK } else { DT_REG };
+                v.push((3 + i as u64, ino(Entry::File(pid, *f)), ty, String::from(*name)));
+            }
+        }
+        Entry::FdDir(pid) => {
+            let g = proc::get(pid).ok_or(Errno::ENOENT)?;
+            for n in (0..super::MAX_FDS as u32).filter(|&n| g.files.get(n).is_ok()) {
+                v.push((2 + n as u64, ino(Entry::Fd(pid, n)), DT_LNK, format!("{n}")));
+            }
+        }
+        _ => return Err(Errno::ENOTDIR),
+    }
+    Ok(v)
+}

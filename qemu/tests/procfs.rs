@@ -1,0 +1,69 @@
+//! /proc: the files ps, free, uptime, top and glibc read, from a C program
+//! (`proc_files`) compared with qemu-ppc, and its values on Sigil.
+//!
+//! qemu-ppc passes the host's /proc through (and makes up /proc/self/stat
+//! and cmdline itself), so the comparison is of formats and relations
+//! ("the stat line's ppid is getppid()"), not of values; the values a
+//! program should see of itself are checked on Sigil alone. BusyBox's
+//! `ps`, `free` and `uptime` are in console.rs.
+
+mod common;
+
+use common::{compare, has_lines};
+
+/// Formats, listings, lseek/pread and a reaped child's ESRCH and ENOENT,
+/// as Linux gives them.
+#[test]
+fn proc_files_match_linux() {
+    let out = compare("proc_files", &[]);
+    has_lines(
+        &out,
+        &[
+            "stat: pid is getpid() 1, comm is argv[0]'s last component 1, ppid is getppid() 1",
+            "maps: Linux's columns 1, in address order 1, [stack] named 1",
+            "/proc lists my pid as a directory 1, self as a link 1, pids as directories 1",
+            "fd: a pipe's link is pipe:[...] 1, modes 120500 and 120300, stat follows to a FIFO 1, both ends listed 1",
+            "a zombie's state: Z",
+            "after the reap, the open file reads: -1 No such process",
+            "open again: -1 No such file or directory",
+        ],
+    );
+}
+
+/// What the program's own entries say, field by field, as Linux 6.1 would
+/// print them for it (it runs as /init, so that is its name): 52 stat
+/// fields, no controlling terminal, its signal sets in status (bit n-1 for
+/// signal n) and in stat (decimal), one signal queued for its user.
+#[test]
+fn proc_files_values_on_sigil() {
+    let r = common::sigil("proc_files", &["values"], &[]);
+    has_lines(
+        &r.console,
+        &[
+            "meminfo: MemTotal is sysinfo's total: 1",
+            "stat: 52 fields, state R, pgrp and session are getpgrp(), getsid(0): 1 1",
+            "status Name:\tinit",
+            "status State:\tR (running)",
+            "status Uid:\t0\t0\t0\t0",
+            "status Threads:\t1",
+            "status SigQ:\t2/1024",
+            "status SigPnd:\t0000000000000200",
+            "status ShdPnd:\t0000000000000200",
+            "status SigBlk:\t0000000000000200",
+            "status SigIgn:\t0000000000001000",
+            "status SigCgt:\t0000000000000800",
+            "status VmSize and VmRSS in kB: 1 1",
+            "comm: init",
+            "cmdline: /init|values|",
+            "stat: tty_nr 0, tpgid -1",
+            "stat: threads 1, priority 20, exit_signal 17",
+            "stat: vsize > 0 1, rss > 0 1, pending 512, blocked 512, ignored 4096, caught 2048",
+            "exe: /init, argv[0] /init",
+            "open /proc/self/exe reads an ELF: 1",
+            "open /proc/self/stat for writing: 3 Success",
+            "fd 0 links to /dev/console, a new file's to /tmp/proc_files",
+            "an open /proc file's link: /proc/uptime",
+            "chdir /proc, then ls-style open of \"self/stat\": 1",
+        ],
+    );
+}
