@@ -205,6 +205,7 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     g.name = exe;
     t.fp_live = false;
     t.fp_used = false;
+    t.fp_unchecked = false;
     t.fp = arch::FpState::new();
     *tf_out = tf;
     g.files.close_on_exec();

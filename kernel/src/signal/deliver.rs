@@ -214,10 +214,11 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
         arch::fp_save(&mut p.fp);
         p.fp_live = false;
         tf.msr &= !arch::MSR_FP;
-        // glibc's setjmp stores the FP registers without changing them: a
-        // state still initial is not "used", and the frame can skip it.
-        p.fp_used = !p.fp.is_initial();
+        p.fp_unchecked = true;
     }
+    // glibc's setjmp stores the FP registers without changing them: a
+    // state still initial is not "used", and the frame can skip it.
+    p.fp_settle();
     let mask = p.sig.saved_mask.take().unwrap_or(p.sig.blocked);
     let Some(place) = place_frame(kind, sig, tf.gpr[1], act.flags, &p.sig.altstack) else {
         frame_failed(tf, sig);
