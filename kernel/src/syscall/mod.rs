@@ -43,7 +43,9 @@ struct Reported {
 static REPORTED: KCell<Reported> =
     KCell::new(Reported { seen: [0; REPORT_BELOW as usize / 32], high: 0 });
 
-/// Entry from the trap handler.
+/// Entry from the trap handler (`trap::syscall`), inlined there: the
+/// round trip is one function, one prologue.
+#[inline(always)]
 pub fn entry(tf: &mut TrapFrame) {
     let nr = tf.gpr[0];
     let a = [tf.gpr[3], tf.gpr[4], tf.gpr[5], tf.gpr[6], tf.gpr[7], tf.gpr[8]];
@@ -57,6 +59,9 @@ pub fn entry(tf: &mut TrapFrame) {
     }
 }
 
+/// The one `match`: number to handler. Inline in `entry`, so `a` stays in
+/// registers.
+#[inline(always)]
 fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
     use crate::fs::path::AT_FDCWD;
     use cred::Family::{Group, User};
@@ -69,7 +74,10 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         ExitGroup => process::exit_group(a[0]),
         Fork => thread::fork(tf),
         Vfork => thread::vfork(tf),
-        Clone => thread::clone(tf, a),
+        // The arms that take every argument get an array of their own: a
+        // shared `a` passed whole would live in memory, and every syscall
+        // would store its six arguments to the stack first.
+        Clone => thread::clone(tf, [a[0], a[1], a[2], a[3], a[4], a[5]]),
         // glibc falls back to clone when clone3 is ENOSYS (as on older kernels).
         Clone3 => Err(Errno::ENOSYS),
         Execve => process::execve(tf, a[0], a[1], a[2]),
@@ -88,8 +96,8 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
         SetTidAddress => thread::set_tid_address(a[0]),
         SetRobustList => thread::set_robust_list(a[0], a[1]),
         GetRobustList => thread::get_robust_list(a[0], a[1], a[2]),
-        Futex => thread::futex(a, false),
-        FutexTime64 => thread::futex(a, true),
+        Futex => thread::futex([a[0], a[1], a[2], a[3], a[4], a[5]], false),
+        FutexTime64 => thread::futex([a[0], a[1], a[2], a[3], a[4], a[5]], true),
         Getuid => cred::get_real(User),
         Getgid => cred::get_real(Group),
         Geteuid => cred::get_effective(User),
