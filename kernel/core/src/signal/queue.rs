@@ -289,9 +289,11 @@ impl SigPending {
         if self.queue.front().is_none_or(|q| q.node.signal() != sig) {
             return self.collect_searching(sig);
         }
-        let node = self.queue.pop_front().map(|q| q.node);
+        let entry = self.queue.pop_front();
         self.settle(sig);
-        node
+        // The charge goes last: its drop is a call, and made before `settle`
+        // it would keep the ring's state live in saved registers across it.
+        entry.map(|q| q.node)
     }
 
     /// `collect` when the oldest node is another signal's.
