@@ -290,9 +290,12 @@ pub fn write(part: &Part, new: &str) -> Result<(), String> {
         Part::File(path) => (root.join(path), new.to_owned()),
         Part::Block { doc, name } => {
             let path = root.join(doc);
-            let mut text = std::fs::read_to_string(&path).map_err(|e| format!("{doc}: {e}"))?;
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("{doc}: {e}"))?;
             let range = block_range(&text, name).map_err(|e| format!("{doc}: {e}"))?;
-            text.replace_range(range, new);
+            let (before, old, after) =
+                (&text[..range.start], &text[range.clone()], &text[range.end..]);
+            let renamed = renamed_addresses(old, new);
+            let text = format!("{}{new}{}", follow(before, &renamed), follow(after, &renamed));
             (path, text)
         }
     };
@@ -345,21 +348,73 @@ fn prose(text: &str) -> String {
     out
 }
 
-/// Addresses (8 hex digits, not a round 64 KiB boundary such as 0xc0000000)
-/// that the prose of `docs` names but no generated block of `docs` shows:
-/// numbers copied from a run that the docs no longer hold.
+/// The distinct addresses of `text` in order of first appearance: words of
+/// 8 hex digits after `0x`, not a round 64 KiB boundary such as 0xc0000000
+/// (those are layout constants, not numbers of one run).
+fn addresses(text: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let Some(hex) = word.strip_prefix("0x") else { continue };
+        let run_number =
+            hex.len() == 8 && hex.bytes().all(|b| b.is_ascii_hexdigit()) && !hex.ends_with("0000");
+        if run_number && !found.contains(&word) {
+            found.push(word);
+        }
+    }
+    found
+}
+
+/// How a block's addresses moved between two runs: the k-th distinct address
+/// of `old` became the k-th of `new`. Only when both show as many; otherwise
+/// the run differs in shape and a person must read the prose again (the docs
+/// test then names the stray address).
+fn renamed_addresses(old: &str, new: &str) -> Vec<(String, String)> {
+    let (old, new) = (addresses(old), addresses(new));
+    if old.len() != new.len() {
+        return Vec::new();
+    }
+    old.iter()
+        .zip(&new)
+        .filter(|(o, n)| o != n)
+        .map(|(o, n)| (o.to_string(), n.to_string()))
+        .collect()
+}
+
+/// `text` with the prose's quotes of a block's addresses following the block
+/// (so `make docs` keeps "the node at 0x..." sentences true); other
+/// generated blocks are left alone, they are made by their own source.
+fn follow(text: &str, renamed: &[(String, String)]) -> String {
+    if renamed.is_empty() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let (prose, block) = match rest.find(BEGIN) {
+            Some(i) => rest.split_at(i),
+            None => (rest, ""),
+        };
+        let mut prose = prose.to_owned();
+        for (old, new) in renamed {
+            prose = prose.replace(old.as_str(), new);
+        }
+        out.push_str(&prose);
+        if block.is_empty() {
+            return out;
+        }
+        let end = block.find(END).map_or(block.len(), |e| e + END.len());
+        out.push_str(&block[..end]);
+        rest = &block[end..];
+    }
+}
+
+/// Addresses that the prose of `docs` names but no generated block of `docs`
+/// shows: numbers copied from a run that the docs no longer hold.
 pub fn stray_addresses(docs: &[(String, String)]) -> Vec<String> {
     let shown: String = docs.iter().map(|(_, t)| generated_text(t)).collect();
     let mut stray = Vec::new();
     for (name, text) in docs {
-        for word in prose(text).split(|c: char| !c.is_ascii_alphanumeric()) {
-            let Some(hex) = word.strip_prefix("0x") else { continue };
-            if hex.len() != 8
-                || !hex.bytes().all(|b| b.is_ascii_hexdigit())
-                || hex.ends_with("0000")
-            {
-                continue;
-            }
+        for word in addresses(&prose(text)) {
             let line = format!("{name}: {word} is in no generated block");
             if !shown.contains(word) && !stray.contains(&line) {
                 stray.push(line);
@@ -412,5 +467,22 @@ mod tests {
         assert!(!prose(doc).contains("node="));
         let stray = stray_addresses(&[("d.md".into(), doc.into())]);
         assert_eq!(stray, ["d.md: 0xaffff460 is in no generated block"]);
+    }
+
+    #[test]
+    fn prose_follows_a_rewritten_block() {
+        let old = "node=0xc0012345 frame=0xaffff460 again 0xc0012345 base 0xc0000000";
+        let new = "node=0xc0054321 frame=0xaffff460 again 0xc0054321 base 0xc0000000";
+        let renamed = renamed_addresses(old, new);
+        assert_eq!(renamed, [("0xc0012345".to_string(), "0xc0054321".to_string())]);
+        let text =
+            "the node 0xc0012345.\n<!-- generated: b -->\n0xc0012345\n<!-- end generated -->\n\
+                    at 0xc0012345 again";
+        assert_eq!(
+            follow(text, &renamed),
+            "the node 0xc0054321.\n<!-- generated: b -->\n0xc0012345\n<!-- end generated -->\n\
+             at 0xc0054321 again"
+        );
+        assert!(renamed_addresses("0xc0012345", "0xc0054321 0xc0054329").is_empty());
     }
 }

@@ -1,7 +1,8 @@
 //! sigil-docs: `make docs`. Makes again the parts of docs/ that are program
 //! output (the sig_demo trace and its picture, the gdb session, the bench
 //! table and chart, the frame drawings; `sigil_qemu::docgen` says which and how) and writes them
-//! into the docs, or with `--check` only says which are stale.
+//! into the docs (a prose quote of an address a block shows follows the
+//! block), or with `--check` only says which are stale.
 //!
 //! ```text
 //! sigil-docs [--check] [--only trace,gdb,bench,frame]
