@@ -1,6 +1,5 @@
 //! Wall-clock process timers: ITIMER_REAL (alarm, setitimer) and POSIX timers
-//! (timer_create), as signal sources, plus the sleep a restarted
-//! nanosleep resumes.
+//! (timer_create), as signal sources.
 //!
 //! The arithmetic lives in `sigil_core::time::timer`; this module keeps one
 //! `ProcTimers` per process that has used a timer, arms their deadlines in
@@ -29,7 +28,7 @@ use sigil_core::abi::{self, Errno};
 use sigil_core::signal::queue::Charge;
 use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::timer::{IdAllocator, PosixTimer, RealTimer};
-use sigil_core::time::{ItimerSpec, Layout, Notify};
+use sigil_core::time::{ItimerSpec, Notify};
 
 use crate::dev::timer::{self, Event, Key};
 use crate::kcell::KCell;
@@ -78,20 +77,10 @@ impl<T> Slot<T> {
     }
 }
 
-/// Where a relative sleep interrupted by a signal resumes if no handler
-/// runs (Linux's restart block): its deadline and where the time left goes.
-#[derive(Clone, Copy)]
-pub struct SleepRestart {
-    pub deadline: u64,
-    pub rem: u32,
-    pub layout: Layout,
-}
-
 struct ProcTimers {
     real: Slot<RealTimer>,
     posix: BTreeMap<u32, Slot<PosixTimer>>,
     ids: IdAllocator,
-    restart: Option<SleepRestart>,
 }
 
 static TABLE: KCell<BTreeMap<u32, ProcTimers>> = KCell::new(BTreeMap::new());
@@ -112,7 +101,6 @@ fn mine() -> (u32, &'static mut ProcTimers) {
         real: Slot { t: RealTimer::default(), key: None, _charge: None, realtime: false },
         posix: BTreeMap::new(),
         ids: IdAllocator::default(),
-        restart: None,
     });
     (pid, t)
 }
@@ -299,7 +287,6 @@ fn delete_posix(t: &mut ProcTimers) {
 pub fn exec(pid: u32) {
     if let Some(t) = TABLE.get().get_mut(&pid) {
         delete_posix(t);
-        t.restart = None;
     }
 }
 
@@ -309,14 +296,4 @@ pub fn exit(pid: u32) {
         delete_posix(&mut t);
         t.real.disarm();
     }
-}
-
-/// Remembers where an interrupted relative sleep resumes (restart_syscall).
-pub fn set_restart(r: SleepRestart) {
-    mine().1.restart = Some(r);
-}
-
-/// The sleep restart_syscall resumes, if the last interrupted call left one.
-pub fn take_restart() -> Option<SleepRestart> {
-    mine().1.restart.take()
 }

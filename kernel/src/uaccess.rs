@@ -241,31 +241,50 @@ pub fn copy_from_user(dst: &mut [u8], addr: u32) -> Result<(), Efault> {
     w.finish()
 }
 
+/// Why a user string could not be read.
+#[derive(Debug, PartialEq)]
+pub enum CstrError {
+    /// An address in it is not readable user memory.
+    Fault,
+    /// No NUL within the limit.
+    TooLong,
+    /// The kernel heap had no room for it.
+    NoMemory,
+}
+
 /// Reads a NUL-terminated string of at most `max` bytes (without the NUL).
-pub fn read_cstr(addr: u32, max: u32) -> Result<alloc::vec::Vec<u8>, Efault> {
+pub fn read_cstr(addr: u32, max: u32) -> Result<alloc::vec::Vec<u8>, CstrError> {
     let mut out = alloc::vec::Vec::new();
-    let mut a = addr;
+    read_cstr_into(addr, max, &mut out).map(|_| out)
+}
+
+/// `read_cstr` appending to `out` (execve gathers every argument in one
+/// buffer); the heap is asked for room fallibly, one page at a time.
+pub fn read_cstr_into(addr: u32, max: u32, out: &mut alloc::vec::Vec<u8>) -> Result<(), CstrError> {
+    let (mut a, mut len) = (addr, 0u32);
     loop {
         // One window per page: the string may end just before an unmapped page.
         // (`open` refuses a page at or past TASK_SIZE, so `w` covers all `n`.)
-        let page_end = (a | 0xfff).checked_add(1).ok_or(Efault)?;
+        let page_end = (a | 0xfff).checked_add(1).ok_or(CstrError::Fault)?;
         let n = page_end - a;
-        let w = UserWindow::open(a, n, Access::Read)?;
+        out.try_reserve(n.min(max - len + 1) as usize).map_err(|_| CstrError::NoMemory)?;
+        let w = UserWindow::open(a, n, Access::Read).map_err(|_| CstrError::Fault)?;
         for i in 0..n {
             let b: u8 = w.get(i);
             if FAULTED.load(Ordering::Relaxed) {
                 break;
             }
             if b == 0 {
-                return w.finish().map(|_| out);
+                return w.finish().map_err(|_| CstrError::Fault);
             }
-            if out.len() as u32 >= max {
+            if len >= max {
                 drop(w);
-                return Err(Efault);
+                return Err(CstrError::TooLong);
             }
             out.push(b);
+            len += 1;
         }
-        w.finish()?;
+        w.finish().map_err(|_| CstrError::Fault)?;
         a = page_end;
     }
 }

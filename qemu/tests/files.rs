@@ -29,6 +29,67 @@ fn fs_tree() {
     );
 }
 
+/// Linux's order of checks: EEXIST before EACCES when creating, ENOENT
+/// before EACCES when removing, the sticky bit's EPERM; O_CREAT through a
+/// dangling link; AT_EMPTY_PATH on a file descriptor; the device nodes'
+/// modes and fstat agreeing with stat; readv/writev's limits.
+#[test]
+fn fs_rules() {
+    let out = compare("fs_rules", &[]);
+    has_lines(
+        &out,
+        &[
+            "/tmp: mode 1777",
+            "mkdir /tmp: File exists",
+            "mkdir ro/new: Permission denied",
+            "unlink ro/missing: No such file or directory",
+            "unlink ro/f: Permission denied",
+            "mkdir nox/f: Permission denied",
+            "mknod ro/f: File exists",
+            "mknod st/null (a device, as a user): Operation not permitted",
+            "null2: char 1 rdev 1,3",
+            "unlink st/rootf: Operation not permitted",
+            "unlink st/mine2 (own): 0",
+            "faccessat2(fd, \"\", W_OK, AT_EMPTY_PATH): Permission denied",
+            "target made: 1",
+            "open dangle O_CREAT|O_EXCL: File exists",
+            "/dev/null: fstat agrees: 1",
+            "/dev/tty: mode 666 rdev 5,0",
+            "writev 1025 iovecs: Invalid argument",
+            "writev 4 GiB to /dev/null: 2147479552",
+            "cleanup: 0 0 0 0 0 0",
+        ],
+    );
+}
+
+/// execve's E2BIG and ENAMETOOLONG at Linux's limits, and the tmpfs
+/// metadata budget: links and files with long names until ENOSPC, twice,
+/// the kernel still forking and its heap coming back (the leak check at
+/// power-off, which `common::sigil` asserts). Sigil only: qemu-ppc cannot
+/// exec a ppc32 program here, and the fill would fill the host's /tmp.
+#[test]
+fn exec_and_metadata_limits() {
+    let r = common::sigil("fs_limits", &[], &[]);
+    has_lines(
+        &r.console,
+        &[
+            "child: 1 arguments, 131071 bytes",
+            "one 131071-byte argument: ran, exit 3",
+            "one 131072-byte argument: Argument list too long",
+            "child: 4 arguments, 200000 bytes",
+            "4 arguments of 50000 bytes: ran, exit 3",
+            "30 arguments of 100000 bytes: Argument list too long",
+            "execve 5000-byte path: File name too long",
+            "write 2 GiB to /dev/null: 2147479552",
+            "links: stopped by No space left on device",
+            "files: stopped by No space left on device",
+            "fork while full: ok",
+            "second fill: same",
+            "rmdir: 0",
+        ],
+    );
+}
+
 /// Filling the tmpfs stops at ENOSPC with the kernel still able to fork;
 /// deleting everything gives every frame back (the second fill holds as
 /// much, and the leak check at power-off, which `common::sigil` asserts,

@@ -149,9 +149,23 @@ fn waitid() {
     );
 }
 
+/// Two lines are qemu-ppc's bug, replaced by Linux's answer before
+/// comparing: qemu-ppc writes the time left back itself and fails with
+/// EFAULT when the timeout is read-only, where Linux's `poll_select_finish`
+/// gives the call's own result.
 #[test]
 fn select_and_poll() {
-    let out = compare("jobs_select", &[]);
+    let expected = linux("jobs_select", &[], &[])
+        .console
+        .replace("ppoll, read-only timeout: -1 Bad address", "ppoll, read-only timeout: 0 Success")
+        .replace(
+            "select, read-only timeout: -1 Bad address",
+            "select, read-only timeout: 0 Success",
+        );
+    let got = sigil("jobs_select", &[], &[]);
+    assert_eq!(got.console, expected, "jobs_select differs from Linux's behaviour");
+    assert_eq!(got.status, Some(0));
+    let out = got.console;
     has_lines(
         &out,
         &[
@@ -163,6 +177,9 @@ fn select_and_poll() {
             "closed fd, select: -1 Bad file descriptor, read yes, write no, time left 0.000000",
             "ppoll with SIGUSR1 unblocked: -1 Interrupted system call, handler ran: yes, blocked again: yes",
             "pselect with SIGUSR2 unblocked: -1 Interrupted system call, handler ran: yes, blocked again: yes",
+            "ppoll, read-only timeout: 0 Success",
+            "select, read-only timeout: 0 Success",
+            "ppoll 2 s, read-only timeout, a handler runs: -1 Interrupted system call, handler ran: yes",
         ],
     );
 }

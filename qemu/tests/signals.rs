@@ -175,3 +175,39 @@ fn rs_signals() {
         ],
     );
 }
+
+/// glibc's getcontext, setcontext, swapcontext and makecontext coroutines:
+/// the swapcontext system call. Two lines are qemu-ppc's bugs and replaced
+/// by Linux's answers before comparing: qemu-ppc does not check that the
+/// context's window fits in user space (Linux compares the size unsigned,
+/// so -1 passes the size check and fails access_ok: EFAULT), and a uc_regs
+/// that leads nowhere gets a SIGSEGV the program's handler catches, where
+/// Linux's `force_exit_sig` kills it.
+#[test]
+fn ctx_coro() {
+    let size = "size -1 (unsigned, a window past user space):";
+    let bad = "bad uc_regs:";
+    let expected = common::linux("ctx_coro", &[], &[])
+        .console
+        .replace(&format!("{size} 0"), &format!("{size} Bad address"))
+        .replace(
+            &format!("child: setcontext with a bad uc_regs returned\n{bad} exited 1"),
+            &format!("{bad} killed by signal 11"),
+        );
+    let got = common::sigil("ctx_coro", &[], &[]);
+    assert_eq!(got.console, expected, "ctx_coro differs from Linux's behaviour");
+    assert_eq!(got.status, Some(0));
+    has_lines(
+        &got.console,
+        &[
+            "getcontext: 0, resumed by setcontext 3 times",
+            "coroutines took turns: 0 100 1 110 2 120 3 130",
+            "fp in the coroutine: 44286.2, main's 1/3 kept: yes",
+            "SIGUSR2 blocked again by setcontext: yes",
+            "handler ran 1 time(s), on the coroutine's stack: yes",
+            "size 1183: Invalid argument",
+            "new unmapped: Bad address",
+            "bad uc_regs: killed by signal 11",
+        ],
+    );
+}

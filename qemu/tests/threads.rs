@@ -14,6 +14,13 @@
 //! the host kernel, which does the arithmetic on the big-endian guest word in
 //! little-endian order (0 + 5 reads back as 0x05000000). That line is
 //! replaced by Linux's answer before comparing.
+//!
+//! So are two lines of `thr_restart`. qemu-ppc restarts a guest poll from its
+//! full timeout when a stopped process is continued (its host SIGCONT
+//! handler interrupts the host call, and the guest call is issued afresh),
+//! where Linux's `do_restart_poll` waits only for the time left; and it
+//! answers restart_syscall with ENOSYS, where Linux's sigreturn has left
+//! `do_no_restart_syscall` behind, which is EINTR.
 
 mod common;
 
@@ -165,6 +172,37 @@ fn futex_operations_and_errors() {
             "CMP_REQUEUE wake 1, move 2: 3",
             "word2 after WAKE_OP: 5",
             "waiters woken in all: 11 of 11",
+        ],
+    );
+}
+
+/// Restart blocks are per thread: waits in several threads interrupted at
+/// once each go on from their own block (see the module doc for qemu-ppc's
+/// two wrong lines).
+#[test]
+fn interrupted_waits_restart_per_thread() {
+    let poll = "  poll 700 ms: 0 ok, ended at its own deadline (in [700, 800) ms)";
+    let restart = "restart_syscall after the handler: -1";
+    let expected = linux("thr_restart", &[], &[])
+        .console
+        .replace(&format!("{poll} no"), &format!("{poll} yes"))
+        .replace(
+            &format!("{restart} Function not implemented"),
+            &format!("{restart} Interrupted system call"),
+        );
+    let got = sigil("thr_restart", &[], &[]);
+    assert_eq!(got.console, expected, "thr_restart differs from Linux's behaviour");
+    assert_eq!(got.status, Some(0));
+    has_lines(
+        &got.console,
+        &[
+            "futex wait 400 ms, SA_RESTART: -1 Interrupted system call",
+            "poll 400 ms, SA_RESTART: -1 Interrupted system call",
+            "  nanosleep 400 ms: 0 ok, ended at its own deadline (in [400, 500) ms) yes",
+            "  nanosleep 600 ms: 0 ok, ended at its own deadline (in [600, 700) ms) yes",
+            "  futex wait 500 ms: -1 Connection timed out, ended at its own deadline (in [500, 600) ms) yes",
+            "  poll 700 ms: 0 ok, ended at its own deadline (in [700, 800) ms) yes",
+            "restart_syscall after the handler: -1 Interrupted system call, returned at once yes",
         ],
     );
 }

@@ -105,6 +105,13 @@ static void pidfds(void)
 	si.si_code = SI_USER;
 	errno = 0;
 	printf("pidfd_send_signal, forged SI_USER: %s\n", err(pidfd_send_signal(fd, SIGUSR1, &si, 0)));
+	/* Signal 0 with a siginfo is the existence check after the siginfo's own checks. */
+	si.si_signo = 0;
+	errno = 0;
+	printf("pidfd_send_signal(0, forged SI_USER): %s\n", err(pidfd_send_signal(fd, 0, &si, 0)));
+	si.si_code = SI_QUEUE;
+	errno = 0;
+	printf("pidfd_send_signal(0, SI_QUEUE): %s\n", err(pidfd_send_signal(fd, 0, &si, 0)));
 	printf("pidfd_send_signal(SIGTERM): %s\n", err(pidfd_send_signal(fd, SIGTERM, NULL, 0)));
 	waitpid(pid, &status, 0);
 	printf("child: killed by %d\n", WIFSIGNALED(status) ? WTERMSIG(status) : -1);

@@ -6,6 +6,8 @@
  * mask of ppoll and pselect6: a signal blocked outside the call interrupts
  * it (EINTR, the handler runs) and is blocked again afterwards; a mask that
  * keeps it blocked lets the call time out with the signal still pending.
+ * A timeout in read-only memory is no error (the time left is just not
+ * written back).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,7 +15,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/select.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -163,5 +168,29 @@ int main(void)
 	       (long)ts.tv_sec, ts.tv_nsec, sigismember(&pend, SIGUSR1) ? "yes" : "no", handled ? "yes" : "no");
 	sigprocmask(SIG_UNBLOCK, &usr, NULL);
 	printf("after unblocking: handler ran: %s\n", handled == SIGUSR1 ? "yes" : "no");
+
+	/* A timeout in read-only memory (raw calls: glibc passes a copy). The
+	 * time left cannot be written back, which is no error: the call times
+	 * out with 0, and an interrupted one is EINTR, not restarted. */
+	struct ts32 {
+		int32_t sec, nsec;
+	} *ro = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ro[0] = (struct ts32){ 0, 50000000 };
+	ro[1] = (struct ts32){ 0, 50000 }; /* a timeval */
+	ro[2] = (struct ts32){ 2, 0 };
+	mprotect(ro, 4096, PROT_READ);
+	errno = 0;
+	r = syscall(SYS_ppoll, &pf, 1, &ro[0], NULL, 8);
+	printf("ppoll, read-only timeout: %d %s\n", r, strerror(errno));
+	FD_ZERO(&rs);
+	FD_SET(p[0], &rs);
+	r = syscall(SYS__newselect, p[0] + 1, &rs, NULL, NULL, &ro[1]);
+	printf("select, read-only timeout: %d %s\n", r, strerror(errno));
+	handled = 0;
+	kid = late_signal(SIGUSR1);
+	r = syscall(SYS_ppoll, &pf, 1, &ro[2], NULL, 8);
+	printf("ppoll 2 s, read-only timeout, a handler runs: %d %s, handler ran: %s\n", r, strerror(errno),
+	       handled == SIGUSR1 ? "yes" : "no");
+	waitpid(kid, &status, 0);
 	return 0;
 }

@@ -50,14 +50,18 @@
 //! Everything is big-endian and 32-bit; the builder is pure arithmetic on a
 //! byte vector, so the host tests can read the image back and check it.
 
-use alloc::vec;
 use alloc::vec::Vec;
 
 /// ppc32 page size (AT_PAGESZ).
 pub const PAGE_SIZE: u32 = 4096;
-/// Limit on argv + envp + execfn strings plus the argv/envp pointers: the
-/// classic 128 KiB ARG_MAX. Past it execve fails with E2BIG.
-pub const ARG_MAX: usize = 128 * 1024;
+/// Limit on argv + envp + execfn strings plus the argv/envp pointers:
+/// Linux's, a quarter of RLIMIT_STACK (8 MiB, `STACK_SIZE` in the kernel),
+/// which is more than the classic 128 KiB ARG_MAX. Past it execve fails
+/// with E2BIG.
+pub const ARG_LIMIT: usize = (8 << 20) / 4;
+/// Linux MAX_ARG_STRLEN: one string with its NUL may take 32 pages at
+/// most (E2BIG past it, whatever the total).
+pub const MAX_ARG_STRLEN: usize = 32 * PAGE_SIZE as usize;
 /// AT_CLKTCK: the unit of `times()` (USER_HZ).
 const CLK_TCK: u32 = 100;
 /// AT_MINSIGSTKSZ on ppc32: max(rt frame 1536 + 64 + 16, frame 1248 + 64).
@@ -159,8 +163,9 @@ fn c_len(s: &[u8]) -> usize {
 
 /// Build the initial stack for a stack whose highest byte is `stack_top - 1`.
 /// Called once per execve, after the arguments were copied into the kernel.
-/// Fails with TooBig past [`ARG_MAX`] or if the image would not fit below
-/// `stack_top`.
+/// Fails with TooBig past [`ARG_LIMIT`] or [`MAX_ARG_STRLEN`], or if the
+/// image would not fit below `stack_top`; with NoMem if the kernel heap
+/// has no room for the image.
 pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, ExecError> {
     const EMPTY_ARGV: &[&[u8]] = &[b""];
     let argv = if spec.argv.is_empty() { EMPTY_ARGV } else { spec.argv };
@@ -171,12 +176,14 @@ pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, E
     // add up past usize::MAX.
     let arg_bytes = argv.iter().chain(envp).fold(0usize, |n, s| n.saturating_add(c_len(s)));
     let pointers = (argv.len().saturating_add(envp.len()).saturating_add(2)).saturating_mul(4);
-    if arg_bytes.saturating_add(c_len(spec.execfn)).saturating_add(pointers) > ARG_MAX {
+    if arg_bytes.saturating_add(c_len(spec.execfn)).saturating_add(pointers) > ARG_LIMIT
+        || argv.iter().chain(envp).any(|s| c_len(s) > MAX_ARG_STRLEN)
+    {
         return Err(ExecError::TooBig);
     }
 
     // Lay out from the top down (see the picture), in u32 stack addresses.
-    // Every size here is bounded by ARG_MAX or by the kernel's own constants,
+    // Every size here is bounded by ARG_LIMIT or by the kernel's own constants,
     // so only the subtractions from stack_top can go wrong.
     let down = |addr: u32, len: usize| -> Result<u32, ExecError> {
         let len = u32::try_from(len).map_err(|_| ExecError::TooBig)?;
@@ -190,9 +197,14 @@ pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, E
     let words = 1 + (argv.len() + 1) + (envp.len() + 1) + 2 * AUXV_PAIRS;
     let sp = down(random_at, 4 * words)? & !15;
 
-    let mut img = Image { base: sp, bytes: vec![0; (stack_top - sp) as usize] };
+    // Up to ARG_LIMIT and more: the kernel heap is asked, not told.
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact((stack_top - sp) as usize).map_err(|_| ExecError::NoMem)?;
+    bytes.resize((stack_top - sp) as usize, 0);
+    let mut img = Image { base: sp, bytes };
     // The strings, recording where each one went: argv[0] lowest.
-    let mut str_ptrs = Vec::with_capacity(argv.len() + envp.len());
+    let mut str_ptrs = Vec::new();
+    str_ptrs.try_reserve_exact(argv.len() + envp.len()).map_err(|_| ExecError::NoMem)?;
     let mut at = strings_at;
     for s in argv.iter().chain(envp) {
         img.put_bytes(at, s); // the NUL is already there: the image starts zeroed
@@ -273,6 +285,7 @@ impl Image {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::vec;
     use std::vec::Vec;
 
     const TOP: u32 = 0xb000_0000;
@@ -454,14 +467,25 @@ mod tests {
 
     #[test]
     fn too_big_is_e2big() {
-        // Strings + pointers + execfn exactly at ARG_MAX fit; one byte more fails.
-        let fixed = c_len(b"/bin/hello") + 4 * 3; // execfn, argv[0], NULL, envp NULL
-        let big = vec![b'x'; ARG_MAX - fixed - 1];
-        assert!(build_stack(&spec(&[&big], &[]), TOP).is_ok());
-        let bigger = vec![b'x'; ARG_MAX - fixed];
-        assert_eq!(build_stack(&spec(&[&bigger], &[]), TOP), Err(ExecError::TooBig));
+        // One string: MAX_ARG_STRLEN with its NUL fits, one byte more fails.
+        let longest = vec![b'x'; MAX_ARG_STRLEN - 1];
+        assert!(build_stack(&spec(&[&longest], &[]), TOP).is_ok());
+        let longer = vec![b'x'; MAX_ARG_STRLEN];
+        assert_eq!(build_stack(&spec(&[&longer], &[]), TOP), Err(ExecError::TooBig));
+        // Strings + pointers + execfn exactly at ARG_LIMIT fit; one byte more
+        // fails (16 strings of 128 KiB with their pointers, and one that
+        // fills the rest).
+        let fixed = c_len(b"/bin/hello") + 4 * 2; // execfn, argv NULL, envp NULL
+        let full = 15 * (MAX_ARG_STRLEN + 4);
+        let rest = vec![b'x'; ARG_LIMIT - fixed - full - 4 - 1];
+        let mut args: Vec<&[u8]> = vec![longest.as_slice(); 15];
+        args.push(rest.as_slice());
+        assert!(build_stack(&spec(&args, &[]), TOP).is_ok());
+        let more = vec![b'x'; rest.len() + 1];
+        *args.last_mut().unwrap() = more.as_slice();
+        assert_eq!(build_stack(&spec(&args, &[]), TOP), Err(ExecError::TooBig));
         // Many small arguments count their pointers too.
-        let many: Vec<&[u8]> = vec![b""; ARG_MAX / 5];
+        let many: Vec<&[u8]> = vec![b""; ARG_LIMIT / 5];
         assert_eq!(build_stack(&spec(&many, &[]), TOP), Err(ExecError::TooBig));
     }
 

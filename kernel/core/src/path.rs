@@ -3,7 +3,8 @@
 //!
 //! - `split` (and `check`) checks a path's length limits as Linux does (PATH_MAX, NAME_MAX)
 //!   and yields its components, "." and empty ones dropped;
-//! - `may_access` is Linux's `generic_permission` for one set of credentials.
+//! - `may_access` is Linux's `generic_permission` for one set of credentials;
+//! - `sticky_forbids` is Linux's `check_sticky` (who may delete in /tmp).
 
 use crate::abi::Errno;
 use crate::cred::Cred;
@@ -66,6 +67,18 @@ pub fn may_access(mode: u32, uid: u32, gid: u32, cred: &Cred, mask: u32) -> bool
     mask & !bits & 7 == 0
 }
 
+/// The sticky bit (S_ISVTX) on a directory.
+pub const S_ISVTX: u32 = 0o1000;
+
+/// Linux `check_sticky`: in a sticky directory (mode `dir_mode`, owner
+/// `dir_uid`) only the owner of the entry (`victim_uid`), the owner of the
+/// directory or root may unlink, rmdir or rename it away (EPERM otherwise),
+/// so users of a shared /tmp cannot remove each other's files.
+pub fn sticky_forbids(dir_mode: u32, dir_uid: u32, victim_uid: u32, cred: &Cred) -> bool {
+    let me = cred.uid.fs;
+    dir_mode & S_ISVTX != 0 && me != 0 && me != victim_uid && me != dir_uid
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +122,17 @@ mod tests {
         assert!(!may_access(0o100644, 5, 5, r, MAY_EXEC));
         assert!(may_access(0o100001, 5, 5, r, MAY_EXEC));
         assert!(may_access(0o040000, 5, 5, r, MAY_EXEC));
+    }
+
+    #[test]
+    fn in_a_sticky_directory_only_owners_and_root_delete() {
+        let (tmp, plain) = (0o041777, 0o040777);
+        let user = &Cred::new(1000, 1000);
+        assert!(sticky_forbids(tmp, 0, 0, user));
+        assert!(!sticky_forbids(plain, 0, 0, user));
+        assert!(!sticky_forbids(tmp, 0, 1000, user), "its own file");
+        assert!(!sticky_forbids(tmp, 1000, 0, user), "its own directory");
+        assert!(!sticky_forbids(tmp, 5, 5, &Cred::ROOT));
     }
 
     #[test]

@@ -10,22 +10,17 @@
 //! line's length in bytes of its own. Linux has no such file; only Sigil's
 //! benchmarks open it.
 
-use alloc::sync::Arc;
 use core::fmt::Write;
 use core::sync::atomic::Ordering;
 
 use sigil_core::abi::Errno;
 
-use crate::fs::{File, FileOps, Stat};
+use crate::fs::FileOps;
 use crate::uaccess::{copy_to_user, BYTES, WINDOWS};
 
-/// The open counters file; it has no state, every read is a snapshot.
+/// The open counters file (`fs::devices` opens it); it has no state,
+/// every read is a snapshot.
 pub struct Counters;
-
-/// Opens /dev/sigil/uaccess.
-pub fn open() -> Arc<File> {
-    Arc::new(Counters)
-}
 
 /// A line being formatted on the kernel stack (the longest is 39 bytes).
 struct Line {
@@ -51,11 +46,5 @@ impl FileOps for Counters {
         let n = line.len.min(len as usize);
         copy_to_user(buf, &line.buf[..n]).map_err(|_| Errno::EFAULT)?;
         Ok(n as u32)
-    }
-
-    /// A misc device (major 10) with a minor from the range Linux leaves
-    /// for local use (240-254).
-    fn stat(&self) -> Stat {
-        Stat::chr(10, 240)
     }
 }

@@ -44,7 +44,6 @@
 //! All three ways store the same words (`SyncPtrOut::stores`), so the user
 //! sees identical bytes whichever way the kernel was booted with.
 
-use alloc::sync::Arc;
 use core::cell::RefCell;
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -57,7 +56,7 @@ use sigil_core::pcm::{
 
 use super::timer;
 use crate::fs::poll::PollWait;
-use crate::fs::{flags, File, FileOps, Stat, StatusFlags, POLLERR, POLLOUT};
+use crate::fs::{flags, FileOps, StatusFlags, POLLERR, POLLOUT};
 use crate::uaccess::{
     copy_from_user, copy_to_user, get_user, put_user, Access, Efault, UserWindow,
 };
@@ -103,9 +102,10 @@ pub struct Pcm {
     flags: StatusFlags,
 }
 
-/// Opens the device: a new stream in state OPEN.
-pub fn open() -> Arc<File> {
-    Arc::new(Pcm { stream: RefCell::new(Stream::new()), flags: StatusFlags::new(flags::O_RDWR) })
+/// Opens the device: a new stream in state OPEN (`fs::devices` ties it
+/// to its node, which stat reports).
+pub fn open() -> Pcm {
+    Pcm { stream: RefCell::new(Stream::new()), flags: StatusFlags::new(flags::O_RDWR) }
 }
 
 fn now() -> u64 {
@@ -372,11 +372,6 @@ fn read_samples(addr: u32, len: u32) -> Result<(), Efault> {
 }
 
 impl FileOps for Pcm {
-    /// ALSA's char major 116; minor 16 is card 0, device 0, playback.
-    fn stat(&self) -> Stat {
-        Stat::chr(116, 16)
-    }
-
     fn status_flags(&self) -> u32 {
         self.flags.get()
     }

@@ -42,12 +42,12 @@ fn unpack(root: &tmpfs::Node, e: &Entry<'static>) -> Result<(), Errno> {
         return Ok(());
     }
     let node = if e.is_dir() {
-        tmpfs::new_dir(e.mode, &dir)
+        tmpfs::new_dir(e.mode, &dir)?
     } else if e.is_symlink() {
         let target = core::str::from_utf8(e.data).map_err(|_| Errno::EINVAL)?;
-        tmpfs::new_inode(e.mode, Kind::Symlink(String::from(target)))
+        tmpfs::new_inode(e.mode, Kind::Symlink(String::from(target)))?
     } else if e.is_file() {
-        tmpfs::new_inode(e.mode, Kind::File(core::cell::RefCell::new(Data::Archive(e.data))))
+        tmpfs::new_inode(e.mode, Kind::File(core::cell::RefCell::new(Data::Archive(e.data))))?
     } else {
         return Err(Errno::EINVAL);
     };

@@ -144,7 +144,8 @@ pub trait FileOps {
 
 /// The console terminal (`dev::tty`), opened under one of its names:
 /// PID 1's fd 0-2 and /dev/console are 5:1, /dev/tty 5:0, /dev/ttyS0 4:64.
-/// Every open shares the one terminal; each has its own status flags.
+/// Every open shares the one terminal; each has its own status flags. It is
+/// always opened through its node (`devices::DeviceFile`), which stat reports.
 pub struct Console {
     flags: StatusFlags,
     rdev: (u32, u32),
@@ -165,9 +166,6 @@ impl FileOps for Console {
     }
     fn ioctl(&self, req: u32, arg: u32) -> Result<u32, Errno> {
         crate::dev::tty::ioctl(req, arg)
-    }
-    fn stat(&self) -> Stat {
-        Stat::chr(self.rdev.0, self.rdev.1)
     }
     fn status_flags(&self) -> u32 {
         self.flags.get()
@@ -204,9 +202,12 @@ pub struct FdTable {
 pub const MAX_FDS: usize = 256;
 
 impl FdTable {
-    /// stdin, stdout and stderr on the console (PID 1's table).
+    /// stdin, stdout and stderr on /dev/console (PID 1's table, as Linux's
+    /// init gets it).
     pub fn console() -> FdTable {
-        let c: Arc<File> = Arc::new(Console::new(flags::O_RDWR, (5, 1)));
+        let dev = walk::child(&tmpfs::root(), "dev");
+        let node = dev.and_then(|d| walk::child(&d, "console")).expect("devices::populate at boot");
+        let c = devices::open("/dev/console", &node, flags::O_RDWR);
         let fd = || Some(Fd { file: c.clone(), cloexec: false });
         FdTable { fds: alloc::vec![fd(), fd(), fd()] }
     }

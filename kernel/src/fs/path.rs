@@ -10,7 +10,7 @@ use sigil_core::path::PATH_MAX;
 use super::tmpfs::Node;
 use super::walk;
 use crate::proc;
-use crate::uaccess::read_cstr;
+use crate::uaccess::{read_cstr, CstrError};
 
 pub const AT_FDCWD: i32 = -100;
 
@@ -18,13 +18,11 @@ pub const AT_FDCWD: i32 = -100;
 /// caller decides (ENOENT, or AT_EMPTY_PATH). Longer than PATH_MAX with its
 /// NUL: ENAMETOOLONG.
 pub fn read_path(addr: u32) -> Result<String, Errno> {
-    let bytes = match read_cstr(addr, PATH_MAX as u32) {
-        Ok(b) => b,
-        // read_cstr fails on a missing NUL within the limit, or a fault:
-        // a readable first page means the string was just too long.
-        Err(_) if crate::uaccess::get_user::<u8>(addr).is_ok() => return Err(Errno::ENAMETOOLONG),
-        Err(_) => return Err(Errno::EFAULT),
-    };
+    let bytes = read_cstr(addr, PATH_MAX as u32 - 1).map_err(|e| match e {
+        CstrError::Fault => Errno::EFAULT,
+        CstrError::TooLong => Errno::ENAMETOOLONG,
+        CstrError::NoMemory => Errno::ENOMEM,
+    })?;
     String::from_utf8(bytes).map_err(|_| Errno::ENOENT)
 }
 
@@ -39,19 +37,28 @@ pub fn start(dirfd: i32) -> Result<Node, Errno> {
     Ok(node.clone())
 }
 
+/// Where the walk of `path` from `dirfd` starts: the root for an absolute
+/// path (`dirfd` is not looked at then, as on Linux), else `start`. An
+/// empty path is ENOENT before `dirfd` is looked at (Linux `getname`).
+pub fn base(dirfd: i32, path: &str) -> Result<Node, Errno> {
+    if path.is_empty() {
+        return Err(Errno::ENOENT);
+    }
+    if path.starts_with('/') {
+        return Ok(super::tmpfs::root());
+    }
+    start(dirfd)
+}
+
 /// What `path` names from `dirfd`; `follow`: whether a last-component
 /// symbolic link is followed.
 pub fn lookup(dirfd: i32, path: &str, follow: bool) -> Result<Node, Errno> {
-    if path.starts_with('/') {
-        return walk::lookup(&super::tmpfs::root(), path, follow);
-    }
-    walk::lookup(&start(dirfd)?, path, follow)
+    walk::lookup(&base(dirfd, path)?, path, follow)
 }
 
 /// The directory that would hold `path`'s last component, and the component.
 pub fn parent(dirfd: i32, path: &str) -> Result<(Node, &str), Errno> {
-    let base = if path.starts_with('/') { super::tmpfs::root() } else { start(dirfd)? };
-    walk::parent(&base, path)
+    walk::parent(&base(dirfd, path)?, path)
 }
 
 /// The absolute path of the file `path` names, with every symbolic link

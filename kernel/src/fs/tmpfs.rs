@@ -15,6 +15,12 @@
 //! - Frames for file data come from `mm::frames`, at most `limit` of them
 //!   (half the RAM free at boot, Linux tmpfs's default size): past it a
 //!   write is ENOSPC, and the rest of the kernel keeps its memory.
+//! - Inodes are counted against Linux tmpfs's default `nr_inodes` (half
+//!   the RAM pages), and the kernel heap they take (the inode, each name,
+//!   each symbolic link's target, each page list) against `META_LIMIT`
+//!   bytes: past either, a create is ENOSPC, so no loop of creates or long
+//!   names can run the 16 MiB heap dry. An inode's and a `Name`'s `Drop`
+//!   give their charge back.
 //! - One CPU, no kernel preemption: the `RefCell`s are never borrowed across
 //!   a context switch, so a borrow conflict is a kernel bug.
 
@@ -59,7 +65,7 @@ pub enum Kind {
     File(RefCell<Data>),
     /// The target, as symlink(2) was given it.
     Symlink(String),
-    /// A device node: opening it is `devices::open(path)`'s business.
+    /// A device node: opening it is `devices::open`'s business.
     Device(&'static str),
 }
 
@@ -73,21 +79,70 @@ pub struct Dir {
 }
 
 pub struct Entry {
-    pub name: String,
+    pub name: Name,
     pub node: Node,
     pub off: u64,
+}
+
+/// A directory entry's name, charged to the metadata budget with the
+/// entry's room in the vector (twice: a growing vector may double).
+pub struct Name(String);
+
+impl Name {
+    fn cost(len: usize) -> usize {
+        len + 2 * core::mem::size_of::<Entry>()
+    }
+}
+
+impl core::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Drop for Name {
+    fn drop(&mut self) {
+        uncharge(Name::cost(self.0.len()));
+    }
 }
 
 /// getdents offsets 1 and 2 are "." and ".."; entries start here.
 pub const FIRST_OFF: u64 = 3;
 
 struct Space {
+    /// Data frames in use, and the most there may be.
     used: usize,
     limit: usize,
+    /// Inodes, and Linux's default `nr_inodes`.
+    inodes: usize,
+    max_inodes: usize,
+    /// Kernel heap bytes charged for names, links, inodes and page lists.
+    meta: usize,
     next_ino: u32,
 }
 
-static SPACE: KCell<Space> = KCell::new(Space { used: 0, limit: 0, next_ino: 2 });
+/// The heap the tree's metadata may take: an eighth of the 16 MiB kernel
+/// heap (thousands of files with long names; the rest keeps the other
+/// budgets' objects, `docs/threat-model.md`).
+pub const META_LIMIT: usize = 2 << 20;
+
+static SPACE: KCell<Space> =
+    KCell::new(Space { used: 0, limit: 0, inodes: 0, max_inodes: 0, meta: 0, next_ino: 2 });
+
+/// Charges `bytes` of kernel heap to the metadata budget (ENOSPC past it).
+fn charge(bytes: usize) -> Result<(), Errno> {
+    let s = SPACE.get();
+    if s.meta + bytes > META_LIMIT {
+        return Err(Errno::ENOSPC);
+    }
+    s.meta += bytes;
+    Ok(())
+}
+
+fn uncharge(bytes: usize) {
+    SPACE.get().meta -= bytes;
+}
 static ROOT: KCell<Option<Node>> = KCell::new(None);
 
 /// The root directory (set by `init`).
@@ -95,9 +150,14 @@ pub fn root() -> Node {
     ROOT.get().clone().expect("tmpfs::init ran at boot")
 }
 
-/// Creates the empty root and sets the size limit; `initramfs` fills it.
+/// Creates the empty root and sets the size limits; `initramfs` fills it.
 pub fn init() {
-    SPACE.get().limit = frames::free_count() / 2;
+    let s = SPACE.get();
+    s.limit = frames::free_count() / 2;
+    // Linux `shmem_default_max_inodes`: half the RAM pages.
+    s.max_inodes = frames::total_count() / 2;
+    s.inodes = 1;
+    s.meta = INODE_COST;
     let root = Rc::new_cyclic(|me| Inode {
         ino: 1,
         meta: RefCell::new(meta(stat::S_IFDIR | 0o755)),
@@ -138,18 +198,48 @@ fn meta(mode: u32) -> Meta {
     Meta { mode, uid: c.uid.fs, gid: c.gid.fs, nlink: 1, atime: t, mtime: t, ctime: t }
 }
 
-/// A new inode (not yet in any directory: `Dir::insert` links it).
-pub fn new_inode(mode: u32, kind: Kind) -> Node {
+/// The heap an inode takes: the `Rc` allocation (two counts and the inode).
+const INODE_COST: usize = core::mem::size_of::<Inode>() + 8;
+
+impl Inode {
+    /// What this inode is charged: itself and a link's target.
+    fn cost(&self) -> usize {
+        INODE_COST + if let Kind::Symlink(t) = &self.kind { t.len() } else { 0 }
+    }
+}
+
+impl Drop for Inode {
+    fn drop(&mut self) {
+        uncharge(self.cost());
+        SPACE.get().inodes -= 1;
+    }
+}
+
+/// A new inode (not yet in any directory: `Dir::insert` links it), or
+/// ENOSPC past the inode count or the metadata budget (Linux's tmpfs says
+/// ENOSPC when `nr_inodes` run out).
+pub fn new_inode(mode: u32, kind: Kind) -> Result<Node, Errno> {
+    let extra = if let Kind::Symlink(t) = &kind { t.len() } else { 0 };
+    if SPACE.get().inodes >= SPACE.get().max_inodes {
+        return Err(Errno::ENOSPC);
+    }
+    charge(INODE_COST + extra)?;
     let s = SPACE.get();
+    s.inodes += 1;
     let ino = s.next_ino;
     s.next_ino = s.next_ino.wrapping_add(1).max(2);
     let mut m = meta(mode);
     m.nlink = 0;
-    Rc::new(Inode { ino, meta: RefCell::new(m), kind })
+    Ok(Rc::new(Inode { ino, meta: RefCell::new(m), kind }))
+}
+
+/// What a new regular file holds: nothing, in no pages.
+pub fn empty_file() -> Kind {
+    Kind::File(RefCell::new(Data::Pages { pages: Vec::new(), size: 0 }))
 }
 
 /// A new, empty directory whose ".." is `parent`.
-pub fn new_dir(mode: u32, parent: &Node) -> Node {
+pub fn new_dir(mode: u32, parent: &Node) -> Result<Node, Errno> {
     let d = Dir { entries: Vec::new(), parent: Rc::downgrade(parent), next_off: FIRST_OFF };
     new_inode(stat::S_IFDIR | mode & 0o7777, Kind::Dir(RefCell::new(d)))
 }
@@ -207,34 +297,58 @@ impl Inode {
 
 impl Dir {
     pub fn find(&self, name: &str) -> Option<&Entry> {
-        self.entries.iter().find(|e| e.name == name)
+        self.entries.iter().find(|e| &*e.name == name)
+    }
+
+    /// A copy of `name` for an entry, charged to the metadata budget
+    /// (ENOSPC past it, ENOMEM if the heap has no room).
+    pub fn name(name: &str) -> Result<Name, Errno> {
+        charge(Name::cost(name.len()))?;
+        let mut owned = String::new();
+        if owned.try_reserve_exact(name.len()).is_err() {
+            uncharge(Name::cost(name.len()));
+            return Err(Errno::ENOMEM);
+        }
+        owned.push_str(name);
+        Ok(Name(owned))
     }
 
     /// Links `node` under `name` (the caller checked it is free).
     pub fn insert(&mut self, name: &str, node: Node) -> Result<(), Errno> {
-        let mut owned = String::new();
-        owned.try_reserve_exact(name.len()).map_err(|_| Errno::ENOMEM)?;
-        owned.push_str(name);
+        let name = Dir::name(name)?;
         self.entries.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
+        self.put(name, node);
+        Ok(())
+    }
+
+    /// Links `node` under `name` in room the caller reserved (rename:
+    /// nothing may fail once the old name is gone).
+    pub fn put(&mut self, name: Name, node: Node) {
         node.meta.borrow_mut().nlink += 1;
         node.touch(false);
-        self.entries.push(Entry { name: owned, node, off: self.next_off });
+        self.entries.push(Entry { name, node, off: self.next_off });
         self.next_off += 1;
-        Ok(())
+    }
+
+    /// Unlinks `name` and returns its inode, leaving the vector's room as
+    /// it was (for `put`).
+    pub fn take(&mut self, name: &str) -> Option<Node> {
+        let i = self.entries.iter().position(|e| &*e.name == name)?;
+        let Entry { node, .. } = self.entries.remove(i); // the name's charge goes back
+        let mut m = node.meta.borrow_mut();
+        m.nlink = m.nlink.saturating_sub(1);
+        drop(m);
+        node.touch(false);
+        Some(node)
     }
 
     /// Unlinks `name` and returns its inode (dropped by the caller, after
     /// the directory is let go). The vector shrinks back, so creating and
     /// deleting files leaves the kernel heap as it was.
     pub fn remove(&mut self, name: &str) -> Option<Node> {
-        let i = self.entries.iter().position(|e| e.name == name)?;
-        let e = self.entries.remove(i);
+        let node = self.take(name)?;
         self.entries.shrink_to_fit();
-        let mut m = e.node.meta.borrow_mut();
-        m.nlink = m.nlink.saturating_sub(1);
-        drop(m);
-        e.node.touch(false);
-        Some(e.node)
+        Some(node)
     }
 }
 
@@ -245,8 +359,8 @@ pub enum Data {
     Pages { pages: Vec<usize>, size: u64 },
 }
 
-/// What a hole reads as.
-static ZEROS: [u8; PAGE_SIZE] = [0; PAGE_SIZE];
+/// What a hole (and /dev/zero) reads as.
+pub static ZEROS: [u8; PAGE_SIZE] = [0; PAGE_SIZE];
 
 fn page_alloc() -> Result<usize, Errno> {
     let s = SPACE.get();
@@ -270,10 +384,24 @@ fn frame(phys: usize) -> &'static mut [u8] {
     unsafe { core::slice::from_raw_parts_mut(mm::to_virt(phys) as *mut u8, PAGE_SIZE) }
 }
 
-/// (limit, used) in pages, for statfs.
-pub fn usage() -> (usize, usize) {
+/// (limit, used) in pages and (limit, used) in inodes, for statfs.
+pub fn usage() -> ((usize, usize), (usize, usize)) {
     let s = SPACE.get();
-    (s.limit, s.used)
+    ((s.limit, s.used), (s.max_inodes, s.inodes))
+}
+
+/// Grows a page list to `len` slots (new ones are holes). Its 4 bytes a
+/// slot are charged to the metadata budget, so sparse files cannot fill
+/// the heap with holes either (`cut` and `Drop` give them back).
+fn grow(pages: &mut Vec<usize>, len: usize) -> Result<(), Errno> {
+    let Some(extra) = len.checked_sub(pages.len()).filter(|&n| n > 0) else { return Ok(()) };
+    charge(4 * extra)?;
+    if pages.try_reserve(extra).is_err() {
+        uncharge(4 * extra);
+        return Err(Errno::ENOMEM);
+    }
+    pages.resize(len, 0);
+    Ok(())
 }
 
 impl Data {
@@ -336,14 +464,13 @@ impl Data {
     /// Turns archive bytes into frames, before the first change.
     fn own(&mut self) -> Result<(&mut Vec<usize>, &mut u64), Errno> {
         if let Data::Archive(d) = *self {
-            let mut pages = Vec::new();
-            pages.try_reserve_exact(d.len().div_ceil(PAGE_SIZE)).map_err(|_| Errno::ENOMEM)?;
-            let mut copy = Data::Pages { pages, size: 0 };
+            let mut copy = Data::Pages { pages: Vec::new(), size: 0 };
             if let Data::Pages { pages, size } = &mut copy {
-                for chunk in d.chunks(PAGE_SIZE) {
-                    let p = page_alloc()?; // `copy` drops (and frees) what it got
-                    frame(p)[..chunk.len()].copy_from_slice(chunk);
-                    pages.push(p);
+                // On failure `copy` drops, freeing what it got.
+                grow(pages, d.len().div_ceil(PAGE_SIZE))?;
+                for (slot, chunk) in pages.iter_mut().zip(d.chunks(PAGE_SIZE)) {
+                    *slot = page_alloc()?;
+                    frame(*slot)[..chunk.len()].copy_from_slice(chunk);
                 }
                 *size = d.len() as u64;
             }
@@ -361,11 +488,7 @@ impl Data {
     pub fn write(&mut self, off: u64, buf: u32, len: u32) -> Result<u32, Errno> {
         let end = off.checked_add(len as u64).filter(|&e| e <= MAX_SIZE).ok_or(Errno::EFBIG)?;
         let (pages, size) = self.own()?;
-        let need = (end as usize).div_ceil(PAGE_SIZE);
-        if need > pages.len() {
-            pages.try_reserve(need - pages.len()).map_err(|_| Errno::ENOMEM)?;
-            pages.resize(need, 0);
-        }
+        grow(pages, (end as usize).div_ceil(PAGE_SIZE))?;
         let mut done = 0usize;
         let mut err = None;
         while done < len as usize {
@@ -408,11 +531,7 @@ impl Data {
         }
         let (pages, size) = self.own()?;
         cut(pages, new);
-        let keep = (new as usize).div_ceil(PAGE_SIZE);
-        if keep > pages.len() {
-            pages.try_reserve_exact(keep - pages.len()).map_err(|_| Errno::ENOMEM)?;
-            pages.resize(keep, 0);
-        }
+        grow(pages, (new as usize).div_ceil(PAGE_SIZE))?;
         pages.shrink_to_fit();
         *size = new;
         Ok(())
@@ -424,6 +543,7 @@ impl Data {
 /// so that bytes past the end read as zeros if the file grows again.
 fn cut(pages: &mut Vec<usize>, size: u64) {
     let keep = (size as usize).div_ceil(PAGE_SIZE);
+    uncharge(4 * pages.len().saturating_sub(keep));
     for p in pages.drain(keep.min(pages.len())..) {
         if p != 0 {
             page_free(p);
@@ -442,6 +562,7 @@ pub const MAX_SIZE: u64 = 1 << 30;
 impl Drop for Data {
     fn drop(&mut self) {
         if let Data::Pages { pages, .. } = self {
+            uncharge(4 * pages.len());
             for &p in pages.iter().filter(|&&p| p != 0) {
                 page_free(p);
             }
@@ -459,7 +580,7 @@ pub fn path_of(node: &Node) -> Result<String, Errno> {
         let parent = cur.parent().ok_or(Errno::ENOENT)?;
         let d = parent.dir()?.borrow();
         let e = d.entries.iter().find(|e| Rc::ptr_eq(&e.node, &cur)).ok_or(Errno::ENOENT)?;
-        names.push(e.name.clone());
+        names.push(String::from(&*e.name));
         drop(d);
         cur = parent;
     }

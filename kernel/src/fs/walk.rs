@@ -12,8 +12,7 @@ use alloc::rc::Rc;
 use alloc::string::String;
 
 use sigil_core::abi::Errno;
-use sigil_core::cred::Cred;
-use sigil_core::path::{self as rules, MAY_EXEC};
+use sigil_core::path::{self as rules, MAY_EXEC, MAY_WRITE};
 
 use super::tmpfs::{self, Kind, Node};
 
@@ -23,13 +22,8 @@ pub const MAX_LINKS: usize = 40;
 /// May the current process `mask` (MAY_READ/WRITE/EXEC) `node`? Checked
 /// with its fs ids, as every file operation is.
 pub fn permitted(node: &Node, mask: u32) -> Result<(), Errno> {
-    permitted_as(node, mask, &crate::cred::current())
-}
-
-/// `permitted` for credentials `cred` (access(2) checks with the real ids).
-pub fn permitted_as(node: &Node, mask: u32, cred: &Cred) -> Result<(), Errno> {
     let m = *node.meta.borrow();
-    if rules::may_access(m.mode, m.uid, m.gid, cred, mask) {
+    if rules::may_access(m.mode, m.uid, m.gid, &crate::cred::current(), mask) {
         Ok(())
     } else {
         Err(Errno::EACCES)
@@ -135,22 +129,52 @@ fn alive(dir: &Node) -> Result<(), Errno> {
     Ok(())
 }
 
-/// Links a new inode under `name` in `dir` (EEXIST if taken).
-pub fn create(dir: &Node, name: &str, node: Node) -> Result<Node, Errno> {
-    if name.is_empty() || name == "." || name == ".." {
+/// May the caller make `name` in `dir`? Linux's order (`filename_create`,
+/// `may_create`): a name that exists is EEXIST even in a directory the
+/// caller may not write (so `mkdir -p /tmp` works as a user), then a removed
+/// directory is ENOENT, then write and search permission (EACCES). The path
+/// walk already checked search permission on the way.
+pub fn may_create(dir: &Node, name: &str) -> Result<(), Errno> {
+    if name.is_empty() || name == "." || name == ".." || child(dir, name).is_some() {
         return Err(Errno::EEXIST);
     }
     alive(dir)?;
-    let d = dir.dir()?;
-    if d.borrow().find(name).is_some() {
+    permitted(dir, MAY_WRITE | MAY_EXEC)
+}
+
+/// May the caller remove `victim` (a directory if `isdir`) from `dir`?
+/// Linux `may_delete`, in its order: write and search permission on the
+/// directory (EACCES), the sticky bit (EPERM), then the kinds (ENOTDIR,
+/// EBUSY for the root, EISDIR). The caller looked the name up (ENOENT).
+pub fn may_delete(dir: &Node, victim: &Node, isdir: bool) -> Result<(), Errno> {
+    permitted(dir, MAY_WRITE | MAY_EXEC)?;
+    let (d, v) = (*dir.meta.borrow(), victim.meta.borrow().uid);
+    if rules::sticky_forbids(d.mode, d.uid, v, &crate::cred::current()) {
+        return Err(Errno::EPERM);
+    }
+    match (isdir, victim.is_dir()) {
+        (true, false) => Err(Errno::ENOTDIR),
+        (true, true) if Rc::ptr_eq(victim, &tmpfs::root()) => Err(Errno::EBUSY),
+        (false, true) => Err(Errno::EISDIR),
+        _ => Ok(()),
+    }
+}
+
+/// Links `node` under `name` in `dir`: EEXIST if taken, no permission
+/// check (the boot's /dev and initramfs; system calls ask `may_create` first).
+pub fn create(dir: &Node, name: &str, node: Node) -> Result<Node, Errno> {
+    if name.is_empty() || name == "." || name == ".." || child(dir, name).is_some() {
         return Err(Errno::EEXIST);
     }
-    d.borrow_mut().insert(name, node.clone())?;
+    alive(dir)?;
+    dir.dir()?.borrow_mut().insert(name, node.clone())?;
     dir.touch(true);
     Ok(node)
 }
 
-/// unlink (`rmdir` false) or rmdir (true) of `name` in `dir`.
+/// unlink (`rmdir` false) or rmdir (true) of `name` in `dir`, with Linux's
+/// errnos in Linux's order: the name's spelling, ENOENT, `may_delete`,
+/// then ENOTEMPTY.
 pub fn remove(dir: &Node, name: &str, rmdir: bool) -> Result<(), Errno> {
     match name {
         "." if rmdir => return Err(Errno::EINVAL),
@@ -159,15 +183,11 @@ pub fn remove(dir: &Node, name: &str, rmdir: bool) -> Result<(), Errno> {
         _ => {}
     }
     let node = child(dir, name).ok_or(Errno::ENOENT)?;
-    match (&node.kind, rmdir) {
-        (Kind::Dir(_), false) => return Err(Errno::EISDIR),
-        (Kind::Dir(d), true) if !d.borrow().entries.is_empty() => return Err(Errno::ENOTEMPTY),
-        (Kind::Dir(_), true) => {}
-        (_, true) => return Err(Errno::ENOTDIR),
-        (_, false) => {}
-    }
-    if Rc::ptr_eq(&node, &tmpfs::root()) {
-        return Err(Errno::EBUSY);
+    may_delete(dir, &node, rmdir)?;
+    if let Kind::Dir(d) = &node.kind {
+        if !d.borrow().entries.is_empty() {
+            return Err(Errno::ENOTEMPTY);
+        }
     }
     let gone = dir.dir()?.borrow_mut().remove(name);
     dir.touch(true);
@@ -175,61 +195,120 @@ pub fn remove(dir: &Node, name: &str, rmdir: bool) -> Result<(), Errno> {
     Ok(())
 }
 
-/// renameat2 with flags 0 or RENAME_NOREPLACE, with Linux's checks.
-pub fn rename(
-    odir: &Node,
-    oname: &str,
-    ndir: &Node,
-    nname: &str,
-    noreplace: bool,
-) -> Result<(), Errno> {
-    for n in [oname, nname] {
-        if n.is_empty() || n == "." || n == ".." {
-            return Err(Errno::EBUSY);
+/// One side of a rename: the directory, the last component, and whether
+/// the path was spelled with a trailing '/' (which asks for a directory).
+pub struct Side<'a> {
+    pub dir: &'a Node,
+    pub name: &'a str,
+    pub slash: bool,
+}
+
+/// renameat2 with flags 0 or RENAME_NOREPLACE, with Linux's checks in the
+/// order `do_renameat2` and `vfs_rename` make them.
+pub fn rename(old: Side<'_>, new: Side<'_>, noreplace: bool) -> Result<(), Errno> {
+    let dots = |n: &str| n.is_empty() || n == "." || n == "..";
+    if dots(old.name) {
+        return Err(Errno::EBUSY);
+    }
+    if dots(new.name) {
+        return Err(if noreplace { Errno::EEXIST } else { Errno::EBUSY });
+    }
+    let src = child(old.dir, old.name).ok_or(Errno::ENOENT)?;
+    let dst = child(new.dir, new.name);
+    if noreplace && dst.is_some() {
+        return Err(Errno::EEXIST);
+    }
+    let isdir = src.is_dir();
+    if !isdir && (old.slash || new.slash) {
+        return Err(Errno::ENOTDIR);
+    }
+    // A directory into itself, or over one of the source's ancestors.
+    if isdir && tmpfs::is_ancestor(&src, new.dir) {
+        return Err(Errno::EINVAL);
+    }
+    if dst.as_ref().is_some_and(|d| !Rc::ptr_eq(d, &src) && tmpfs::is_ancestor(d, old.dir)) {
+        return Err(Errno::ENOTEMPTY);
+    }
+    // Two links to one inode: POSIX says do nothing.
+    if dst.as_ref().is_some_and(|d| Rc::ptr_eq(d, &src)) {
+        return Ok(());
+    }
+    may_delete(old.dir, &src, isdir)?;
+    match &dst {
+        Some(d) => may_delete(new.dir, d, isdir)?,
+        None => may_create(new.dir, new.name)?,
+    }
+    // A directory changing parent gets a new "..": it must be writable.
+    if isdir && !Rc::ptr_eq(old.dir, new.dir) {
+        permitted(&src, MAY_WRITE)?;
+    }
+    if let Some(Kind::Dir(d)) = dst.as_ref().map(|d| &d.kind) {
+        if !d.borrow().entries.is_empty() {
+            return Err(Errno::ENOTEMPTY);
         }
     }
-    let src = child(odir, oname).ok_or(Errno::ENOENT)?;
-    alive(ndir)?;
-    let dst = child(ndir, nname);
-    if let Some(d) = &dst {
-        if noreplace {
-            return Err(Errno::EEXIST);
-        }
-        // Two links to one inode: POSIX says do nothing.
-        if Rc::ptr_eq(d, &src) {
-            return Ok(());
-        }
-    }
-    if src.is_dir() {
-        if tmpfs::is_ancestor(&src, ndir) {
-            return Err(Errno::EINVAL);
-        }
-        match &dst {
-            Some(d) if !d.is_dir() => return Err(Errno::ENOTDIR),
-            Some(d) if !d.dir()?.borrow().entries.is_empty() => return Err(Errno::ENOTEMPTY),
-            _ => {}
-        }
-    } else if dst.as_ref().is_some_and(|d| d.is_dir()) {
-        return Err(Errno::EISDIR);
-    }
-    // Make room first, so a failure leaves both names as they were.
-    ndir.dir()?.borrow_mut().entries.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
-    let replaced = dst.and_then(|_| ndir.dir().ok()?.borrow_mut().remove(nname));
-    let moved = odir.dir()?.borrow_mut().remove(oname).ok_or(Errno::ENOENT)?;
+    // Everything that can fail comes before the first change: the new
+    // name's copy and one more slot in the new directory. `take` does not
+    // shrink the vectors, so that slot is still there for `put`.
+    let name = tmpfs::Dir::name(new.name)?;
+    new.dir.dir()?.borrow_mut().entries.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
+    let replaced = dst.and_then(|_| new.dir.dir().ok()?.borrow_mut().take(new.name));
+    let moved = old.dir.dir()?.borrow_mut().take(old.name).ok_or(Errno::ENOENT)?;
     if let Kind::Dir(d) = &moved.kind {
-        d.borrow_mut().parent = Rc::downgrade(ndir);
+        d.borrow_mut().parent = Rc::downgrade(new.dir);
     }
-    ndir.dir()?.borrow_mut().insert(nname, moved)?;
-    odir.touch(true);
-    ndir.touch(true);
+    new.dir.dir()?.borrow_mut().put(name, moved);
+    for dir in [old.dir, new.dir] {
+        dir.dir()?.borrow_mut().entries.shrink_to_fit();
+        dir.touch(true);
+    }
     drop(replaced);
     Ok(())
 }
 
-/// link: another name for `node` (not a directory: EPERM, as Linux says).
+/// link: another name for `node`, after `may_create`; a directory is EPERM,
+/// as Linux's `vfs_link` says (after the permission check).
 pub fn link(node: &Node, dir: &Node, name: &str) -> Result<(), Errno> {
+    may_create(dir, name)?;
     if node.is_dir() {
         return Err(Errno::EPERM);
     }
     create(dir, name, node.clone()).map(|_| ())
+}
+
+/// What the last component of an O_CREAT open names.
+pub enum Last {
+    /// An inode (a link that was not followed included).
+    Found(Node),
+    /// Nothing: `name` may be made in `dir`.
+    Missing(Node, String),
+}
+
+/// Resolves `path` for open(O_CREAT): its parent is walked as usual; a last
+/// component that is a symbolic link is followed (`follow`) even when its
+/// target does not exist, so the open creates the target, as Linux's does.
+pub fn lookup_create(start: &Node, path: &str, follow: bool) -> Result<Last, Errno> {
+    let (mut base, mut path) = (start.clone(), String::from(path));
+    for _ in 0..=MAX_LINKS {
+        let (dir, name) = parent(&base, &path)?;
+        if path.ends_with('/') {
+            return Err(Errno::EISDIR);
+        }
+        if name.is_empty() || name == "." || name == ".." {
+            return lookup(&base, &path, true).map(Last::Found);
+        }
+        let node = match child(&dir, name) {
+            None => return Ok(Last::Missing(dir, String::from(name))),
+            Some(n) => n,
+        };
+        match &node.kind {
+            Kind::Symlink(t) if follow && t.is_empty() => return Err(Errno::ENOENT),
+            Kind::Symlink(t) if follow => {
+                path = t.clone();
+                base = dir;
+            }
+            _ => return Ok(Last::Found(node)),
+        }
+    }
+    Err(Errno::ELOOP)
 }

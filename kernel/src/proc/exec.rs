@@ -9,12 +9,13 @@ use alloc::vec::Vec;
 
 use sigil_core::abi::Errno;
 use sigil_core::elf;
-use sigil_core::exec::{build_stack, ExecError, StackSpec};
+use sigil_core::exec::{build_stack, ExecError, StackSpec, ARG_LIMIT, MAX_ARG_STRLEN};
 use sigil_core::script::{self, ScriptError};
 
 use crate::arch::{self, TrapFrame};
 use crate::mm::space::{AddressSpace, Fault, Prot};
 use crate::mm::{self, frames, PAGE_SIZE, TASK_SIZE};
+use crate::uaccess::{read_cstr_into, CstrError};
 
 /// The stack grows down from here; 8 MiB are reserved for it (RLIMIT_STACK).
 pub const STACK_TOP: u32 = TASK_SIZE;
@@ -164,25 +165,59 @@ pub fn load(
     Ok((space, tf, exe))
 }
 
-/// Reads a NULL-terminated array of user string pointers (argv, envp).
-pub fn read_strings(mut addr: u32) -> Result<Vec<Vec<u8>>, Errno> {
-    let mut out = Vec::new();
-    if addr == 0 {
-        return Ok(out);
+/// argv and envp as execve copies them in, every string (without its
+/// NUL) back to back in `bytes`, string i ending at `ends[i]`: two heap
+/// blocks whatever the count, each grown fallibly.
+#[derive(Default)]
+struct Strings {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+/// Sigil's cap on argv and envp entries, each (Linux has none below
+/// ARG_LIMIT): it bounds the kernel's slices of them.
+const MAX_STRINGS: usize = 16 * 1024;
+
+impl Strings {
+    /// Appends the NULL-terminated array of user string pointers at `addr`
+    /// (argv or envp; NULL is an empty one) and returns how many it held.
+    /// E2BIG as Linux's `copy_strings`: a string of MAX_ARG_STRLEN or more,
+    /// or everything so far, pointers included, past ARG_LIMIT.
+    fn read(&mut self, mut addr: u32) -> Result<usize, Errno> {
+        let first = self.ends.len();
+        while addr != 0 {
+            let p: u32 = crate::uaccess::get_user(addr).map_err(|_| Errno::EFAULT)?;
+            if p == 0 {
+                break;
+            }
+            if self.ends.len() - first >= MAX_STRINGS {
+                return Err(Errno::E2BIG);
+            }
+            read_cstr_into(p, MAX_ARG_STRLEN as u32 - 1, &mut self.bytes).map_err(|e| match e {
+                CstrError::Fault => Errno::EFAULT,
+                CstrError::TooLong => Errno::E2BIG,
+                CstrError::NoMemory => Errno::ENOMEM,
+            })?;
+            self.ends.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
+            self.ends.push(self.bytes.len());
+            // Each string's NUL and its pointer count too.
+            if self.bytes.len() + 5 * self.ends.len() > ARG_LIMIT {
+                return Err(Errno::E2BIG);
+            }
+            addr = addr.checked_add(4).ok_or(Errno::EFAULT)?;
+        }
+        Ok(self.ends.len() - first)
     }
-    let mut total = 0usize;
-    loop {
-        let p: u32 = crate::uaccess::get_user(addr).map_err(|_| Errno::EFAULT)?;
-        if p == 0 {
-            return Ok(out);
+
+    /// Strings `range` as slices of `bytes`.
+    fn slices(&self, range: core::ops::Range<usize>) -> Result<Vec<&[u8]>, Errno> {
+        let mut v = Vec::new();
+        v.try_reserve_exact(range.len()).map_err(|_| Errno::ENOMEM)?;
+        for i in range {
+            let start = if i == 0 { 0 } else { self.ends[i - 1] };
+            v.push(&self.bytes[start..self.ends[i]]);
         }
-        let s = crate::uaccess::read_cstr(p, 128 * 1024).map_err(|_| Errno::EFAULT)?;
-        total += s.len() + 1;
-        if total > 128 * 1024 || out.len() > 16 * 1024 {
-            return Err(Errno::E2BIG);
-        }
-        out.push(s);
-        addr = addr.checked_add(4).ok_or(Errno::EFAULT)?;
+        Ok(v)
     }
 }
 
@@ -190,13 +225,13 @@ pub fn read_strings(mut addr: u32) -> Result<Vec<Vec<u8>>, Errno> {
 /// one thread, runs the new program when it returns to user mode (`tf_out`
 /// is the caller's live frame).
 pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result<u32, Errno> {
-    let path = crate::uaccess::read_cstr(path, 4096).map_err(|_| Errno::EFAULT)?;
-    let path = core::str::from_utf8(&path).map_err(|_| Errno::ENOENT)?;
-    let argv = read_strings(argv)?;
-    let envp = read_strings(envp)?;
-    let argv_refs: Vec<&[u8]> = argv.iter().map(|v| v.as_slice()).collect();
-    let envp_refs: Vec<&[u8]> = envp.iter().map(|v| v.as_slice()).collect();
-    let (space, tf, exe) = load(path, &argv_refs, &envp_refs)?;
+    let path = crate::fs::path::read_path(path)?;
+    let mut strings = Strings::default();
+    let argc = strings.read(argv)?;
+    let envc = strings.read(envp)?;
+    let argv_refs = strings.slices(0..argc)?;
+    let envp_refs = strings.slices(argc..argc + envc)?;
+    let (space, tf, exe) = load(&path, &argv_refs, &envp_refs)?;
     de_thread();
     let t = super::current();
     let g = t.group();
@@ -207,6 +242,7 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     t.fp_used = false;
     t.fp_unchecked = false;
     t.fp = arch::FpState::new();
+    t.restart = None;
     *tf_out = tf;
     g.files.close_on_exec();
     g.sig.exec();

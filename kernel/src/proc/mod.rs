@@ -58,6 +58,7 @@ use crate::signal::{GroupSignals, ThreadSignals};
 use group::JobIds;
 use sigil_core::cred::Cred;
 use sigil_core::job::wait::Event;
+use sigil_core::signal::restart::RestartBlock;
 use sigil_core::time::cputime::CpuAccount;
 
 pub const KSTACK_SIZE: usize = 16 * 1024;
@@ -240,6 +241,9 @@ pub struct Thread {
     pub cpu_ns: u64,
     /// The futex this thread waits on, while queued (`futex.rs`).
     pub futex: Option<sigil_core::futex::FutexKey>,
+    /// What an interrupted call left for `restart_syscall` (Linux's
+    /// `current->restart_block`); forgotten at sigreturn and exec.
+    pub restart: Option<RestartBlock>,
     kstack: Box<KernelStack>,
     ksp: usize,
 }
@@ -382,6 +386,7 @@ fn spawn_thread(
         robust_list: 0,
         cpu_ns: 0,
         futex: None,
+        restart: None,
         kstack: KernelStack::new(),
         ksp: 0,
     });

@@ -95,7 +95,7 @@ pub fn dequeue(t: &mut Thread) -> Option<Dequeued> {
 
 /// Where the frame's words go: one window (`UserWindow`), or a window per
 /// store (`PerField`, the comparison mode). Offsets are from the window base.
-trait FrameSink {
+pub(super) trait FrameSink {
     fn put(&mut self, off: u32, v: u32);
     /// Consecutive words from `off`.
     fn put_words(&mut self, off: u32, vals: &[u32]) {
@@ -148,23 +148,30 @@ struct FrameData<'a> {
     alt: StackT,
 }
 
-/// Writes the mcontext (registers, FP if the thread has used it, trampoline)
-/// at `mc` (window offset).
-fn put_mcontext(w: &mut impl FrameSink, mc: u32, d: &FrameData, tramp: [u32; 2]) {
-    let tf = d.tf;
+/// Writes the mcontext (registers, FP if `fp` is given, the trampoline if
+/// `tramp` is) at `mc` (window offset). Also swapcontext's (`context.rs`).
+pub(super) fn put_mcontext(
+    w: &mut impl FrameSink,
+    mc: u32,
+    tf: &TrapFrame,
+    fp: Option<&arch::FpState>,
+    tramp: Option<[u32; 2]>,
+) {
     w.put_words(mc, &tf.gpr);
-    let msr = frame_msr(tf.msr, d.fp.is_some());
+    let msr = frame_msr(tf.msr, fp.is_some());
     let tail =
         [tf.nip, msr, tf.orig_r3, tf.ctr, tf.lr, tf.xer, tf.cr, 0, tf.trap, tf.dar, tf.dsisr, 0];
     w.put_words(mc + 4 * 32, &tail);
     let fregs = mc + 4 * NGREG as u32;
-    if let Some(fp) = d.fp {
+    if let Some(fp) = fp {
         w.put_dwords(fregs, &fp.fpr);
         w.put_dwords(fregs + 8 * 32, &[fp.fpscr]);
     }
-    let pad = fregs + 8 * 33;
-    w.put(pad, tramp[0]);
-    w.put(pad + 4, tramp[1]);
+    if let Some([t0, t1]) = tramp {
+        let pad = fregs + 8 * 33;
+        w.put(pad, t0);
+        w.put(pad + 4, t1);
+    }
 }
 
 /// Writes a whole frame; `frame` is the frame's offset in the window (whose
@@ -180,7 +187,7 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
             w.put(frame + 20, d.handler);
             w.put(frame + 24, m0);
             w.put(frame + 28, frame_addr + SigFrame::MCONTEXT);
-            put_mcontext(w, frame + SigFrame::MCONTEXT, d, TRAMP_SIGRETURN);
+            put_mcontext(w, frame + SigFrame::MCONTEXT, d.tf, d.fp, Some(TRAMP_SIGRETURN));
         }
         FrameKind::Rt => {
             // siginfo: the 8 meaningful words straight from the node, then zeroes.
@@ -196,7 +203,7 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
             w.put(uc + 48, frame_addr + RtSigFrame::MCONTEXT); // uc_regs
             w.put(uc + 52, m0);
             w.put(uc + 56, m1);
-            put_mcontext(w, frame + RtSigFrame::MCONTEXT, d, TRAMP_RT_SIGRETURN);
+            put_mcontext(w, frame + RtSigFrame::MCONTEXT, d.tf, d.fp, Some(TRAMP_RT_SIGRETURN));
         }
     }
 }
@@ -210,15 +217,7 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
     let act = g.sig.action(sig).take_for_delivery();
     let kind = FrameKind::for_flags(act.flags);
     restart_syscall(tf, Some(act.flags));
-    if p.fp_live {
-        arch::fp_save(&mut p.fp);
-        p.fp_live = false;
-        tf.msr &= !arch::MSR_FP;
-        p.fp_unchecked = true;
-    }
-    // glibc's setjmp stores the FP registers without changing them: a
-    // state still initial is not "used", and the frame can skip it.
-    p.fp_settle();
+    flush_fp(p, tf);
     let mask = p.sig.saved_mask.take().unwrap_or(p.sig.blocked);
     let Some(place) = place_frame(kind, sig, tf.gpr[1], act.flags, &p.sig.altstack) else {
         frame_failed(tf, sig);
@@ -273,6 +272,21 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
     true
 }
 
+/// Moves live FP registers into the thread's FP state before a frame or a
+/// context is written from it (Linux `flush_fp_to_thread`).
+#[inline]
+pub(super) fn flush_fp(p: &mut Thread, tf: &mut TrapFrame) {
+    if p.fp_live {
+        arch::fp_save(&mut p.fp);
+        p.fp_live = false;
+        tf.msr &= !arch::MSR_FP;
+        p.fp_unchecked = true;
+    }
+    // glibc's setjmp stores the FP registers without changing them: a
+    // state still initial is not "used", and the frame can skip it.
+    p.fp_settle();
+}
+
 /// Linux `force_sigsegv`: a frame for SIGSEGV itself that fails kills.
 fn frame_failed(tf: &TrapFrame, sig: Signal) {
     if sig.number() == abi::SIGSEGV {
@@ -314,6 +328,10 @@ fn restart_failed_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
 /// and resumes what the signal interrupted. A bad frame kills with SIGSEGV.
 pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
     let p = proc::current();
+    // The call the handler interrupted has failed with EINTR: a later
+    // restart_syscall must not resume it (Linux's sigreturn sets
+    // `do_no_restart_syscall`).
+    p.restart = None;
     let (gap, size) = match kind {
         FrameKind::Classic => (SIGNAL_FRAMESIZE, SigFrame::SIZE),
         FrameKind::Rt => (SIGNAL_FRAMESIZE + RT_EXTRA_GAP, RtSigFrame::SIZE),
@@ -388,7 +406,13 @@ fn read_frame(
 /// copy. A frame that faults halfway leaves them half-restored, and the caller
 /// then kills the process with SIGSEGV, as Linux does. mc_fregs is read only
 /// if the frame's MSR word says it was written (`frame_has_fp`); returns that.
-fn read_mcontext(w: &UserWindow, mc: u32, tf: &mut TrapFrame, fp: &mut arch::FpState) -> bool {
+/// Also swapcontext's (`context.rs`).
+pub(super) fn read_mcontext(
+    w: &UserWindow,
+    mc: u32,
+    tf: &mut TrapFrame,
+    fp: &mut arch::FpState,
+) -> bool {
     w.get_slice(mc, &mut tf.gpr);
     let mut tail = [0u32; 7];
     w.get_slice(mc + 4 * 32, &mut tail);

@@ -18,8 +18,10 @@
 //!
 //! `do_signal` runs on every return to user mode; when something is
 //! deliverable, `deliver_pending` performs each signal's default action or
-//! builds its handler frame (deliver.rs).
+//! builds its handler frame (deliver.rs). swapcontext reuses the frame's
+//! mcontext code for glibc's ucontext calls (context.rs).
 
+pub mod context;
 pub mod deliver;
 
 use sigil_core::abi::{self, wait_status, Errno};

@@ -178,8 +178,9 @@ pub fn utimensat(dirfd: i32, p: u32, times: u32, flags: u32, layout: Layout) -> 
 fn put_statfs(buf: u32, wide: bool) -> SysResult {
     const TMPFS_MAGIC: u32 = 0x0102_1994;
     const NAME_MAX: u32 = 255;
-    let (limit, used) = tmpfs::usage();
+    let ((limit, used), (files, inodes)) = tmpfs::usage();
     let free = (limit - used.min(limit)) as u64;
+    let ffree = (files - inodes.min(files)) as u64;
     let mut b = [0u8; 88];
     let mut at = 0;
     let mut put = |v: u64, wide_field: bool| {
@@ -193,8 +194,8 @@ fn put_statfs(buf: u32, wide: bool) -> SysResult {
     };
     put(TMPFS_MAGIC as u64, false); // f_type
     put(crate::mm::PAGE_SIZE as u64, false); // f_bsize
-    for v in [limit as u64, free, free, 0, 0] {
-        put(v, true); // f_blocks, f_bfree, f_bavail, f_files, f_ffree (no inode limit: 0)
+    for v in [limit as u64, free, free, files as u64, ffree] {
+        put(v, true); // f_blocks, f_bfree, f_bavail, f_files, f_ffree
     }
     put(0, false); // f_fsid
     put(0, false);
@@ -232,8 +233,11 @@ pub fn fstatfs64(fd: u32, size: u32, buf: u32) -> SysResult {
 }
 
 /// fsync, fdatasync: nothing to write back; EBADF for a bad descriptor,
-/// EINVAL for one that cannot sync (a pipe, the terminal), as Linux.
+/// EINVAL for one that cannot sync (a pipe, a device), as Linux.
 pub fn fsync(fd: u32) -> SysResult {
     let f = proc::group().files.get(fd)?.clone();
-    f.inode().map(|_| 0).ok_or(Errno::EINVAL)
+    match f.inode().map(|n| &n.kind) {
+        Some(Kind::File(_) | Kind::Dir(_)) => Ok(0),
+        _ => Err(Errno::EINVAL),
+    }
 }

@@ -3,7 +3,7 @@
 
 use sigil_core::abi::Errno;
 use sigil_core::eventfd::{Counter, EFD_CLOEXEC, EFD_NONBLOCK};
-use sigil_core::signal::{SigInfo, Signal};
+use sigil_core::signal::SigInfo;
 
 use super::SysResult;
 use crate::event::{eventfd, pidfd};
@@ -45,19 +45,15 @@ pub fn pidfd_send_signal(fd: u32, sig: u32, uinfo: u32, flags: u32) -> SysResult
     let pid = file.pidfd().ok_or(Errno::EBADF)?;
     let me = proc::group();
     let (my_pid, uid) = (me.pid, me.cred.uid.real);
+    let signal = super::sig::signal_or_zero(sig)?;
     let info = if uinfo != 0 {
         let words = super::sig::read_siginfo(uinfo)?;
         if words[0] != sig {
             return Err(Errno::EINVAL);
         }
-        let s = Signal::new(sig).ok_or(Errno::EINVAL)?;
-        let info = SigInfo::from_user(s, &words)?;
-        info.check_queue_sender(my_pid, pid)?;
-        Some(info)
-    } else if sig == 0 {
-        None
+        super::sig::user_info(signal, &words, my_pid, pid)?
     } else {
-        Some(SigInfo::kill(Signal::new(sig).ok_or(Errno::EINVAL)?, my_pid, uid))
+        signal.map(|s| SigInfo::kill(s, my_pid, uid))
     };
     let target = proc::get(pid).ok_or(Errno::ESRCH)?;
     crate::cred::may_signal(target, sig)?;

@@ -15,7 +15,7 @@ use crate::fs::tmpfs::{self, Kind, Node};
 use crate::fs::{devices, file::OpenFile, pipe, walk, File, Stat};
 use crate::proc;
 use crate::uaccess::{put_user, Access, UserWindow};
-use sigil_core::path::{MAY_EXEC, MAY_READ, MAY_WRITE};
+use sigil_core::path::{MAY_READ, MAY_WRITE};
 
 pub const AT_SYMLINK_NOFOLLOW: u32 = 0x100;
 const AT_EACCESS: u32 = 0x200;
@@ -25,14 +25,37 @@ const O_NOFOLLOW: u32 = 0o100000;
 /// statx's AT_STATX_SYNC_TYPE bits (sync hints, meaningless here).
 const AT_STATX_SYNC_TYPE: u32 = 0x6000;
 
+/// Linux MAX_RW_COUNT (INT_MAX & PAGE_MASK): the most one read, write or
+/// vector of them moves; a longer request is cut to it, so a count always
+/// fits the ssize_t the caller gets back.
+const MAX_RW_COUNT: u32 = 0x7fff_f000;
+/// Linux UIO_MAXIOV: the most iovec entries one readv/writev takes.
+const IOV_MAX: u32 = 1024;
+
+/// Linux `vfs_read`/`vfs_write`'s checks, in their order: EBADF if `f` is
+/// not open for this direction (a pipe's other end), EFAULT if [buf, buf +
+/// len) is not user memory, even when nothing would be copied.
+fn may_rw(f: &Arc<File>, write: bool, buf: u32, len: u32) -> Result<(), Errno> {
+    let denied = if write { O_RDONLY } else { O_WRONLY };
+    if f.status_flags() & O_ACCMODE == denied {
+        return Err(Errno::EBADF);
+    }
+    if buf.checked_add(len).is_none_or(|end| end > crate::mm::TASK_SIZE) {
+        return Err(Errno::EFAULT);
+    }
+    Ok(())
+}
+
 pub fn read(fd: u32, buf: u32, len: u32) -> SysResult {
-    let f = proc::group().files.get(fd)?.clone();
-    f.read(buf, len)
+    let f = file(fd)?;
+    may_rw(&f, false, buf, len)?;
+    f.read(buf, len.min(MAX_RW_COUNT))
 }
 
 pub fn write(fd: u32, buf: u32, len: u32) -> SysResult {
-    let f = proc::group().files.get(fd)?.clone();
-    f.write(buf, len)
+    let f = file(fd)?;
+    may_rw(&f, true, buf, len)?;
+    f.write(buf, len.min(MAX_RW_COUNT))
 }
 
 /// pread64(fd, buf, len, pad, hi, lo) and pwrite64: the 64-bit offset in
@@ -50,30 +73,49 @@ pub fn pread64(fd: u32, buf: u32, len: u32, hi: u32, lo: u32, write: bool) -> Sy
     }
 }
 
-/// writev(fd, iov, n): the iovec array is read in one window.
-pub fn writev(fd: u32, iov: u32, n: u32) -> SysResult {
-    if n > 1024 {
+/// readv and writev (`write`) of `n` iovecs at `iov`, read in one window
+/// and checked as Linux's `import_iovec` does: more than IOV_MAX is EINVAL,
+/// so is a length negative as an ssize_t; a segment outside user memory is
+/// EFAULT; the total is cut to MAX_RW_COUNT. Then one read or write per
+/// segment, until one comes up short or fails (an error only if nothing
+/// moved before it).
+pub fn rw_vec(fd: u32, iov: u32, n: u32, write: bool) -> SysResult {
+    let f = file(fd)?;
+    may_rw(&f, write, 0, 0)?;
+    if n > IOV_MAX {
         return Err(Errno::EINVAL);
     }
-    let f = proc::group().files.get(fd)?.clone();
-    let mut vecs = alloc::vec::Vec::with_capacity(n as usize);
+    let mut vecs = alloc::vec::Vec::new();
+    vecs.try_reserve_exact(n as usize).map_err(|_| Errno::ENOMEM)?;
     let w = UserWindow::open(iov, n * 8, Access::Read).map_err(|_| Errno::EFAULT)?;
     for i in 0..n {
         vecs.push((w.get::<u32>(i * 8), w.get::<u32>(i * 8 + 4)));
     }
     w.finish().map_err(|_| Errno::EFAULT)?;
+    if vecs.iter().any(|&(_, len)| (len as i32) < 0) {
+        return Err(Errno::EINVAL);
+    }
     let mut total = 0u32;
-    for (base, len) in vecs {
-        if len == 0 {
-            continue;
-        }
-        match f.write(base, len) {
-            Ok(k) => total += k,
-            Err(e) if total == 0 => return Err(e),
+    for (base, len) in vecs.iter_mut() {
+        may_rw(&f, write, *base, *len)?;
+        *len = (*len).min(MAX_RW_COUNT - total);
+        total += *len;
+    }
+    let mut done = 0u32;
+    for &(base, len) in vecs.iter().filter(|v| v.1 > 0) {
+        let r = if write { f.write(base, len) } else { f.read(base, len) };
+        match r {
+            Ok(k) => {
+                done += k;
+                if k < len {
+                    break;
+                }
+            }
+            Err(e) if done == 0 => return Err(e),
             Err(_) => break,
         }
     }
-    Ok(total)
+    Ok(done)
 }
 
 /// close: the descriptor is dropped after the table is let go (the last
@@ -141,8 +183,7 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
     }
     let file: Arc<File> = match &node.kind {
         Kind::Device(dev) => {
-            let dev = devices::open(dev);
-            dev.set_status_flags(flags);
+            let dev = devices::open(dev, &node, flags);
             dev.opened(flags)?;
             dev
         }
@@ -160,37 +201,29 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
 }
 
 /// The inode openat opens, and whether this call made it: looked up, or
-/// created with O_CREAT (EEXIST with O_EXCL if it exists; a dangling last
-/// link is not followed then, as on Linux's O_EXCL).
+/// with O_CREAT found or created (`walk::lookup_create`: a last link is
+/// followed even when dangling, and its target made, as on Linux; O_EXCL
+/// follows no link and any name that exists is EEXIST; a trailing '/' is
+/// EISDIR).
 fn open_node(dirfd: i32, name: &str, flags: u32, mode: u32) -> Result<(Node, bool), Errno> {
-    let follow = flags & O_NOFOLLOW == 0 && flags & (O_CREAT | O_EXCL) != O_CREAT | O_EXCL;
-    let found = path::lookup(dirfd, name, follow);
-    let (node, created) = match found {
-        Ok(_) if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL => return Err(Errno::EEXIST),
-        Ok(n) => (n, false),
-        Err(Errno::ENOENT) if flags & O_CREAT != 0 => {
-            let (dir, last) = path::parent(dirfd, name)?;
-            if name.ends_with('/') {
-                return Err(Errno::EISDIR);
+    let excl = flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL;
+    let follow = flags & O_NOFOLLOW == 0 && !excl;
+    let (node, created) = if flags & O_CREAT == 0 {
+        (path::lookup(dirfd, name, follow)?, false)
+    } else {
+        match walk::lookup_create(&path::base(dirfd, name)?, name, follow)? {
+            walk::Last::Found(_) if excl => return Err(Errno::EEXIST),
+            walk::Last::Found(n) => (n, false),
+            walk::Last::Missing(dir, last) => {
+                walk::may_create(&dir, &last)?;
+                // An invalid access mode must not leave a new file behind.
+                if flags & O_ACCMODE == 3 {
+                    return Err(Errno::EINVAL);
+                }
+                let mode = tmpfs_mode(crate::fs::stat::S_IFREG, mode);
+                (walk::create(&dir, &last, tmpfs::new_inode(mode, tmpfs::empty_file())?)?, true)
             }
-            // An invalid access mode must not leave a new file behind.
-            if flags & O_ACCMODE == 3 {
-                return Err(Errno::EINVAL);
-            }
-            // A dangling link as the last component: Linux creates its
-            // target; Sigil refuses (ENOENT), which no program here needs.
-            if walk::child(&dir, last).is_some() {
-                return Err(Errno::ENOENT);
-            }
-            walk::permitted(&dir, MAY_WRITE | MAY_EXEC)?;
-            let mode = tmpfs_mode(crate::fs::stat::S_IFREG, mode);
-            let data = Kind::File(core::cell::RefCell::new(tmpfs::Data::Pages {
-                pages: alloc::vec::Vec::new(),
-                size: 0,
-            }));
-            (walk::create(&dir, last, tmpfs::new_inode(mode, data))?, true)
         }
-        Err(e) => return Err(e),
     };
     if flags & O_DIRECTORY != 0 && !node.is_dir() {
         return Err(Errno::ENOTDIR);
@@ -325,12 +358,9 @@ pub fn faccessat(dirfd: i32, path: u32, mode: u32, flags: u32) -> SysResult {
     if mode & !7 != 0 || flags & !(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH) != 0 {
         return Err(Errno::EINVAL);
     }
-    let name = path::read_path(path)?;
-    let node = if name.is_empty() && flags & AT_EMPTY_PATH != 0 {
-        path::start(dirfd)?
-    } else {
-        path::lookup(dirfd, &name, flags & AT_SYMLINK_NOFOLLOW == 0)?
-    };
+    // With AT_EMPTY_PATH and "", `dirfd` itself: any open file (a pipe or
+    // a device too), checked by what fstat reports of it.
+    let st = stat_at(dirfd, path, flags)?;
     // F_OK (0) only asks whether the name resolves; R_OK 4, W_OK 2, X_OK 1
     // are MAY_READ, MAY_WRITE, MAY_EXEC.
     let mut cred = crate::cred::current();
@@ -338,7 +368,9 @@ pub fn faccessat(dirfd: i32, path: u32, mode: u32, flags: u32) -> SysResult {
         cred.uid.fs = cred.uid.real;
         cred.gid.fs = cred.gid.real;
     }
-    walk::permitted_as(&node, mode, &cred)?;
+    if !sigil_core::path::may_access(st.mode, st.uid, st.gid, &cred, mode) {
+        return Err(Errno::EACCES);
+    }
     Ok(0)
 }
 

@@ -129,7 +129,8 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Madvise => mem::madvise(a!(0), a!(1), a!(2)),
         Read => fs::read(a!(0), a!(1), a!(2)),
         Write => fs::write(a!(0), a!(1), a!(2)),
-        Writev => fs::writev(a!(0), a!(1), a!(2)),
+        Readv => fs::rw_vec(a!(0), a!(1), a!(2), false),
+        Writev => fs::rw_vec(a!(0), a!(1), a!(2), true),
         Pread64 => fs::pread64(a!(0), a!(1), a!(2), a!(4), a!(5), false),
         Pwrite64 => fs::pread64(a!(0), a!(1), a!(2), a!(4), a!(5), true),
         Close => fs::close(a!(0)),
@@ -163,6 +164,8 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Fchdir => names::fchdir(a!(0)),
         Mkdir => names::mkdirat(AT_FDCWD, a!(0), a!(1)),
         Mkdirat => names::mkdirat(a!(0) as i32, a!(1), a!(2)),
+        Mknod => names::mknodat(AT_FDCWD, a!(0), a!(1), a!(2)),
+        Mknodat => names::mknodat(a!(0) as i32, a!(1), a!(2), a!(3)),
         Rmdir => names::unlinkat(AT_FDCWD, a!(0), AT_REMOVEDIR),
         Unlink => names::unlinkat(AT_FDCWD, a!(0), 0),
         Unlinkat => names::unlinkat(a!(0) as i32, a!(1), a!(2)),
@@ -271,6 +274,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Sigaltstack => sig::sigaltstack(a!(0), a!(1), tf),
         Sigreturn => sig::sigreturn(tf),
         RtSigreturn => sig::rt_sigreturn(tf),
+        Swapcontext => crate::signal::context::swapcontext(tf, a!(0), a!(1), a!(2)),
         _ => unknown(nr),
     }
 }

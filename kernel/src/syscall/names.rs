@@ -6,12 +6,12 @@
 use alloc::string::String;
 
 use sigil_core::abi::Errno;
-use sigil_core::path::{MAY_EXEC, MAY_WRITE};
+use sigil_core::path::MAY_EXEC;
 
 use super::fs::{tmpfs_mode, AT_EMPTY_PATH};
 use super::SysResult;
 use crate::fs::path::{self, AT_FDCWD};
-use crate::fs::stat::{S_IFDIR, S_IFLNK};
+use crate::fs::stat::{S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFMT, S_IFREG};
 use crate::fs::tmpfs::{self, Kind, Node};
 use crate::fs::walk;
 use crate::proc;
@@ -20,17 +20,64 @@ use crate::uaccess::copy_to_user;
 const AT_REMOVEDIR: u32 = 0x200;
 const RENAME_NOREPLACE: u32 = 1;
 
-/// The parent directory of `path`, which the caller is about to change.
-fn writable_parent(dirfd: i32, path: &str) -> Result<(Node, String), Errno> {
+/// The directory that holds `path`'s last component, and the component:
+/// the walk checked search permission; write permission is checked later,
+/// after the name's existence, as Linux does (`walk::may_create`,
+/// `walk::may_delete`).
+fn parent(dirfd: i32, path: &str) -> Result<(Node, String), Errno> {
     let (dir, last) = path::parent(dirfd, path)?;
-    walk::permitted(&dir, MAY_WRITE | MAY_EXEC)?;
     Ok((dir, String::from(last)))
+}
+
+/// Where mkdir, symlink and link make `spelled`: its directory and name,
+/// once `walk::may_create` agrees. A trailing '/' asks for a directory, so
+/// only mkdir takes one (Linux `filename_create`: EEXIST if the name
+/// exists, else ENOENT).
+fn create_at(dirfd: i32, spelled: &str, mkdir: bool) -> Result<(Node, String), Errno> {
+    let (dir, last) = parent(dirfd, spelled)?;
+    walk::may_create(&dir, &last)?;
+    if spelled.ends_with('/') && !mkdir {
+        return Err(Errno::ENOENT);
+    }
+    Ok((dir, last))
 }
 
 pub fn mkdirat(dirfd: i32, p: u32, mode: u32) -> SysResult {
     let name = path::read_path(p)?;
-    let (dir, last) = writable_parent(dirfd, &name)?;
-    let node = tmpfs::new_dir(tmpfs_mode(S_IFDIR, mode) & 0o7777, &dir);
+    let (dir, last) = create_at(dirfd, &name, true)?;
+    let node = tmpfs::new_dir(tmpfs_mode(S_IFDIR, mode) & 0o7777, &dir)?;
+    walk::create(&dir, &last, node).map(|_| 0)
+}
+
+/// mknodat(dirfd, path, mode, dev): a regular file (type S_IFREG or 0),
+/// or, for root, a character device this kernel has a driver for (a node
+/// like those in /dev). In Linux's order: a bad type is EINVAL (a directory
+/// EPERM), then the name (`create_at`), then a device by a non-root caller
+/// EPERM; a FIFO, a socket, a block device or an unknown device number is
+/// EPERM too, Linux's answer for a node type the file system does not
+/// support (this tmpfs has no named pipes).
+pub fn mknodat(dirfd: i32, p: u32, mode: u32, dev: u32) -> SysResult {
+    const S_IFBLK: u32 = 0o060000;
+    const S_IFSOCK: u32 = 0o140000;
+    let ty = mode & S_IFMT;
+    match ty {
+        0 | S_IFREG | S_IFCHR | S_IFBLK | S_IFIFO | S_IFSOCK => {}
+        S_IFDIR => return Err(Errno::EPERM),
+        _ => return Err(Errno::EINVAL),
+    }
+    let name = path::read_path(p)?;
+    let (dir, last) = create_at(dirfd, &name, false)?;
+    let kind = match ty {
+        0 | S_IFREG => tmpfs::empty_file(),
+        S_IFCHR if crate::cred::current().uid.fs == 0 => {
+            // Linux `new_decode_dev`: the 32-bit dev_t.
+            let rdev = ((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
+            Kind::Device(crate::fs::devices::path_of(rdev).ok_or(Errno::EPERM)?)
+        }
+        _ => return Err(Errno::EPERM),
+    };
+    let ty = if ty == 0 { S_IFREG } else { ty };
+    let node = tmpfs::new_inode(tmpfs_mode(ty, mode), kind)?;
     walk::create(&dir, &last, node).map(|_| 0)
 }
 
@@ -39,10 +86,11 @@ pub fn unlinkat(dirfd: i32, p: u32, flags: u32) -> SysResult {
         return Err(Errno::EINVAL);
     }
     let name = path::read_path(p)?;
-    let (dir, last) = writable_parent(dirfd, &name)?;
+    let (dir, last) = parent(dirfd, &name)?;
     let rmdir = flags & AT_REMOVEDIR != 0;
-    // unlink("file/"): the slash asks for a directory.
-    if !rmdir && name.ends_with('/') {
+    // unlink("file/"): the slash asks for a directory (Linux checks it
+    // right after the lookup, before any permission).
+    if !rmdir && name.ends_with('/') && !matches!(last.as_str(), "" | "." | "..") {
         return Err(match walk::child(&dir, &last) {
             Some(n) if n.is_dir() => Errno::EISDIR,
             Some(_) => Errno::ENOTDIR,
@@ -57,15 +105,11 @@ pub fn renameat2(odirfd: i32, old: u32, ndirfd: i32, new: u32, flags: u32) -> Sy
         return Err(Errno::EINVAL);
     }
     let (oname, nname) = (path::read_path(old)?, path::read_path(new)?);
-    let (odir, olast) = writable_parent(odirfd, &oname)?;
-    let (ndir, nlast) = writable_parent(ndirfd, &nname)?;
-    // "a/" must name a directory, on either side.
-    for (dir, last, spelled) in [(&odir, &olast, &oname), (&ndir, &nlast, &nname)] {
-        if spelled.ends_with('/') && walk::child(dir, last).is_some_and(|n| !n.is_dir()) {
-            return Err(Errno::ENOTDIR);
-        }
-    }
-    walk::rename(&odir, &olast, &ndir, &nlast, flags & RENAME_NOREPLACE != 0).map(|_| 0)
+    let (odir, olast) = parent(odirfd, &oname)?;
+    let (ndir, nlast) = parent(ndirfd, &nname)?;
+    let old = walk::Side { dir: &odir, name: &olast, slash: oname.ends_with('/') };
+    let new = walk::Side { dir: &ndir, name: &nlast, slash: nname.ends_with('/') };
+    walk::rename(old, new, flags & RENAME_NOREPLACE != 0).map(|_| 0)
 }
 
 pub fn linkat(odirfd: i32, old: u32, ndirfd: i32, new: u32, flags: u32) -> SysResult {
@@ -81,10 +125,7 @@ pub fn linkat(odirfd: i32, old: u32, ndirfd: i32, new: u32, flags: u32) -> SysRe
         path::lookup(odirfd, &oname, flags & AT_SYMLINK_FOLLOW != 0)?
     };
     let nname = path::read_path(new)?;
-    let (dir, last) = writable_parent(ndirfd, &nname)?;
-    if nname.ends_with('/') {
-        return Err(if walk::child(&dir, &last).is_some() { Errno::EEXIST } else { Errno::ENOENT });
-    }
+    let (dir, last) = create_at(ndirfd, &nname, false)?;
     walk::link(&node, &dir, &last).map(|_| 0)
 }
 
@@ -94,8 +135,8 @@ pub fn symlinkat(target: u32, dirfd: i32, p: u32) -> SysResult {
         return Err(Errno::ENOENT);
     }
     let name = path::read_path(p)?;
-    let (dir, last) = writable_parent(dirfd, &name)?;
-    let node = tmpfs::new_inode(S_IFLNK | 0o777, Kind::Symlink(target));
+    let (dir, last) = create_at(dirfd, &name, false)?;
+    let node = tmpfs::new_inode(S_IFLNK | 0o777, Kind::Symlink(target))?;
     walk::create(&dir, &last, node).map(|_| 0)
 }
 

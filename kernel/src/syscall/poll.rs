@@ -6,14 +6,18 @@
 //! interrupted it - after that signal's handler (`saved_mask`, as
 //! sigsuspend), so a signal unblocked only for the wait is handled.
 //! select, pselect6 and ppoll write the time left back into their timeout,
-//! as Linux does. An interrupted call is ERESTARTNOHAND (restarted if no
-//! handler runs); poll with a timeout is EINTR (Linux restarts it with a
-//! restart block, which Sigil does not have).
+//! as Linux does, whatever they return (`finish`). An interrupted call is EINTR if a handler runs, whatever
+//! its SA_RESTART. If none runs (a stop and SIGCONT), select, pselect6 and
+//! ppoll are ERESTARTNOHAND: the same call again, with the time left already
+//! written back; poll, whose timeout is a value, leaves a restart block
+//! holding its deadline and goes on through restart_syscall (Linux's
+//! `do_restart_poll`), so it too waits only for the time that was left.
 
 use alloc::vec::Vec;
 
 use sigil_core::abi::{self, Errno};
 use sigil_core::poll::{select_events, select_marks, Sets};
+use sigil_core::signal::restart::RestartBlock;
 use sigil_core::signal::SigSet;
 use sigil_core::time::{decode_timeval, encode_timespec, encode_timeval, Layout};
 
@@ -63,10 +67,17 @@ fn do_poll(fds: u32, n: u32, deadline: Option<u64>) -> Result<Waited, Errno> {
 /// poll(fds, n, timeout_ms): a negative timeout waits for ever.
 pub fn poll(fds: u32, n: u32, timeout_ms: i32) -> SysResult {
     let deadline = (timeout_ms >= 0).then(|| timer::now_ns() + timeout_ms as u64 * 1_000_000);
+    poll_until(fds, n, deadline)
+}
+
+/// poll toward an absolute deadline; restart_syscall calls it to go on.
+pub fn poll_until(fds: u32, n: u32, deadline: Option<u64>) -> SysResult {
     match do_poll(fds, n, deadline)? {
         Waited::Ready(k) => Ok(k),
-        Waited::Interrupted if deadline.is_none() => Err(Errno::ERESTARTNOHAND),
-        Waited::Interrupted => Err(Errno::EINTR),
+        Waited::Interrupted => {
+            proc::current().restart = Some(RestartBlock::Poll { fds, n, deadline });
+            Err(Errno::ERESTART_RESTARTBLOCK)
+        }
     }
 }
 
@@ -79,16 +90,26 @@ fn deadline_from(addr: u32, ns: impl FnOnce() -> Result<u64, Errno>) -> Result<O
     Ok(Some(timer::now_ns() + ns()?))
 }
 
-/// Writes the time left until `deadline` to the timeout at `addr` with `put`.
-fn time_left(
+/// Linux `poll_select_finish`: whatever the call's result `r`, writes the
+/// time left until `deadline` to the timeout at `addr` with `put` (not for a
+/// zero timeout). A timeout that cannot be written (read-only memory) is no
+/// error, but an interrupted call cannot restart with it: EINTR then.
+fn finish(
     addr: u32,
     timeout_ns: u64,
     deadline: Option<u64>,
     put: impl FnOnce(u32, u64) -> Result<(), Errno>,
-) -> Result<(), Errno> {
-    match deadline {
-        Some(d) if addr != 0 && timeout_ns != 0 => put(addr, d.saturating_sub(timer::now_ns())),
-        _ => Ok(()),
+    r: SysResult,
+) -> SysResult {
+    let written = match deadline {
+        Some(d) if addr != 0 && timeout_ns != 0 => {
+            put(addr, d.saturating_sub(timer::now_ns())).is_ok()
+        }
+        _ => true,
+    };
+    match r {
+        Err(Errno::ERESTARTNOHAND) if !written => Err(Errno::EINTR),
+        r => r,
     }
 }
 
@@ -150,11 +171,8 @@ pub fn ppoll(
     let timeout = if tsp != 0 { super::time::get_timespec(tsp, layout)? } else { 0 };
     let deadline = deadline_from(tsp, || Ok(timeout))?;
     let mask = read_mask(sigmask, sigsetsize)?;
-    with_mask(mask, || {
-        let r = do_poll(fds, n, deadline)?;
-        time_left(tsp, timeout, deadline, put_timespec(layout))?;
-        interrupted_or(r)
-    })
+    let r = with_mask(mask, || interrupted_or(do_poll(fds, n, deadline)?));
+    finish(tsp, timeout, deadline, put_timespec(layout), r)
 }
 
 /// The fd_set words for `n` descriptors at `addr` (NULL: none).
@@ -227,11 +245,9 @@ pub fn select(n: i32, r: u32, w: u32, e: u32, tvp: u32) -> SysResult {
         0
     };
     let deadline = deadline_from(tvp, || Ok(timeout))?;
-    let res = do_select(n, [r, w, e], deadline)?;
-    time_left(tvp, timeout, deadline, |addr, ns| {
-        copy_to_user(addr, &encode_timeval(ns)).map_err(|_| Errno::EFAULT)
-    })?;
-    interrupted_or(res)
+    let res = do_select(n, [r, w, e], deadline).and_then(interrupted_or);
+    let put = |addr, ns| copy_to_user(addr, &encode_timeval(ns)).map_err(|_| Errno::EFAULT);
+    finish(tvp, timeout, deadline, put, res)
 }
 
 /// pselect6(n, readfds, writefds, exceptfds, timespec, {sigmask, size})
@@ -246,9 +262,6 @@ pub fn pselect6(n: i32, sets: [u32; 3], tsp: u32, sig: u32, layout: Layout) -> S
     } else {
         None
     };
-    with_mask(mask, || {
-        let res = do_select(n, sets, deadline)?;
-        time_left(tsp, timeout, deadline, put_timespec(layout))?;
-        interrupted_or(res)
-    })
+    let r = with_mask(mask, || interrupted_or(do_select(n, sets, deadline)?));
+    finish(tsp, timeout, deadline, put_timespec(layout), r)
 }

@@ -18,7 +18,7 @@ use crate::proc;
 use crate::signal::{self, deliver};
 use crate::uaccess::{Access, UserWindow};
 
-fn signal_or_zero(sig: u32) -> Result<Option<Signal>, Errno> {
+pub(super) fn signal_or_zero(sig: u32) -> Result<Option<Signal>, Errno> {
     if sig == 0 {
         return Ok(None);
     }
@@ -288,22 +288,34 @@ pub(super) fn read_siginfo(uinfo: u32) -> Result<[u32; 32], Errno> {
 /// rt_sigqueueinfo(pid, sig, uinfo) and rt_tgsigqueueinfo(tgid, tid, sig,
 /// uinfo): a signal with a caller-made siginfo (glibc's sigqueue). RT signals
 /// count against the queue limit (EAGAIN beyond it).
-/// Signal 0 is the existence check, after the same siginfo checks
-/// (Linux `do_rt_sigqueueinfo`).
 pub fn rt_sigqueueinfo(pid: u32, sig: u32, uinfo: u32) -> SysResult {
     let sig = signal_or_zero(sig)?;
-    let words = read_siginfo(uinfo)?;
-    let me = proc::group().pid;
-    let Some(sig) = sig else {
-        check_queue_code(words[2] as i32, me, pid)?;
-        return crate::cred::may_signal(process_of(pid)?, 0).map(|_| 0);
-    };
-    let info = SigInfo::from_user(sig, &words)?;
-    info.check_queue_sender(me, pid)?;
+    let info = user_info(sig, &read_siginfo(uinfo)?, proc::group().pid, pid)?;
     let target = process_of(pid)?;
-    crate::cred::may_signal(target, sig.number())?;
-    signal::send_to(target, info, true)?;
+    crate::cred::may_signal(target, sig.map_or(0, Signal::number))?;
+    if let Some(info) = info {
+        signal::send_to(target, info, true)?;
+    }
     Ok(0)
+}
+
+/// The siginfo a caller made (`words`) for a signal from `sender` to
+/// `target`, checked: nobody may pretend to be the kernel or kill() to
+/// another process. Signal 0 builds none; it is the existence check after the
+/// same code check (Linux `do_rt_sigqueueinfo`, `pidfd_send_signal`).
+pub(super) fn user_info(
+    sig: Option<Signal>,
+    words: &[u32; 32],
+    sender: u32,
+    target: u32,
+) -> Result<Option<SigInfo>, Errno> {
+    let Some(sig) = sig else {
+        check_queue_code(words[2] as i32, sender, target)?;
+        return Ok(None);
+    };
+    let info = SigInfo::from_user(sig, words)?;
+    info.check_queue_sender(sender, target)?;
+    Ok(Some(info))
 }
 
 pub fn rt_tgsigqueueinfo(tgid: u32, tid: u32, sig: u32, uinfo: u32) -> SysResult {

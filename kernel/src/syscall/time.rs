@@ -12,14 +12,17 @@
 //! the time left and returns ERESTART_RESTARTBLOCK (EINTR if a handler runs,
 //! else restart_syscall resumes it toward the same deadline); an absolute
 //! clock_nanosleep returns ERESTARTNOHAND (EINTR, or the same call again).
+//! restart_syscall is here too: it carries on whichever call (sleep, timed
+//! futex wait, poll) left its thread's restart block.
 
 use sigil_core::abi::Errno;
+use sigil_core::signal::restart::RestartBlock;
 use sigil_core::time::cputime::{self, CpuTimes};
 use sigil_core::time::{self, decode_timespec, encode_timespec, ItimerSpec, Layout, SIGEVENT_SIZE};
 
 use super::SysResult;
 use crate::dev::timer;
-use crate::timers::{self, SleepRestart};
+use crate::timers;
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};
 
 pub(super) const CLOCK_REALTIME: u32 = 0;
@@ -89,26 +92,22 @@ pub fn clock_getres(clock: u32, res: u32, layout: Layout) -> SysResult {
 }
 
 /// Sleeps until `deadline`. Interrupted: the time left goes to `rem` (if
-/// given) and the call returns ERESTART_RESTARTBLOCK, leaving the restart
-/// block behind for restart_syscall.
-fn sleep_relative(r: SleepRestart) -> SysResult {
-    if timer::sleep_until(r.deadline).is_ok() {
+/// not NULL) and the call returns ERESTART_RESTARTBLOCK, leaving the restart
+/// block in the thread for restart_syscall (Linux `do_nanosleep`).
+fn sleep_relative(deadline: u64, rem: u32, layout: Layout) -> SysResult {
+    if timer::sleep_until(deadline).is_ok() {
         return Ok(0);
     }
-    if r.rem != 0 {
-        put_timespec(r.rem, r.deadline.saturating_sub(timer::now_ns()), r.layout)?;
+    if rem != 0 {
+        put_timespec(rem, deadline.saturating_sub(timer::now_ns()), layout)?;
     }
-    timers::set_restart(r);
+    crate::proc::current().restart = Some(RestartBlock::Sleep { deadline, rem, layout });
     Err(Errno::ERESTART_RESTARTBLOCK)
 }
 
 pub fn nanosleep(req: u32, rem: u32) -> SysResult {
     let ns = get_timespec(req, Layout::Old32)?;
-    sleep_relative(SleepRestart {
-        deadline: timer::now_ns().saturating_add(ns),
-        rem,
-        layout: Layout::Old32,
-    })
+    sleep_relative(timer::now_ns().saturating_add(ns), rem, Layout::Old32)
 }
 
 pub fn clock_nanosleep(clock: u32, flags: u32, req: u32, rem: u32, layout: Layout) -> SysResult {
@@ -121,14 +120,22 @@ pub fn clock_nanosleep(clock: u32, flags: u32, req: u32, rem: u32, layout: Layou
         };
         return slept.map(|_| 0).map_err(|_| Errno::ERESTARTNOHAND);
     }
-    sleep_relative(SleepRestart { deadline: timer::now_ns().saturating_add(ns), rem, layout })
+    sleep_relative(timer::now_ns().saturating_add(ns), rem, layout)
 }
 
-/// restart_syscall (number 0): what an interrupted relative sleep becomes
-/// when no handler ran; nothing to resume means EINTR, as Linux.
+/// restart_syscall (number 0): what a call that returned
+/// ERESTART_RESTARTBLOCK becomes when no handler ran. It takes the block,
+/// so a second restart_syscall, or one after a handler's sigreturn, finds
+/// nothing and is EINTR (Linux's `do_no_restart_syscall`).
 pub fn restart_syscall() -> SysResult {
-    match timers::take_restart() {
-        Some(r) => sleep_relative(r),
+    match crate::proc::current().restart.take() {
+        Some(RestartBlock::Sleep { deadline, rem, layout }) => {
+            sleep_relative(deadline, rem, layout)
+        }
+        Some(RestartBlock::Futex { addr, val, bitset, deadline }) => {
+            crate::proc::futex::wait(addr, val, bitset, Some(deadline))
+        }
+        Some(RestartBlock::Poll { fds, n, deadline }) => super::poll::poll_until(fds, n, deadline),
         None => Err(Errno::EINTR),
     }
 }

@@ -342,7 +342,7 @@ pub enum Restart {
     /// Run the same call again: r3 = orig_r3, NIP -= 4 (back onto `sc`).
     Again,
     /// Run `restart_syscall` (0) instead: r0 = 0, NIP -= 4; it continues the
-    /// call from the state saved in the process's restart block.
+    /// call from the state saved in the thread's restart block.
     ViaRestartSyscall,
     /// Fail the call with EINTR: r3 = 4, CR0[SO] set.
     Eintr,

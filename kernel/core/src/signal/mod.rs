@@ -14,13 +14,15 @@
 //!    the frame in one window, drops the node, and runs the handler.
 //! 6. [`frame`]: sigreturn reads the frame back; `sanitize_user_msr` and
 //!    [`altstack`] decide what may be restored; `syscall_restart` says what
-//!    an interrupted call returns.
+//!    an interrupted call returns, and [`restart`] what it leaves behind for
+//!    `restart_syscall`.
 
 pub mod action;
 pub mod altstack;
 pub mod frame;
 pub mod info;
 pub mod queue;
+pub mod restart;
 pub mod sigset;
 
 #[cfg(test)]
