@@ -1,10 +1,12 @@
 //! Generic trap handling: what each kind of exception means to the kernel.
 //!
-//! The arch layer decodes a vector into an `Event` and calls `handle` with the
-//! saved `TrapFrame`. User faults become signals; kernel faults on user
-//! memory are resolved (page reload, demand-zero) or fixed up inside an open
-//! `UserWindow`; anything else in kernel mode is an oops: registers, fault
-//! address, backtrace, and a non-zero exit so no test ever hangs on a dead kernel.
+//! The arch layer calls `syscall` for a system call from user mode (the hot
+//! path, no decoding), and for anything else decodes the vector into an
+//! `Event` and calls `handle`, both with the saved `TrapFrame`. User faults
+//! become signals; kernel faults on user memory are resolved (page reload,
+//! demand-zero) or fixed up inside an open `UserWindow`; anything else in
+//! kernel mode is an oops: registers, fault address, backtrace, and a
+//! non-zero exit so no test ever hangs on a dead kernel.
 
 use core::sync::atomic::Ordering;
 
@@ -15,6 +17,19 @@ use crate::mm::space::Fault;
 use crate::mm::TASK_SIZE;
 use crate::{proc, signal, syscall, uaccess};
 
+/// A system call from user mode, the hot path: arch code calls it for `sc`
+/// without decoding an `Event`. Inline there, apart from `handle`, so the
+/// round trip saves only the registers it needs.
+#[inline]
+pub fn syscall(tf: &mut TrapFrame) {
+    proc::check_kernel_stack_guard();
+    syscall::entry(tf);
+    return_to_user(tf);
+}
+
+/// Every other exception, from user or kernel mode (a user `sc` too, if an
+/// arch does not take the `syscall` path).
+#[inline(never)]
 pub fn handle(tf: &mut TrapFrame, event: Event) {
     // The stack check: whole in kernel mode, where a nested trap finds a deep
     // stack; from user mode the stack is empty and only the guard can be hit.
@@ -25,7 +40,7 @@ pub fn handle(tf: &mut TrapFrame, event: Event) {
         // return to user mode), so there is nothing to save. Linux's ppc32
         // `interrupt_enter_prepare` likewise only saves for kernel-mode
         // interrupts.
-        user_trap(tf, event);
+        user_exception(tf, event);
         return_to_user(tf);
     } else {
         proc::check_kernel_stack(arch::stack_pointer() as usize);
@@ -37,20 +52,10 @@ pub fn handle(tf: &mut TrapFrame, event: Event) {
     }
 }
 
-/// System calls first and inline; everything else out of line, so the
-/// syscall round trip does not pay for the registers the rare cases need.
-#[inline(always)]
-fn user_trap(tf: &mut TrapFrame, event: Event) {
-    match event {
-        Event::Syscall => syscall::entry(tf),
-        _ => user_exception(tf, event),
-    }
-}
-
 #[inline(never)]
 fn user_exception(tf: &mut TrapFrame, event: Event) {
     match event {
-        Event::Syscall => unreachable!("handled by user_trap"),
+        Event::Syscall => syscall::entry(tf),
         Event::Timer => crate::dev::timer::tick(true),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } => {
@@ -99,6 +104,8 @@ pub fn segv(tf: &TrapFrame, ea: u32) {
 
 /// The last thing before user mode: take the CPU's turn (preemption), then
 /// deliver pending signals, then finish an interrupted syscall's restart.
+/// Inlined into both paths: the syscall's must not pay for a call.
+#[inline(always)]
 fn return_to_user(tf: &mut TrapFrame) {
     // A plain load first: an atomic swap is a lwarx/stwcx. loop on every return.
     if crate::dev::timer::NEED_RESCHED.load(Ordering::Relaxed) {

@@ -4,15 +4,15 @@
 //! Kernel objects (processes, sigqueue nodes, pipes, page tables' bookkeeping)
 //! live here. `used()` is reported at power-off so tests catch leaks.
 //!
-//! The small-block lists are Linux's slab caches in their simplest form: a
+//! The small-block list is Linux's slab cache in its simplest form: a
 //! request of at most 32 bytes (alignment at most 32) gets a 32-byte block,
-//! one of at most 64 a 64-byte block, and a freed block goes on its class's
-//! LIFO list instead of back into the linked list. A sigqueue node (36 bytes:
-//! the 32-byte siginfo and its user charge) is allocated and freed for every
-//! signal; first-fit search and coalescing in the linked list cost about 500
-//! instructions per pair there (a raise measured 2646 instructions with the
-//! node in the linked list, 2124 with the 64-byte class), the list push and
-//! pop a handful. Cached blocks are never returned to the linked list: a
+//! and a freed block goes on the LIFO list instead of back into the linked
+//! list. A sigqueue node (the 32-byte siginfo, nothing else: its user charge
+//! stays in the queue) is allocated and freed for every signal; first-fit
+//! search and coalescing in the linked list cost about 500 instructions per
+//! pair there (a raise measured 2646 instructions with the node in the
+//! linked list, 2124 with it in a small-block class), the list push and pop
+//! a handful. Cached blocks are never returned to the linked list: the
 //! cache only holds as many as were ever live at once.
 
 use core::alloc::{GlobalAlloc, Layout};
@@ -22,7 +22,7 @@ use linked_list_allocator::LockedHeap;
 use crate::kcell::KCell;
 
 /// The sizes (and alignments) of the small-block classes.
-const CLASSES: [usize; 2] = [32, 64];
+const CLASSES: [usize; 1] = [32];
 
 /// A free small block: its first word links to the next one.
 struct FreeBlock {
@@ -32,19 +32,20 @@ struct FreeBlock {
 struct KernelHeap {
     list: LockedHeap,
     /// Per class: free blocks (top of the LIFO) and how many there are.
-    small: KCell<[(*mut FreeBlock, usize); 2]>,
+    small: KCell<[(*mut FreeBlock, usize); CLASSES.len()]>,
 }
 
 /// The small-block class serving `layout`, if any.
 const fn class(layout: Layout) -> Option<usize> {
     let need = if layout.size() > layout.align() { layout.size() } else { layout.align() };
-    if need <= CLASSES[0] {
-        Some(0)
-    } else if need <= CLASSES[1] {
-        Some(1)
-    } else {
-        None
+    let mut c = 0;
+    while c < CLASSES.len() {
+        if need <= CLASSES[c] {
+            return Some(c);
+        }
+        c += 1;
     }
+    None
 }
 
 /// The layout of a class's blocks (a power of two, so size = alignment).
@@ -92,8 +93,10 @@ unsafe impl GlobalAlloc for KernelHeap {
 }
 
 #[global_allocator]
-static HEAP: KernelHeap =
-    KernelHeap { list: LockedHeap::empty(), small: KCell::new([(core::ptr::null_mut(), 0); 2]) };
+static HEAP: KernelHeap = KernelHeap {
+    list: LockedHeap::empty(),
+    small: KCell::new([(core::ptr::null_mut(), 0); CLASSES.len()]),
+};
 
 /// Gives the allocator its memory; called once, by `frames::init`.
 pub fn init(start: usize, size: usize) {

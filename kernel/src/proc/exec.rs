@@ -243,6 +243,7 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     g.shown.exec(&path, cmdline);
     t.fp_live = false;
     t.fp_used = false;
+    t.fp_unchecked = false;
     t.fp = arch::FpState::new();
     t.restart = None;
     *tf_out = tf;

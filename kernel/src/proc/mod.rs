@@ -230,6 +230,12 @@ pub struct Thread {
     /// initial all-zero state and its signal frames carry no FP registers
     /// (deliver.rs, `FRAME_MSR_NO_FP`).
     pub fp_used: bool,
+    /// `fp` was saved since it was last compared with the initial state, so
+    /// `fp_used` may be stale-true (glibc's setjmp stores the FP registers
+    /// without changing them). Compared only when a frame needs the answer
+    /// (`fp_settle`), not at each context switch: the 33-register scan is
+    /// paid once per signal, by threads that touched FP.
+    pub fp_unchecked: bool,
     /// set_tid_address / CLONE_CHILD_CLEARTID: zeroed and woken at exit.
     pub clear_child_tid: u32,
     /// set_robust_list: the head of the robust mutexes this thread holds.
@@ -248,6 +254,15 @@ pub struct Thread {
 impl Thread {
     fn kstack_top(&self) -> usize {
         self.kstack.0.as_ptr() as usize + KSTACK_SIZE
+    }
+
+    /// Makes `fp_used` exact: a saved state still all zero is not "used",
+    /// and a signal frame can leave it out (handle_signal, deliver.rs).
+    pub fn fp_settle(&mut self) {
+        if self.fp_unchecked {
+            self.fp_unchecked = false;
+            self.fp_used = !self.fp.is_initial();
+        }
     }
 
     /// The thread's group. Valid until the next context switch (see the
@@ -374,6 +389,7 @@ fn spawn_thread(
         fp_used: !fp.is_initial(),
         fp,
         fp_live: false,
+        fp_unchecked: false,
         clear_child_tid: 0,
         robust_list: 0,
         cpu_ns: 0,
@@ -595,7 +611,7 @@ fn switch_to(next: &'static mut Thread) {
         arch::fp_save(&mut prev.fp);
         prev.frame().msr &= !arch::MSR_FP;
         prev.fp_live = false;
-        prev.fp_used = !prev.fp.is_initial(); // see handle_signal (deliver.rs)
+        prev.fp_unchecked = true;
     }
     t.current = &mut *next;
     // Threads of one group share the space: no MMU switch between them.

@@ -280,10 +280,11 @@ pub(super) fn flush_fp(p: &mut Thread, tf: &mut TrapFrame) {
         arch::fp_save(&mut p.fp);
         p.fp_live = false;
         tf.msr &= !arch::MSR_FP;
-        // glibc's setjmp stores the FP registers without changing them: a
-        // state still initial is not "used", and the frame can skip it.
-        p.fp_used = !p.fp.is_initial();
+        p.fp_unchecked = true;
     }
+    // glibc's setjmp stores the FP registers without changing them: a
+    // state still initial is not "used", and the frame can skip it.
+    p.fp_settle();
 }
 
 /// Linux `force_sigsegv`: a frame for SIGSEGV itself that fails kills.

@@ -40,7 +40,7 @@ use crate::proc::{self, Group, State, Thread};
 
 /// RLIMIT_SIGPENDING: the signals one user may have queued at once, in all
 /// its processes together. As Linux does, each queued signal is charged to
-/// its receiver's real user (`Group::user`, a `queue::Charge` in the node)
+/// its receiver's real user (`Group::user`, a `queue::Charge` beside the node)
 /// and RT signals are refused beyond this limit. Per process it would let 64
 /// processes each queue the limit and fill the kernel heap; per user, one
 /// user's flood cannot take another's room (root's, say).
@@ -170,7 +170,11 @@ pub fn send_to(g: &mut Group, info: SigInfo, rt_limit: bool) -> Result<(), Errno
 
 /// Generates `info` for thread `tid` (a thread-directed signal).
 pub fn send_thread(tid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
-    let t = proc::thread(tid).ok_or(Errno::ESRCH)?;
+    send_to_thread(proc::thread(tid).ok_or(Errno::ESRCH)?, info, rt_limit)
+}
+
+/// `send_thread` for a caller that already holds the thread (tgkill).
+pub fn send_to_thread(t: &mut Thread, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     generate(t.group(), Some(t), info, rt_limit)
 }
 

@@ -43,12 +43,13 @@ struct Reported {
 static REPORTED: KCell<Reported> =
     KCell::new(Reported { seen: [0; REPORT_BELOW as usize / 32], high: 0 });
 
-/// Entry from the trap handler.
+/// Entry from the trap handler (`trap::syscall`), inlined there: the
+/// round trip is one function, one prologue.
+#[inline(always)]
 pub fn entry(tf: &mut TrapFrame) {
     let nr = tf.gpr[0];
-    let a = [tf.gpr[3], tf.gpr[4], tf.gpr[5], tf.gpr[6], tf.gpr[7], tf.gpr[8]];
     tf.cr &= !CR0_SO;
-    match dispatch(tf, nr, a) {
+    match dispatch(tf, nr) {
         Ok(v) => tf.gpr[3] = v,
         Err(e) => {
             tf.gpr[3] = e.raw() as u32;
@@ -57,7 +58,17 @@ pub fn entry(tf: &mut TrapFrame) {
     }
 }
 
-fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
+/// The one `match`: number to handler. Inline in `entry`: the round trip is
+/// one function. Each arm loads the arguments it uses (`a!(i)` is r(3+i)):
+/// six loaded up front would cost every syscall six loads, and an array
+/// passed whole would be stored to the stack first.
+#[inline(always)]
+fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
+    macro_rules! a {
+        ($i:literal) => {
+            tf.gpr[3 + $i]
+        };
+    }
     use crate::fs::path::AT_FDCWD;
     use cred::Family::{Group, User};
     use fs::AT_SYMLINK_NOFOLLOW;
@@ -65,201 +76,205 @@ fn dispatch(tf: &mut TrapFrame, nr: u32, a: [u32; 6]) -> SysResult {
     const AT_REMOVEDIR: u32 = 0x200;
     let Some(sys) = Sysno::from_raw(nr) else { return unknown(nr) };
     match sys {
-        Exit => process::exit(a[0]),
-        ExitGroup => process::exit_group(a[0]),
+        Exit => process::exit(a!(0)),
+        ExitGroup => process::exit_group(a!(0)),
         Fork => thread::fork(tf),
         Vfork => thread::vfork(tf),
-        Clone => thread::clone(tf, a),
+        Clone => thread::clone(tf, [a!(0), a!(1), a!(2), a!(3), a!(4), a!(5)]),
         // glibc falls back to clone when clone3 is ENOSYS (as on older kernels).
         Clone3 => Err(Errno::ENOSYS),
-        Execve => process::execve(tf, a[0], a[1], a[2]),
-        Wait4 => process::wait4(a[0] as i32, a[1], a[2], a[3]),
-        Waitpid => process::wait4(a[0] as i32, a[1], a[2], 0),
-        Waitid => process::waitid(a[0], a[1] as i32, a[2], a[3], a[4]),
-        Setpgid => crate::proc::group::setpgid(a[0] as i32, a[1] as i32),
-        Getpgid => crate::proc::group::getpgid(a[0] as i32),
+        Execve => process::execve(tf, a!(0), a!(1), a!(2)),
+        Wait4 => process::wait4(a!(0) as i32, a!(1), a!(2), a!(3)),
+        Waitpid => process::wait4(a!(0) as i32, a!(1), a!(2), 0),
+        Waitid => process::waitid(a!(0), a!(1) as i32, a!(2), a!(3), a!(4)),
+        Setpgid => crate::proc::group::setpgid(a!(0) as i32, a!(1) as i32),
+        Getpgid => crate::proc::group::getpgid(a!(0) as i32),
         Getpgrp => crate::proc::group::getpgid(0),
         Setsid => crate::proc::group::setsid(),
-        Getsid => crate::proc::group::getsid(a[0] as i32),
-        Prctl => process::prctl(a[0], a[1]),
+        Getsid => crate::proc::group::getsid(a!(0) as i32),
+        Prctl => process::prctl(a!(0), a!(1)),
         Getpid => Ok(crate::proc::group().pid),
         Gettid => Ok(crate::proc::current().tid),
         Getppid => Ok(crate::proc::group().ppid),
-        SetTidAddress => thread::set_tid_address(a[0]),
-        SetRobustList => thread::set_robust_list(a[0], a[1]),
-        GetRobustList => thread::get_robust_list(a[0], a[1], a[2]),
-        Futex => thread::futex(a, false),
-        FutexTime64 => thread::futex(a, true),
+        SetTidAddress => thread::set_tid_address(a!(0)),
+        SetRobustList => thread::set_robust_list(a!(0), a!(1)),
+        GetRobustList => thread::get_robust_list(a!(0), a!(1), a!(2)),
+        Futex => thread::futex([a!(0), a!(1), a!(2), a!(3), a!(4), a!(5)], false),
+        FutexTime64 => thread::futex([a!(0), a!(1), a!(2), a!(3), a!(4), a!(5)], true),
         Getuid => cred::get_real(User),
         Getgid => cred::get_real(Group),
         Geteuid => cred::get_effective(User),
         Getegid => cred::get_effective(Group),
-        Setuid => cred::set_id(User, a[0]),
-        Setgid => cred::set_id(Group, a[0]),
-        Setreuid => cred::set_re(User, a[0], a[1]),
-        Setregid => cred::set_re(Group, a[0], a[1]),
-        Setresuid => cred::set_res(User, a[0], a[1], a[2]),
-        Setresgid => cred::set_res(Group, a[0], a[1], a[2]),
-        Getresuid => cred::get_res(User, a[0], a[1], a[2]),
-        Getresgid => cred::get_res(Group, a[0], a[1], a[2]),
-        Setfsuid => cred::set_fs(User, a[0]),
-        Setfsgid => cred::set_fs(Group, a[0]),
-        Getgroups => cred::getgroups(a[0], a[1]),
-        Setgroups => cred::setgroups(a[0], a[1]),
+        Setuid => cred::set_id(User, a!(0)),
+        Setgid => cred::set_id(Group, a!(0)),
+        Setreuid => cred::set_re(User, a!(0), a!(1)),
+        Setregid => cred::set_re(Group, a!(0), a!(1)),
+        Setresuid => cred::set_res(User, a!(0), a!(1), a!(2)),
+        Setresgid => cred::set_res(Group, a!(0), a!(1), a!(2)),
+        Getresuid => cred::get_res(User, a!(0), a!(1), a!(2)),
+        Getresgid => cred::get_res(Group, a!(0), a!(1), a!(2)),
+        Setfsuid => cred::set_fs(User, a!(0)),
+        Setfsgid => cred::set_fs(Group, a!(0)),
+        Getgroups => cred::getgroups(a!(0), a!(1)),
+        Setgroups => cred::setgroups(a!(0), a!(1)),
         SchedYield => {
             crate::proc::yield_now();
             Ok(0)
         }
-        Brk => mem::brk(a[0]),
-        Mmap => mem::old_mmap(a[0]),
-        Mmap2 => mem::mmap(a[0], a[1], a[2], a[3], a[4] as i32, a[5]),
-        Munmap => mem::munmap(a[0], a[1]),
-        Mprotect => mem::mprotect(a[0], a[1], a[2]),
-        Madvise => mem::madvise(a[0], a[1], a[2]),
-        Read => fs::read(a[0], a[1], a[2]),
-        Write => fs::write(a[0], a[1], a[2]),
-        Readv => fs::rw_vec(a[0], a[1], a[2], false),
-        Writev => fs::rw_vec(a[0], a[1], a[2], true),
-        Pread64 => fs::pread64(a[0], a[1], a[2], a[4], a[5], false),
-        Pwrite64 => fs::pread64(a[0], a[1], a[2], a[4], a[5], true),
-        Close => fs::close(a[0]),
-        Ioctl => fs::ioctl(a[0], a[1], a[2]),
-        Eventfd => event::eventfd2(a[0], 0),
-        Eventfd2 => event::eventfd2(a[0], a[1]),
-        PidfdOpen => event::pidfd_open(a[0], a[1]),
-        PidfdSendSignal => event::pidfd_send_signal(a[0], a[1], a[2], a[3]),
-        Pipe => fs::pipe2(a[0], 0),
-        Pipe2 => fs::pipe2(a[0], a[1]),
-        Open => fs::open(a[0], a[1], a[2]),
-        Openat => fs::openat(a[0] as i32, a[1], a[2], a[3]),
-        Dup => fs::dup(a[0]),
-        Dup2 => fs::dup2(a[0], a[1]),
-        Dup3 => fs::dup3(a[0], a[1], a[2]),
-        Fcntl | Fcntl64 => fs::fcntl(a[0], a[1], a[2]),
-        Lseek => fs::lseek(a[0], a[1] as i32, a[2]),
-        Llseek => fs::llseek(a[0], a[1], a[2], a[3], a[4]),
-        Getdents64 => fs::getdents64(a[0], a[1], a[2]),
-        Fstat64 => fs::fstat64(a[0], a[1]),
-        Stat64 => fs::fstatat64(AT_FDCWD, a[0], a[1], 0),
-        Lstat64 => fs::fstatat64(AT_FDCWD, a[0], a[1], AT_SYMLINK_NOFOLLOW),
-        Fstatat64 => fs::fstatat64(a[0] as i32, a[1], a[2], a[3]),
-        Statx => fs::statx(a[0] as i32, a[1], a[2], a[3], a[4]),
-        Access => fs::faccessat(AT_FDCWD, a[0], a[1], 0),
-        Faccessat => fs::faccessat(a[0] as i32, a[1], a[2], 0),
-        Faccessat2 => fs::faccessat(a[0] as i32, a[1], a[2], a[3]),
-        Umask => fs::umask(a[0]),
-        Getcwd => names::getcwd(a[0], a[1]),
-        Chdir => names::chdir(a[0]),
-        Fchdir => names::fchdir(a[0]),
-        Mkdir => names::mkdirat(AT_FDCWD, a[0], a[1]),
-        Mkdirat => names::mkdirat(a[0] as i32, a[1], a[2]),
-        Mknod => names::mknodat(AT_FDCWD, a[0], a[1], a[2]),
-        Mknodat => names::mknodat(a[0] as i32, a[1], a[2], a[3]),
-        Rmdir => names::unlinkat(AT_FDCWD, a[0], AT_REMOVEDIR),
-        Unlink => names::unlinkat(AT_FDCWD, a[0], 0),
-        Unlinkat => names::unlinkat(a[0] as i32, a[1], a[2]),
-        Rename => names::renameat2(AT_FDCWD, a[0], AT_FDCWD, a[1], 0),
-        Renameat => names::renameat2(a[0] as i32, a[1], a[2] as i32, a[3], 0),
-        Renameat2 => names::renameat2(a[0] as i32, a[1], a[2] as i32, a[3], a[4]),
-        Link => names::linkat(AT_FDCWD, a[0], AT_FDCWD, a[1], 0),
-        Linkat => names::linkat(a[0] as i32, a[1], a[2] as i32, a[3], a[4]),
-        Symlink => names::symlinkat(a[0], AT_FDCWD, a[1]),
-        Symlinkat => names::symlinkat(a[0], a[1] as i32, a[2]),
-        Readlink => names::readlinkat(AT_FDCWD, a[0], a[1], a[2]),
-        Readlinkat => names::readlinkat(a[0] as i32, a[1], a[2], a[3]),
-        Chmod => attrs::fchmodat(AT_FDCWD, a[0], a[1]),
-        Fchmodat => attrs::fchmodat(a[0] as i32, a[1], a[2]),
-        Fchmod => attrs::fchmod(a[0], a[1]),
-        Chown => attrs::fchownat(AT_FDCWD, a[0], a[1], a[2], 0),
-        Lchown => attrs::fchownat(AT_FDCWD, a[0], a[1], a[2], AT_SYMLINK_NOFOLLOW),
-        Fchownat => attrs::fchownat(a[0] as i32, a[1], a[2], a[3], a[4]),
-        Fchown => attrs::fchown(a[0], a[1], a[2]),
+        Brk => mem::brk(a!(0)),
+        Mmap => mem::old_mmap(a!(0)),
+        Mmap2 => mem::mmap(a!(0), a!(1), a!(2), a!(3), a!(4) as i32, a!(5)),
+        Munmap => mem::munmap(a!(0), a!(1)),
+        Mprotect => mem::mprotect(a!(0), a!(1), a!(2)),
+        Madvise => mem::madvise(a!(0), a!(1), a!(2)),
+        Read => fs::read(a!(0), a!(1), a!(2)),
+        Write => fs::write(a!(0), a!(1), a!(2)),
+        Readv => fs::rw_vec(a!(0), a!(1), a!(2), false),
+        Writev => fs::rw_vec(a!(0), a!(1), a!(2), true),
+        Pread64 => fs::pread64(a!(0), a!(1), a!(2), a!(4), a!(5), false),
+        Pwrite64 => fs::pread64(a!(0), a!(1), a!(2), a!(4), a!(5), true),
+        Close => fs::close(a!(0)),
+        Ioctl => fs::ioctl(a!(0), a!(1), a!(2)),
+        Eventfd => event::eventfd2(a!(0), 0),
+        Eventfd2 => event::eventfd2(a!(0), a!(1)),
+        PidfdOpen => event::pidfd_open(a!(0), a!(1)),
+        PidfdSendSignal => event::pidfd_send_signal(a!(0), a!(1), a!(2), a!(3)),
+        Pipe => fs::pipe2(a!(0), 0),
+        Pipe2 => fs::pipe2(a!(0), a!(1)),
+        Open => fs::open(a!(0), a!(1), a!(2)),
+        Openat => fs::openat(a!(0) as i32, a!(1), a!(2), a!(3)),
+        Dup => fs::dup(a!(0)),
+        Dup2 => fs::dup2(a!(0), a!(1)),
+        Dup3 => fs::dup3(a!(0), a!(1), a!(2)),
+        Fcntl | Fcntl64 => fs::fcntl(a!(0), a!(1), a!(2)),
+        Lseek => fs::lseek(a!(0), a!(1) as i32, a!(2)),
+        Llseek => fs::llseek(a!(0), a!(1), a!(2), a!(3), a!(4)),
+        Getdents64 => fs::getdents64(a!(0), a!(1), a!(2)),
+        Fstat64 => fs::fstat64(a!(0), a!(1)),
+        Stat64 => fs::fstatat64(AT_FDCWD, a!(0), a!(1), 0),
+        Lstat64 => fs::fstatat64(AT_FDCWD, a!(0), a!(1), AT_SYMLINK_NOFOLLOW),
+        Fstatat64 => fs::fstatat64(a!(0) as i32, a!(1), a!(2), a!(3)),
+        Statx => fs::statx(a!(0) as i32, a!(1), a!(2), a!(3), a!(4)),
+        Access => fs::faccessat(AT_FDCWD, a!(0), a!(1), 0),
+        Faccessat => fs::faccessat(a!(0) as i32, a!(1), a!(2), 0),
+        Faccessat2 => fs::faccessat(a!(0) as i32, a!(1), a!(2), a!(3)),
+        Umask => fs::umask(a!(0)),
+        Getcwd => names::getcwd(a!(0), a!(1)),
+        Chdir => names::chdir(a!(0)),
+        Fchdir => names::fchdir(a!(0)),
+        Mkdir => names::mkdirat(AT_FDCWD, a!(0), a!(1)),
+        Mkdirat => names::mkdirat(a!(0) as i32, a!(1), a!(2)),
+        Mknod => names::mknodat(AT_FDCWD, a!(0), a!(1), a!(2)),
+        Mknodat => names::mknodat(a!(0) as i32, a!(1), a!(2), a!(3)),
+        Rmdir => names::unlinkat(AT_FDCWD, a!(0), AT_REMOVEDIR),
+        Unlink => names::unlinkat(AT_FDCWD, a!(0), 0),
+        Unlinkat => names::unlinkat(a!(0) as i32, a!(1), a!(2)),
+        Rename => names::renameat2(AT_FDCWD, a!(0), AT_FDCWD, a!(1), 0),
+        Renameat => names::renameat2(a!(0) as i32, a!(1), a!(2) as i32, a!(3), 0),
+        Renameat2 => names::renameat2(a!(0) as i32, a!(1), a!(2) as i32, a!(3), a!(4)),
+        Link => names::linkat(AT_FDCWD, a!(0), AT_FDCWD, a!(1), 0),
+        Linkat => names::linkat(a!(0) as i32, a!(1), a!(2) as i32, a!(3), a!(4)),
+        Symlink => names::symlinkat(a!(0), AT_FDCWD, a!(1)),
+        Symlinkat => names::symlinkat(a!(0), a!(1) as i32, a!(2)),
+        Readlink => names::readlinkat(AT_FDCWD, a!(0), a!(1), a!(2)),
+        Readlinkat => names::readlinkat(a!(0) as i32, a!(1), a!(2), a!(3)),
+        Chmod => attrs::fchmodat(AT_FDCWD, a!(0), a!(1)),
+        Fchmodat => attrs::fchmodat(a!(0) as i32, a!(1), a!(2)),
+        Fchmod => attrs::fchmod(a!(0), a!(1)),
+        Chown => attrs::fchownat(AT_FDCWD, a!(0), a!(1), a!(2), 0),
+        Lchown => attrs::fchownat(AT_FDCWD, a!(0), a!(1), a!(2), AT_SYMLINK_NOFOLLOW),
+        Fchownat => attrs::fchownat(a!(0) as i32, a!(1), a!(2), a!(3), a!(4)),
+        Fchown => attrs::fchown(a!(0), a!(1), a!(2)),
         // ppc32 passes a 64-bit length in an aligned register pair (r5:r6).
-        Truncate => attrs::truncate_path(a[0], a[1] as i32 as i64),
-        Truncate64 => attrs::truncate_path(a[0], ((a[2] as u64) << 32 | a[3] as u64) as i64),
-        Ftruncate => attrs::ftruncate(a[0], a[1] as i32 as i64),
-        Ftruncate64 => attrs::ftruncate(a[0], ((a[2] as u64) << 32 | a[3] as u64) as i64),
+        Truncate => attrs::truncate_path(a!(0), a!(1) as i32 as i64),
+        Truncate64 => attrs::truncate_path(a!(0), ((a!(2) as u64) << 32 | a!(3) as u64) as i64),
+        Ftruncate => attrs::ftruncate(a!(0), a!(1) as i32 as i64),
+        Ftruncate64 => attrs::ftruncate(a!(0), ((a!(2) as u64) << 32 | a!(3) as u64) as i64),
         Utimensat | UtimensatTime64 => {
-            attrs::utimensat(a[0] as i32, a[1], a[2], a[3], Layout::new(sys == UtimensatTime64))
+            attrs::utimensat(a!(0) as i32, a!(1), a!(2), a!(3), Layout::new(sys == UtimensatTime64))
         }
-        Statfs => attrs::statfs(a[0], a[1]),
-        Fstatfs => attrs::fstatfs(a[0], a[1]),
-        Statfs64 => attrs::statfs64(a[0], a[1], a[2]),
-        Fstatfs64 => attrs::fstatfs64(a[0], a[1], a[2]),
-        Fsync | Fdatasync => attrs::fsync(a[0]),
+        Statfs => attrs::statfs(a!(0), a!(1)),
+        Fstatfs => attrs::fstatfs(a!(0), a!(1)),
+        Statfs64 => attrs::statfs64(a!(0), a!(1), a!(2)),
+        Fstatfs64 => attrs::fstatfs64(a!(0), a!(1), a!(2)),
+        Fsync | Fdatasync => attrs::fsync(a!(0)),
         Sync => Ok(0),
-        Poll => poll::poll(a[0], a[1], a[2] as i32),
+        Poll => poll::poll(a!(0), a!(1), a!(2) as i32),
         Ppoll | PpollTime64 => {
-            poll::ppoll(a[0], a[1], a[2], a[3], a[4], Layout::new(sys == PpollTime64))
+            poll::ppoll(a!(0), a!(1), a!(2), a!(3), a!(4), Layout::new(sys == PpollTime64))
         }
-        Newselect => poll::select(a[0] as i32, a[1], a[2], a[3], a[4]),
+        Newselect => poll::select(a!(0) as i32, a!(1), a!(2), a!(3), a!(4)),
         Pselect6 | Pselect6Time64 => poll::pselect6(
-            a[0] as i32,
-            [a[1], a[2], a[3]],
-            a[4],
-            a[5],
+            a!(0) as i32,
+            [a!(1), a!(2), a!(3)],
+            a!(4),
+            a!(5),
             Layout::new(sys == Pselect6Time64),
         ),
-        Uname => misc::uname(a[0]),
-        Sysinfo => sysinfo::sysinfo(a[0]),
-        SchedGetaffinity => sysinfo::sched_getaffinity(a[0], a[1], a[2]),
-        SchedSetaffinity => sysinfo::sched_setaffinity(a[0], a[1], a[2]),
-        Ugetrlimit | Getrlimit => misc::getrlimit(a[0], a[1]),
-        Setrlimit => misc::setrlimit(a[0], a[1]),
-        Prlimit64 => misc::prlimit64(a[0], a[1], a[2], a[3]),
-        Getrandom => misc::getrandom(a[0], a[1], a[2]),
+        Uname => misc::uname(a!(0)),
+        Sysinfo => sysinfo::sysinfo(a!(0)),
+        SchedGetaffinity => sysinfo::sched_getaffinity(a!(0), a!(1), a!(2)),
+        SchedSetaffinity => sysinfo::sched_setaffinity(a!(0), a!(1), a!(2)),
+        Ugetrlimit | Getrlimit => misc::getrlimit(a!(0), a!(1)),
+        Setrlimit => misc::setrlimit(a!(0), a!(1)),
+        Prlimit64 => misc::prlimit64(a!(0), a!(1), a!(2), a!(3)),
+        Getrandom => misc::getrandom(a!(0), a!(1), a!(2)),
         ClockGettime | ClockGettime64 => {
-            time::clock_gettime(a[0], a[1], Layout::new(sys == ClockGettime64))
+            time::clock_gettime(a!(0), a!(1), Layout::new(sys == ClockGettime64))
         }
         ClockGetres | ClockGetresTime64 => {
-            time::clock_getres(a[0], a[1], Layout::new(sys == ClockGetresTime64))
+            time::clock_getres(a!(0), a!(1), Layout::new(sys == ClockGetresTime64))
         }
         ClockSettime | ClockSettime64 => {
-            clock::clock_settime(a[0], a[1], Layout::new(sys == ClockSettime64))
+            clock::clock_settime(a!(0), a!(1), Layout::new(sys == ClockSettime64))
         }
-        Time => clock::time(a[0]),
-        Gettimeofday => clock::gettimeofday(a[0], a[1]),
-        Settimeofday => clock::settimeofday(a[0], a[1]),
-        Nanosleep => time::nanosleep(a[0], a[1]),
-        ClockNanosleep | ClockNanosleepTime64 => {
-            time::clock_nanosleep(a[0], a[1], a[2], a[3], Layout::new(sys == ClockNanosleepTime64))
-        }
+        Time => clock::time(a!(0)),
+        Gettimeofday => clock::gettimeofday(a!(0), a!(1)),
+        Settimeofday => clock::settimeofday(a!(0), a!(1)),
+        Nanosleep => time::nanosleep(a!(0), a!(1)),
+        ClockNanosleep | ClockNanosleepTime64 => time::clock_nanosleep(
+            a!(0),
+            a!(1),
+            a!(2),
+            a!(3),
+            Layout::new(sys == ClockNanosleepTime64),
+        ),
         RestartSyscall => time::restart_syscall(),
-        Alarm => time::alarm(a[0]),
-        Setitimer => time::setitimer(a[0], a[1], a[2]),
-        Getitimer => time::getitimer(a[0], a[1]),
-        Times => time::times(a[0]),
-        Getrusage => time::getrusage(a[0], a[1]),
-        TimerCreate => time::timer_create(a[0], a[1], a[2]),
+        Alarm => time::alarm(a!(0)),
+        Setitimer => time::setitimer(a!(0), a!(1), a!(2)),
+        Getitimer => time::getitimer(a!(0), a!(1)),
+        Times => time::times(a!(0)),
+        Getrusage => time::getrusage(a!(0), a!(1)),
+        TimerCreate => time::timer_create(a!(0), a!(1), a!(2)),
         TimerSettime | TimerSettime64 => {
-            time::timer_settime(a[0], a[1], a[2], a[3], Layout::new(sys == TimerSettime64))
+            time::timer_settime(a!(0), a!(1), a!(2), a!(3), Layout::new(sys == TimerSettime64))
         }
         TimerGettime | TimerGettime64 => {
-            time::timer_gettime(a[0], a[1], Layout::new(sys == TimerGettime64))
+            time::timer_gettime(a!(0), a!(1), Layout::new(sys == TimerGettime64))
         }
-        TimerGetoverrun => time::timer_getoverrun(a[0]),
-        TimerDelete => time::timer_delete(a[0]),
-        Reboot => misc::reboot(a[0], a[1], a[2]),
+        TimerGetoverrun => time::timer_getoverrun(a!(0)),
+        TimerDelete => time::timer_delete(a!(0)),
+        Reboot => misc::reboot(a!(0), a!(1), a!(2)),
         Rseq => Err(Errno::ENOSYS),
-        Kill => sig::kill(a[0] as i32, a[1]),
-        Tkill => sig::tkill(a[0], a[1]),
-        Tgkill => sig::tgkill(a[0], a[1], a[2]),
-        RtSigaction => sig::rt_sigaction(a[0], a[1], a[2], a[3]),
-        RtSigprocmask => sig::rt_sigprocmask(a[0], a[1], a[2], a[3]),
-        RtSigpending => sig::rt_sigpending(a[0], a[1]),
-        Sigaction => sig::sigaction(a[0], a[1], a[2]),
-        Sigprocmask => sig::sigprocmask(a[0], a[1], a[2]),
-        Sigpending => sig::sigpending(a[0]),
-        RtSigsuspend => sig::rt_sigsuspend(a[0], a[1]),
+        Kill => sig::kill(a!(0) as i32, a!(1)),
+        Tkill => sig::tkill(a!(0), a!(1)),
+        Tgkill => sig::tgkill(a!(0), a!(1), a!(2)),
+        RtSigaction => sig::rt_sigaction(a!(0), a!(1), a!(2), a!(3)),
+        RtSigprocmask => sig::rt_sigprocmask(a!(0), a!(1), a!(2), a!(3)),
+        RtSigpending => sig::rt_sigpending(a!(0), a!(1)),
+        Sigaction => sig::sigaction(a!(0), a!(1), a!(2)),
+        Sigprocmask => sig::sigprocmask(a!(0), a!(1), a!(2)),
+        Sigpending => sig::sigpending(a!(0)),
+        RtSigsuspend => sig::rt_sigsuspend(a!(0), a!(1)),
         Pause => sig::pause(),
-        RtSigqueueinfo => sig::rt_sigqueueinfo(a[0], a[1], a[2]),
-        RtTgsigqueueinfo => sig::rt_tgsigqueueinfo(a[0], a[1], a[2], a[3]),
-        RtSigtimedwait => sig::rt_sigtimedwait(a[0], a[1], a[2], a[3], false),
-        RtSigtimedwaitTime64 => sig::rt_sigtimedwait(a[0], a[1], a[2], a[3], true),
-        Sigaltstack => sig::sigaltstack(a[0], a[1], tf),
+        RtSigqueueinfo => sig::rt_sigqueueinfo(a!(0), a!(1), a!(2)),
+        RtTgsigqueueinfo => sig::rt_tgsigqueueinfo(a!(0), a!(1), a!(2), a!(3)),
+        RtSigtimedwait => sig::rt_sigtimedwait(a!(0), a!(1), a!(2), a!(3), false),
+        RtSigtimedwaitTime64 => sig::rt_sigtimedwait(a!(0), a!(1), a!(2), a!(3), true),
+        Sigaltstack => sig::sigaltstack(a!(0), a!(1), tf),
         Sigreturn => sig::sigreturn(tf),
         RtSigreturn => sig::rt_sigreturn(tf),
-        Swapcontext => crate::signal::context::swapcontext(tf, a[0], a[1], a[2]),
+        Swapcontext => crate::signal::context::swapcontext(tf, a!(0), a!(1), a!(2)),
         _ => unknown(nr),
     }
 }

@@ -57,19 +57,17 @@ fn process_of(id: u32) -> Result<&'static mut proc::Group, Errno> {
     }
 }
 
-/// The thread `tid`, checked to be in process `tgid` unless that is 0 (tkill).
-fn thread_in(tgid: u32, tid: u32) -> Result<u32, Errno> {
+/// The thread `tid`, checked to be in process `tgid` unless that is 0
+/// (tkill), and to be one the caller may send `sig` (0: the existence
+/// check) to: its process's permission check. Looked up once, for the
+/// checks and the send.
+fn signal_target(tgid: u32, tid: u32, sig: u32) -> Result<&'static mut proc::Thread, Errno> {
     let t = proc::thread(tid).ok_or(Errno::ESRCH)?;
     if tgid != 0 && t.group().pid != tgid {
         return Err(Errno::ESRCH);
     }
-    Ok(tid)
-}
-
-/// The permission check for a signal to thread `tid`: its process's.
-fn may_signal_thread(tid: u32, sig: u32) -> Result<(), Errno> {
-    let t = proc::thread(tid).ok_or(Errno::ESRCH)?;
-    crate::cred::may_signal(t.group(), sig)
+    crate::cred::may_signal(t.group(), sig)?;
+    Ok(t)
 }
 
 /// tgkill(tgid, tid, sig): a signal for one thread of process `tgid`, queued
@@ -94,13 +92,12 @@ fn thread_kill(tgid: u32, tid: u32, sig: u32) -> SysResult {
         return Err(Errno::EINVAL);
     }
     let sig = signal_or_zero(sig)?;
-    let tid = thread_in(tgid, tid)?;
-    may_signal_thread(tid, sig.map_or(0, |s| s.number()))?;
+    let t = signal_target(tgid, tid, sig.map_or(0, |s| s.number()))?;
     let me = proc::group();
     match sig {
         Some(sig) => {
             let info = SigInfo::tkill(sig, me.pid, me.cred.uid.real);
-            signal::send_thread(tid, info, false).map(|_| 0)
+            signal::send_to_thread(t, info, false).map(|_| 0)
         }
         None => Ok(0),
     }
@@ -325,9 +322,8 @@ pub fn rt_tgsigqueueinfo(tgid: u32, tid: u32, sig: u32, uinfo: u32) -> SysResult
     let sig = Signal::new(sig).ok_or(Errno::EINVAL)?;
     let info = SigInfo::from_user(sig, &read_siginfo(uinfo)?)?;
     info.check_queue_sender(proc::group().pid, tgid)?;
-    let tid = thread_in(tgid, tid)?;
-    may_signal_thread(tid, sig.number())?;
-    signal::send_thread(tid, info, true)?;
+    let t = signal_target(tgid, tid, sig.number())?;
+    signal::send_to_thread(t, info, true)?;
     Ok(0)
 }
 

@@ -42,6 +42,10 @@
 //! Every node in `queue` has its signal's bit set in `pending`. A bit may be set
 //! without a node (lost info, SIGKILL). `LIVE_NODES` = nodes allocated and not
 //! yet dropped, anywhere in the kernel; leak tests compare it before and after.
+//! A queued node's user charge is held by its queue entry, beside the node:
+//! it is given back exactly once, when the node leaves the queue (dequeued
+//! or flushed), as Linux's `collect_signal` frees the sigqueue and its
+//! `ucounts` charge at dequeue.
 
 use alloc::boxed::Box;
 use alloc::collections::VecDeque;
@@ -66,7 +70,7 @@ pub static SIGINFO_BYTES_COPIED: AtomicUsize = AtomicUsize::new(0);
 pub type UserCount = Rc<Cell<usize>>;
 
 /// One unit of a [`UserCount`], given back when dropped (a queued signal's
-/// charge goes with its node, as Linux's `sigqueue->ucounts`).
+/// charge stays in the queue with its node, Linux's `sigqueue->ucounts`).
 #[derive(Debug)]
 pub struct Charge(UserCount);
 
@@ -83,19 +87,21 @@ impl Drop for Charge {
     }
 }
 
-/// One queued signal: the siginfo it will be delivered with, and the
-/// charge to its receiver's user, if it counts against one.
+/// One queued signal: the siginfo it will be delivered with. Exactly the
+/// 32 info bytes, the kernel heap's smallest block class (mm/heap.rs): one
+/// is allocated and freed for every signal.
 #[derive(Debug)]
 pub struct SigQueueNode {
     pub info: SigInfo,
-    _charge: Option<Charge>,
 }
+
+const _: () = assert!(core::mem::size_of::<SigQueueNode>() == 32);
 
 impl SigQueueNode {
     /// Allocates a node (counted in `LIVE_NODES` until dropped).
-    pub fn new(info: SigInfo, charge: Option<Charge>) -> Box<SigQueueNode> {
+    pub fn new(info: SigInfo) -> Box<SigQueueNode> {
         LIVE_NODES.fetch_add(1, Ordering::Relaxed);
-        Box::new(SigQueueNode { info, _charge: charge })
+        Box::new(SigQueueNode { info })
     }
 
     /// The signal this node carries.
@@ -108,6 +114,14 @@ impl Drop for SigQueueNode {
     fn drop(&mut self) {
         LIVE_NODES.fetch_sub(1, Ordering::Relaxed);
     }
+}
+
+/// A queue entry: the node and the charge to its receiver's user, if it
+/// counts against one (dropped with the entry, when the node leaves).
+#[derive(Debug)]
+struct Queued {
+    node: Box<SigQueueNode>,
+    _charge: Option<Charge>,
 }
 
 /// What `enqueue` did with a signal it accepted.
@@ -126,7 +140,7 @@ pub enum Enqueued {
 #[derive(Debug, Default)]
 pub struct SigPending {
     pending: SigSet,
-    queue: VecDeque<Box<SigQueueNode>>,
+    queue: VecDeque<Queued>,
 }
 
 impl SigPending {
@@ -137,7 +151,7 @@ impl SigPending {
 
     /// Generates a signal (the sender has already dropped ignored signals and
     /// applied SIGCONT/stop side effects). `limit` bounds the number of nodes;
-    /// a node linked takes a charge on `user`, if given.
+    /// a node linked takes a charge on `user`, if given, until it leaves.
     /// Err(EAGAIN) only for an RT signal with a sigqueue-style si_code when the
     /// queue is full.
     pub fn enqueue(
@@ -157,7 +171,8 @@ impl SigPending {
         let code = info.code();
         let over_limit_ok = !sig.is_rt() && code >= 0;
         if over_limit_ok || self.queue.len() < limit {
-            self.queue.push_back(SigQueueNode::new(info, user.map(Charge::new)));
+            let entry = Queued { node: SigQueueNode::new(info), _charge: user.map(Charge::new) };
+            self.queue.push_back(entry);
             self.pending.add(sig);
             return Ok(Enqueued::Queued);
         }
@@ -175,7 +190,7 @@ impl SigPending {
     /// outside `blocked`.
     pub fn dequeue(&mut self, blocked: SigSet) -> Option<Box<SigQueueNode>> {
         let sig = self.next_signal(blocked)?;
-        Some(self.collect(sig).unwrap_or_else(|| SigQueueNode::new(SigInfo::lost(sig), None)))
+        Some(self.collect(sig).unwrap_or_else(|| SigQueueNode::new(SigInfo::lost(sig))))
     }
 
     /// The old Linux way, kept for comparison: picks like `dequeue`, copies the
@@ -207,14 +222,14 @@ impl SigPending {
     /// The node linked last, if any (the signal trace prints its address, so
     /// the same address can be seen again when `dequeue` hands it over).
     pub fn newest(&self) -> Option<&SigQueueNode> {
-        self.queue.back().map(|n| &**n)
+        self.queue.back().map(|q| &*q.node)
     }
 
     /// The queued siginfo `pred` picks, to update in place: a POSIX timer
     /// that expires while its signal still waits re-tags that signal
     /// instead of queueing a second one (Linux `posixtimer_send_sigqueue`).
     pub fn find_queued_mut(&mut self, pred: impl Fn(&SigInfo) -> bool) -> Option<&mut SigInfo> {
-        self.queue.iter_mut().map(|n| &mut n.info).find(|i| pred(i))
+        self.queue.iter_mut().map(|q| &mut q.node.info).find(|i| pred(i))
     }
 
     /// Nodes currently queued (what the limit is compared with).
@@ -247,7 +262,7 @@ impl SigPending {
 
     /// Discards every pending signal in `set`, nodes included.
     fn flush_set(&mut self, set: SigSet) {
-        self.queue.retain(|n| !set.contains(n.signal()));
+        self.queue.retain(|q| !set.contains(q.node.signal()));
         self.pending = self.pending.without(set);
     }
 
@@ -264,25 +279,28 @@ impl SigPending {
 
     /// Linux `collect_signal`: unlinks the oldest node of `sig` (if any) and
     /// clears the pending bit unless another node of `sig` is still queued.
+    /// The node's charge is given back here, as Linux's `__sigqueue_free`.
     /// Inline, for the common case: the oldest node is the one. `pop_front`
     /// costs a few instructions, where a search and the general `remove`
     /// (which shifts the ring's halves) cost over a hundred, and the
     /// registers they need, saved and restored, forty more on every delivery.
     #[inline]
     fn collect(&mut self, sig: Signal) -> Option<Box<SigQueueNode>> {
-        if self.queue.front().is_none_or(|n| n.signal() != sig) {
+        if self.queue.front().is_none_or(|q| q.node.signal() != sig) {
             return self.collect_searching(sig);
         }
-        let node = self.queue.pop_front();
+        let entry = self.queue.pop_front();
         self.settle(sig);
-        node
+        // The charge goes last: its drop is a call, and made before `settle`
+        // it would keep the ring's state live in saved registers across it.
+        entry.map(|q| q.node)
     }
 
     /// `collect` when the oldest node is another signal's.
     #[inline(never)]
     fn collect_searching(&mut self, sig: Signal) -> Option<Box<SigQueueNode>> {
-        let pos = self.queue.iter().position(|n| n.signal() == sig);
-        let node = pos.and_then(|i| self.queue.remove(i));
+        let pos = self.queue.iter().position(|q| q.node.signal() == sig);
+        let node = pos.and_then(|i| self.queue.remove(i)).map(|q| q.node);
         self.settle(sig);
         node
     }
@@ -292,7 +310,7 @@ impl SigPending {
     /// case) is tested first: the ring's iterator costs some forty.
     #[inline]
     fn settle(&mut self, sig: Signal) {
-        if self.queue.is_empty() || !self.queue.iter().any(|n| n.signal() == sig) {
+        if self.queue.is_empty() || !self.queue.iter().any(|q| q.node.signal() == sig) {
             self.pending.remove(sig);
         }
     }
@@ -495,7 +513,7 @@ mod tests {
     }
 
     #[test]
-    fn a_charge_lives_as_long_as_its_node() {
+    fn a_charge_lives_as_long_as_its_node_is_queued() {
         let user: UserCount = Rc::new(Cell::new(0));
         let mut p = SigPending::new();
         p.enqueue(SigInfo::queue(rt(0), 1, 0, 1), 8, Some(&user)).unwrap();
@@ -505,11 +523,18 @@ mod tests {
         p.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
         p.enqueue(SigInfo::kill(Signal::SIGKILL, 1, 0), 8, Some(&user)).unwrap();
         assert_eq!(user.get(), 3);
+        // Dequeued: the charge is given back once, at once (Linux
+        // `collect_signal`), not again when the node is dropped.
         let node = p.dequeue(Signal::SIGKILL.set().union(Signal::SIGUSR1.set())).unwrap();
-        assert_eq!(user.get(), 3, "the delivered node still holds its charge");
+        assert_eq!(user.get(), 2, "a dequeued node no longer counts");
         drop(node);
         assert_eq!(user.get(), 2);
-        p.flush_all();
+        // Flushed (and a flushed SigPending's entries dropped): given back.
+        p.flush_signal(rt(0));
+        assert_eq!(user.get(), 1);
+        p.enqueue(SigInfo::queue(rt(1), 1, 0, 3), 8, Some(&user)).unwrap();
+        assert_eq!(user.get(), 2);
+        drop(p);
         assert_eq!(user.get(), 0);
         assert_eq!(Rc::strong_count(&user), 1);
     }

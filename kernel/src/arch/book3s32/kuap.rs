@@ -10,8 +10,8 @@
 //! segment register.
 //!
 //! Each unlock/lock is, per segment, `mfsrin; rlwinm/oris; mtsrin; isync`, after
-//! the `UNLOCKED` swap (a lwarx/stwcx. loop): the isync is what makes a window
-//! dear on these cores (docs/kuap.md counts the whole cost).
+//! the `UNLOCKED` update: the isync is what makes a window dear on these
+//! cores (docs/kuap.md counts the whole cost).
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
@@ -63,7 +63,11 @@ pub fn write_allowed(ea: u32) -> bool {
 }
 
 fn set(mask: u32) {
-    let old = UNLOCKED.swap(mask, Ordering::Relaxed);
+    // A load and a store, not `swap` (a lwarx/stwcx. loop): interrupts are
+    // off in the kernel (kcell.rs), and a kernel-mode trap saves and
+    // restores this state around itself, so nothing changes it in between.
+    let old = UNLOCKED.load(Ordering::Relaxed);
+    UNLOCKED.store(mask, Ordering::Relaxed);
     let mut changed = old ^ mask;
     while changed != 0 {
         let seg = changed.trailing_zeros();

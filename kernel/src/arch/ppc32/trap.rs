@@ -30,11 +30,17 @@ pub fn classify_common(tf: &TrapFrame) -> Event {
 
 #[no_mangle]
 extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
-    // The common case first, and `classify` out of line: inlined, its match
-    // becomes a compare tree that reaches 0xc00 only after several branches.
-    let event = if tf.trap == 0xc00 { Event::Syscall } else { crate::arch::classify(tf) };
-    // SRR1's upper half holds the exception's reason bits, not MSR state;
-    // QEMU's rfi would copy them into the MSR, so drop them now.
-    tf.msr &= 0xffff;
-    crate::trap::handle(tf, event);
+    // SRR1's upper half holds the exception's reason bits, not MSR state
+    // (`classify` reads them); QEMU's rfi would copy them into the MSR, so
+    // they go before `handle`. The common case first, with no `Event` at
+    // all: `classify` returns one through memory, and `handle` (out of
+    // line) saves the registers the rare cases need.
+    if tf.trap == 0xc00 && tf.is_user() {
+        tf.msr &= 0xffff;
+        crate::trap::syscall(tf);
+    } else {
+        let event = crate::arch::classify(tf);
+        tf.msr &= 0xffff;
+        crate::trap::handle(tf, event);
+    }
 }
