@@ -61,10 +61,14 @@ static void run(const char *what, void (*body)(void), int sig)
 	int status;
 	pid_t pid = fork();
 	if (pid == 0) {
-		if (body)
+		if (body) {
 			body();
-		else
+		} else {
+			/* The default action, whatever was inherited: a reference
+			 * run under nohup starts with SIGHUP ignored. */
+			signal(sig, SIG_DFL);
 			raise(sig);
+		}
 		_exit(0);
 	}
 	waitpid(pid, &status, 0);
