@@ -35,7 +35,18 @@ fn fs_tree() {
 /// modes and fstat agreeing with stat; readv/writev's limits.
 #[test]
 fn fs_rules() {
-    let out = compare("fs_rules", &[]);
+    // In a chroot whose "/" only root may search (`mktemp -d` makes it 0700,
+    // as the fresh-machine check does), qemu-ppc's user gets EACCES for every
+    // absolute path; Linux with a usual root says EEXIST for `mkdir /tmp`,
+    // as Sigil does. There the lines below are the check.
+    use std::os::unix::fs::PermissionsExt;
+    let root_searchable =
+        std::fs::metadata("/").map_or(true, |m| m.permissions().mode() & 0o001 != 0);
+    let out = if root_searchable {
+        compare("fs_rules", &[])
+    } else {
+        common::sigil("fs_rules", &[], &[]).console
+    };
     has_lines(
         &out,
         &[
