@@ -36,7 +36,7 @@ fn cred_kill() {
 /// file in /tmp is its own (Linux's generic_permission, chown_ok, chgrp_ok).
 #[test]
 fn cred_files() {
-    let out = compare("cred_files", &[]);
+    let out = common::compare_as_user("cred_files", &[]);
     has_lines(
         &out,
         &[
