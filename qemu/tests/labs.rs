@@ -39,12 +39,13 @@ enum Check {
 }
 
 /// The labs, by number (docs/labs/<n>/).
-const LABS: [Check; 5] = [
+const LABS: [Check; 6] = [
     Check::Host("signal::action::tests"),
     Check::Host("signal::altstack::tests"),
     Check::Host("signal::frame::tests"),
     Check::Boot(sync_ptr_in_one_window),
     Check::Boot(default_actions_traced),
+    Check::Boot(alarm_handler_runs),
 ];
 
 /// Runs lab `n`'s check on the tree at `root` (its kernel already built).
@@ -142,6 +143,16 @@ fn default_actions_traced(kernel: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Lab 6: alarmtest (xv6's alarm lab on ITIMER_VIRTUAL and SIGVTALRM)
+/// passes its four tests; at the lab's start no alarm ever comes.
+fn alarm_handler_runs(kernel: &Path) -> Result<(), String> {
+    let r = boot(kernel, "alarmtest", &[], &[]);
+    if r.status != Some(0) || !r.console.contains("alarmtest: all passed") {
+        return Err(format!("alarmtest fails:\n{}", r.console));
+    }
+    Ok(())
+}
+
 #[test]
 fn check_lab1() {
     check(1, &repo_root()).unwrap_or_else(|e| panic!("{e}"));
@@ -165,6 +176,11 @@ fn check_lab4() {
 #[test]
 fn check_lab5() {
     check(5, &repo_root()).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn check_lab6() {
+    check(6, &repo_root()).unwrap_or_else(|e| panic!("{e}"));
 }
 
 fn patch(n: usize) -> PathBuf {
@@ -281,4 +297,9 @@ fn lab4_fails_at_its_start() {
 #[test]
 fn lab5_fails_at_its_start() {
     fails_at_its_start(5);
+}
+
+#[test]
+fn lab6_fails_at_its_start() {
+    fails_at_its_start(6);
 }
