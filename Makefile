@@ -176,10 +176,12 @@ debug: kernel runner user ## Start QEMU halted, waiting for gdb on :1234 (then: 
 	  $(if $(INIT),--bin-dir target/user --init $(INIT)) --timeout 86400 --qemu-flags "-s -S $(QEMU_FLAGS)" -- $(ARGS)
 
 TRACE_NAME = $(notdir $(INIT))
+# --docs-clock: the clocks docgen boots with (guest time in instructions, a
+# fixed wall clock), so the t= values match docs/signals.md's.
 trace: kernel runner user ## Boot INIT with trace=signal; print the trace and draw target/trace/<name>.svg
 	@test -n "$(INIT)" || { echo "make trace needs INIT=<program>, e.g. INIT=target/user/sig_demo"; exit 2; }
 	@mkdir -p target/trace
-	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user --init $(INIT) --quiet \
+	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user --init $(INIT) --quiet --docs-clock \
 	  --append "$(strip trace=signal $(BOOT))" $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") \
 	  --output target/trace/$(TRACE_NAME).log -- $(ARGS); status=$$?; echo; \
 	  $(HOST_BIN)/sigil-trace --title "$(TRACE_NAME) $(ARGS) on $(BOARD), trace=signal" \

@@ -31,13 +31,16 @@ use crate::{bench, trace, RunConfig};
 
 /// The board the docs were made on.
 pub const BOARD: &str = "g3beige";
-const ICOUNT: [&str; 2] = ["-icount", "shift=0,sleep=off"];
 
-/// The wall clock the runs start from. QEMU's RTC is otherwise the host's
-/// time, and the boot's conversion of it (64-bit divisions done in
-/// software on ppc32) costs a few instructions more or less with its value:
-/// enough to move every `t=` of the trace by a timebase tick.
-const RTC: [&str; 2] = ["-rtc", "base=2026-01-01T00:00:00"];
+/// The clocks of the docs' runs, QEMU flags that `sigil-run --docs-clock`
+/// (`make trace`) passes too, so a reader's `t=` values are the docs' own:
+/// guest time counted in instructions (`-icount`, one per ns), and the wall
+/// clock the runs start from. QEMU's RTC is otherwise the host's time, and
+/// the boot's conversion of it (64-bit divisions done in software on ppc32)
+/// costs a few instructions more or less with its value: enough to move
+/// every `t=` of the trace by a timebase tick.
+pub const DOCS_CLOCK: [&str; 4] =
+    ["-icount", "shift=0,sleep=off", "-rtc", "base=2026-01-01T00:00:00"];
 
 /// Where a piece of generated text goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,7 +102,7 @@ impl Inputs {
         cfg.bin_dir = Some(self.user_dir.clone());
         cfg.quiet = true;
         cfg.boot_opts = boot_opts.iter().map(|s| s.to_string()).collect();
-        cfg.qemu_flags = ICOUNT.iter().chain(&RTC).map(|s| s.to_string()).collect();
+        cfg.qemu_flags = DOCS_CLOCK.iter().map(|s| s.to_string()).collect();
         cfg.timeout = Duration::from_secs(120);
         cfg
     }
