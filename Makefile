@@ -23,6 +23,8 @@ include boards/$(BOARD).mk
 CARGO      := /usr/bin/cargo
 KERNEL_DIR := target/kernel/$(BOARD)
 KERNEL     := $(KERNEL_DIR)/sigil.elf
+# Cargo's build directory for the kernel.
+KERNEL_BUILD = target/kernel-build/$(BOARD)
 HOST_BIN   := target/host
 RUNNER     := $(HOST_BIN)/sigil-run
 INIT       ?=
@@ -54,10 +56,10 @@ deps: ## Install the Debian packages Sigil needs (only the missing ones)
 
 kernel: deps ## Build the kernel for BOARD
 	@mkdir -p $(KERNEL_DIR)
-	$(CROSS_ENV) $(KERNEL_ENV) SIGIL_ARCH=$(KERNEL_ARCH) RUSTFLAGS="-C link-arg=-T$(CURDIR)/$(KERNEL_LD)" \
+	$(CROSS_ENV) $(KERNEL_ENV) SIGIL_ARCH=$(KERNEL_ARCH) SIGIL_LD=$(KERNEL_LD) \
 	  $(CARGO) build -q -p sigil-kernel --release --target kernel/ppc32-sigil.json $(BUILD_STD) \
-	  --target-dir target/kernel-build/$(BOARD)
-	cp target/kernel-build/$(BOARD)/ppc32-sigil/release/sigil $(KERNEL)
+	  --target-dir $(KERNEL_BUILD)
+	cp $(KERNEL_BUILD)/ppc32-sigil/release/sigil $(KERNEL)
 	@echo "kernel: $(KERNEL) ($$(stat -c %s $(KERNEL)) bytes ELF, $$(powerpc-linux-gnu-size $(KERNEL) | awk 'NR==2{print $$4}') bytes loaded)" >&2
 
 runner: deps ## Build the host-side QEMU runner
@@ -122,7 +124,7 @@ lint: deps ## cargo fmt --check, and clippy -D warnings on the host crates, the 
 
 .PHONY: lint-kernel
 lint-kernel:
-	$(CROSS_ENV) $(KERNEL_ENV) SIGIL_ARCH=$(KERNEL_ARCH) RUSTFLAGS="-C link-arg=-T$(CURDIR)/$(KERNEL_LD)" \
+	$(CROSS_ENV) $(KERNEL_ENV) SIGIL_ARCH=$(KERNEL_ARCH) SIGIL_LD=$(KERNEL_LD) \
 	  $(CLIPPY) -p sigil-kernel --release --target kernel/ppc32-sigil.json $(BUILD_STD) \
 	  --target-dir target/clippy/$(KERNEL_ARCH)$(if $(findstring SIGIL_PLATFORM,$(KERNEL_ENV)),-$(BOARD)) $(CLIPPY_DENY)
 
