@@ -23,7 +23,7 @@ include boards/$(BOARD).mk
 CARGO      := /usr/bin/cargo
 KERNEL_DIR := target/kernel/$(BOARD)
 KERNEL     := $(KERNEL_DIR)/sigil.elf
-# Cargo's build directory for the kernel.
+# Cargo's build directory for the kernel (`make debug` has its own).
 KERNEL_BUILD = target/kernel-build/$(BOARD)
 HOST_BIN   := target/host
 RUNNER     := $(HOST_BIN)/sigil-run
@@ -56,7 +56,7 @@ deps: ## Install the Debian packages Sigil needs (only the missing ones)
 
 kernel: deps ## Build the kernel for BOARD
 	@mkdir -p $(KERNEL_DIR)
-	$(CROSS_ENV) $(KERNEL_ENV) SIGIL_ARCH=$(KERNEL_ARCH) SIGIL_LD=$(KERNEL_LD) \
+	$(CROSS_ENV) $(KERNEL_ENV) $(STEPPING_ENV) SIGIL_ARCH=$(KERNEL_ARCH) SIGIL_LD=$(KERNEL_LD) \
 	  $(CARGO) build -q -p sigil-kernel --release --target kernel/ppc32-sigil.json $(BUILD_STD) \
 	  --target-dir $(KERNEL_BUILD)
 	cp $(KERNEL_BUILD)/ppc32-sigil/release/sigil $(KERNEL)
@@ -172,7 +172,15 @@ initrd: kernel runner user busybox ## The initramfs for a U-Boot board: INIT (as
 
 # The runner builds the initramfs and the command line exactly as for `make run`;
 # `-s -S` makes QEMU wait for gdb on :1234 before the first instruction.
-debug: kernel runner user ## Start QEMU halted, waiting for gdb on :1234 (then: gdb-multiarch -x qemu/gdbinit)
+# make debug boots a kernel built for stepping: SIGIL_STEPPING=1 gives it
+# `--cfg sigil_stepping` (kernel/build.rs), which keeps the signal path out of
+# line. It has its own ELF (the one qemu/gdbinit loads) and build directory,
+# so the test kernel stays as it is; the first `make debug` compiles core and
+# alloc for it once. (User programs always carry -g: user/build.mk.)
+debug: KERNEL = $(KERNEL_DIR)/sigil-stepping.elf
+debug: KERNEL_BUILD = target/kernel-build/$(BOARD)-stepping
+debug: STEPPING_ENV = SIGIL_STEPPING=1
+debug: kernel runner user ## Start QEMU halted with a kernel built for stepping, waiting for gdb on :1234 (then: gdb-multiarch -x qemu/gdbinit)
 	@echo "In another terminal: gdb-multiarch -x qemu/gdbinit   (docs/debugging.md)"
 	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) \
 	  $(if $(INIT),--bin-dir target/user --init $(INIT)) --timeout 86400 --qemu-flags "-s -S $(QEMU_FLAGS)" -- $(ARGS)

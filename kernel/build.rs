@@ -6,7 +6,9 @@
 //! here rather than in RUSTFLAGS, it reaches only this crate's link, and the
 //! core and alloc built from source do not depend on where the checkout is
 //! (a copy of the tree elsewhere, as the labs' test makes, reuses them).
-//! `--cfg sigil_arch="..."` tells the Rust code which family to compile.
+//! `--cfg sigil_arch="..."` tells the Rust code which family to compile;
+//! SIGIL_STEPPING=1 (`make debug`) adds `--cfg sigil_stepping`, a build for
+//! gdb that keeps the signal path's functions out of line.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -34,6 +36,11 @@ fn main() {
     let platform = std::env::var("SIGIL_PLATFORM").unwrap_or_default();
     if !platform.is_empty() {
         println!("cargo:rustc-cfg=sigil_platform=\"{platform}\"");
+    }
+    println!("cargo:rerun-if-env-changed=SIGIL_STEPPING");
+    println!("cargo::rustc-check-cfg=cfg(sigil_stepping)");
+    if std::env::var("SIGIL_STEPPING").is_ok_and(|v| v == "1") {
+        println!("cargo:rustc-cfg=sigil_stepping");
     }
     println!("cargo::rustc-check-cfg=cfg(sigil_arch, values(\"book3s32\", \"mpc8xx\"))");
     println!("cargo:rustc-cfg=sigil_arch=\"{family}\"");

@@ -42,6 +42,9 @@ pub const BOARD: &str = "g3beige";
 pub const DOCS_CLOCK: [&str; 4] =
     ["-icount", "shift=0,sleep=off", "-rtc", "base=2026-01-01T00:00:00"];
 
+/// The ELF qemu/gdbinit loads: `make debug`'s stepping build.
+const GDB_ELF: &str = "target/kernel/g3beige/sigil-stepping.elf";
+
 /// Where a piece of generated text goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Part {
@@ -169,10 +172,17 @@ fn gdb_parts(inputs: &Inputs) -> Result<Vec<(Part, String)>, String> {
     let scratch = crate::initramfs::ScratchDir::new("sigil-docgen")?;
     let gdbinit = std::fs::read_to_string(root.join("qemu/gdbinit"))
         .map_err(|e| format!("qemu/gdbinit: {e}"))?;
-    let patched =
-        gdbinit.replace("target remote 127.0.0.1:1234", &format!("target remote 127.0.0.1:{port}"));
-    if patched == gdbinit {
-        return Err("qemu/gdbinit no longer says `target remote 127.0.0.1:1234`".into());
+    // The session runs against the test kernel (the one this boot uses),
+    // not the stepping build `make debug` boots, and on its own port.
+    let mut patched = gdbinit.clone();
+    for (from, to) in [
+        ("target remote 127.0.0.1:1234".to_owned(), format!("target remote 127.0.0.1:{port}")),
+        (format!("file {}", GDB_ELF), format!("file {}", inputs.kernel.display())),
+    ] {
+        if !patched.contains(&from) {
+            return Err(format!("qemu/gdbinit no longer says `{from}`"));
+        }
+        patched = patched.replace(&from, &to);
     }
     let init_path = scratch.path().join("gdbinit");
     std::fs::write(&init_path, patched).map_err(|e| format!("{}: {e}", init_path.display()))?;

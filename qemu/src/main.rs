@@ -9,6 +9,8 @@
 //! `--quiet`) and, with `--output`, to a file. Exit status: PID 1's (128 + signo
 //! if a signal killed it, 255 after a kernel oops), 124 on timeout, 125 if QEMU
 //! ended without the exit marker, 130 after the quit key, 2 for a usage error.
+//! After an oops it names the reported addresses from the kernel ELF's debug
+//! info (symbols.rs).
 //! `--docs-clock` boots with the clocks of the docs' runs (`docgen::DOCS_CLOCK`:
 //! guest time in instructions, a fixed wall clock), so a trace's `t=` values
 //! are the ones docs/signals.md shows. `--write-initramfs` writes the archive a boot would get (for a board that
@@ -161,6 +163,13 @@ fn main() {
         eprintln!("sigil-run: QEMU ended without the @@SIGIL-EXIT marker (kernel crashed or never started)");
     } else if result.oopsed() {
         eprintln!("sigil-run: kernel oops (see the console above)");
+        match sigil_qemu::symbols::symbolize_oops(&result.console, &cli.cfg.kernel) {
+            Some(names) => eprint!("{names}"),
+            None => eprintln!(
+                "sigil-run: no names for the oops's addresses ({} failed)",
+                sigil_qemu::symbols::ADDR2LINE
+            ),
+        }
     }
     exit(code);
 }
