@@ -32,6 +32,7 @@ impl OpenFile {
 }
 
 /// linux_dirent64 d_type values.
+const DT_FIFO: u8 = 1;
 const DT_CHR: u8 = 2;
 pub(super) const DT_DIR: u8 = 4;
 pub(super) const DT_REG: u8 = 8;
@@ -43,6 +44,7 @@ fn dtype(n: &Node) -> u8 {
         Kind::File(_) => DT_REG,
         Kind::Symlink(_) => DT_LNK,
         Kind::Device(_) => DT_CHR,
+        Kind::Fifo(_) => DT_FIFO,
     }
 }
 
