@@ -65,6 +65,8 @@ struct Ring {
     r_opens: u32,
     w_opens: u32,
     ino: u64,
+    /// The maker's fs uid and gid, which fstat reports.
+    owner: (u32, u32),
 }
 
 /// What every end shares: the ring, and the processes polling either end.
@@ -117,8 +119,11 @@ impl Pipe {
         }
         RESERVED.fetch_add(cap, Ordering::Relaxed);
         let ino = NEXT_INO.fetch_add(1, Ordering::Relaxed) as u64;
+        let c = crate::cred::current();
+        let (readers, writers, r_opens, w_opens) = (0, 0, 0, 0);
+        let owner = (c.uid.fs, c.gid.fs);
         let ring =
-            Ring { buf: VecDeque::new(), cap, readers: 0, writers: 0, r_opens: 0, w_opens: 0, ino };
+            Ring { buf: VecDeque::new(), cap, readers, writers, r_opens, w_opens, ino, owner };
         Ok(Rc::new(Pipe { ring: RefCell::new(ring), pollers: WaitQueue::new() }))
     }
 }
@@ -261,7 +266,10 @@ impl FileOps for End {
     fn stat(&self) -> Stat {
         match &self.node {
             Some(node) => node.stat(),
-            None => Stat::fifo(self.pipe.ring.borrow().ino),
+            None => {
+                let r = self.pipe.ring.borrow();
+                Stat::fifo(r.ino, r.owner)
+            }
         }
     }
     fn inode(&self) -> Option<&Node> {
