@@ -70,7 +70,7 @@ extern "C" fn kmain() -> ! {
         (fdt_addr.unwrap_or(0) as usize, fdt.map_or(0, |b| b.len())),
     ];
     let (ranges, n) = free_ranges(first, last, kept);
-    mm::frames::init(&ranges[..n], HEAP_FRAMES);
+    mm::frames::init(&ranges[..n], HEAP_FRAMES, last);
     let opts = cmdline::parse(cmdline);
     kprintln!(
         "Sigil on {}: CPU PVR {:#010x} ({}), RAM {} MiB, kernel {} KiB, timebase {} Hz",
@@ -164,6 +164,7 @@ fn leak_check(before: &Usage) {
     dev::tty::release();
     timers::release_empty_table();
     proc::futex::release_empty_queues();
+    event::signalfd::release();
     fs::tmpfs::release();
     let after = Usage::now();
     let frames = before.free_frames as isize - after.free_frames as isize;
