@@ -27,6 +27,17 @@ use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::cputime::CpuTimes;
 
 use super::{current, get, group, schedule, sleep, State, TABLE};
+use crate::fs::poll::WaitQueue;
+use crate::kcell::KCell;
+
+/// The pollers of every pidfd: a process that ends wakes them, and each
+/// looks whether its process was the one (Linux wakes `pid->wait_pidfd`).
+pub static EXITED: KCell<WaitQueue> = KCell::new(WaitQueue::new());
+
+/// Nobody polls at power-off: free the queue's storage for the leak check.
+pub fn release_pollers() {
+    *EXITED.get() = WaitQueue::new();
+}
 
 /// exit_group(status), or a fatal signal: the whole process ends with wait
 /// status `status` (the first reason wins). Never returns.
@@ -86,6 +97,7 @@ fn process_end() {
     }
     g.wait_status = status;
     g.zombie = true;
+    EXITED.get().wake();
     let pid = g.pid;
     crate::dev::tty::exiting(g);
     let reaper = new_parent(g.ppid);
