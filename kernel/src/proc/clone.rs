@@ -26,11 +26,10 @@ pub struct CloneArgs {
 /// on `newsp` if one was given.
 fn child_frame(tf: &TrapFrame, newsp: u32) -> TrapFrame {
     let mut c = tf.clone();
-    c.gpr[3] = 0;
-    c.cr &= !arch::CR0_SO;
+    c.set_success(0);
     c.msr &= !arch::MSR_FP;
     if newsp != 0 {
-        c.gpr[1] = newsp;
+        c.set_sp(newsp);
     }
     c
 }

@@ -161,7 +161,7 @@ pub fn load(
     write_phys(&mut space, image.sp, &image.bytes)?;
 
     let mut tf = TrapFrame::default();
-    tf.gpr[1] = image.sp;
+    tf.set_sp(image.sp);
     tf.nip = plan.entry;
     tf.msr = arch::MSR_USER;
     Ok((space, tf, exe, cmdline))

@@ -53,8 +53,8 @@ pub fn swapcontext(tf: &mut TrapFrame, old: u32, new: u32, size: u32) -> Result<
         return Ok(0);
     }
     set(tf, p, new, size)?;
-    tf.trap = 0; // nothing to restart
-    Ok(tf.gpr[3])
+    tf.forget_syscall();
+    Ok(tf.ret())
 }
 
 /// getcontext's half: the mcontext goes at `uc_mcontext` rounded down to 16
@@ -99,7 +99,7 @@ fn set(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Err
         };
         has_fp
     };
-    tf.gpr[2] = r2;
+    tf.set_tls(tls);
     if !has_fp {
         p.fp = arch::FpState::new();
     }

@@ -23,7 +23,7 @@
 use alloc::boxed::Box;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use sigil_core::abi::{self, Errno};
+use sigil_core::abi::{self, Errno, Sysno};
 use sigil_core::signal::frame::{
     frame_has_fp, frame_msr, place_frame, sanitize_user_msr, syscall_restart, FrameKind, Restart,
     RtSigFrame, SigFrame, NGREG, RT_EXTRA_GAP, SIGNAL_FRAMESIZE, TRAMP_RT_SIGRETURN,
@@ -31,7 +31,7 @@ use sigil_core::signal::frame::{
 };
 use sigil_core::signal::{handler_mask, SigInfo, SigQueueNode, SigSet, Signal, StackT};
 
-use crate::arch::{self, TrapFrame, CR0_SO};
+use crate::arch::{self, TrapFrame};
 use crate::proc::{self, Thread};
 use crate::uaccess::{self, Access, UserWindow};
 
@@ -177,7 +177,7 @@ pub(super) fn put_mcontext(
 /// Writes a whole frame; `frame` is the frame's offset in the window (whose
 /// base, offset 0, is the handler's stack pointer: the back chain goes there).
 fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u32, d: &FrameData) {
-    w.put(0, d.tf.gpr[1]);
+    w.put(0, d.tf.sp());
     let (m0, m1) = d.mask.words();
     match kind {
         FrameKind::Classic => {
@@ -219,7 +219,7 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
     restart_syscall(tf, Some(act.flags));
     flush_fp(p, tf);
     let mask = p.sig.saved_mask.take().unwrap_or(p.sig.blocked);
-    let Some(place) = place_frame(kind, sig, tf.gpr[1], act.flags, &p.sig.altstack) else {
+    let Some(place) = place_frame(kind, sig, tf.sp(), act.flags, &p.sig.altstack) else {
         frame_failed(tf, sig);
         return false;
     };
@@ -258,13 +258,8 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
     // signal_setup_done: the saved mask only goes into the frame.
     p.sig.blocked = handler_mask(p.sig.blocked, &act, sig);
     p.sig.altstack.disarm_if_autodisarm();
-    tf.gpr[1] = place.new_sp;
-    tf.gpr[3] = place.r3;
-    tf.gpr[4] = place.r4;
-    if let (Some(r5), Some(r6)) = (place.r5, place.r6) {
-        tf.gpr[5] = r5;
-        tf.gpr[6] = r6;
-    }
+    tf.set_sp(place.new_sp);
+    tf.set_handler_args([place.r3, place.r4], place.r5.zip(place.r6).map(|(r5, r6)| [r5, r6]));
     tf.lr = place.lr;
     tf.nip = act.handler;
     tf.msr = sanitize_user_msr(tf.msr);
@@ -301,7 +296,7 @@ fn frame_failed(tf: &TrapFrame, sig: Signal) {
 /// and the answer is nearly always "not a failed syscall".
 #[inline]
 pub fn restart_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
-    if tf.trap == 0xc00 && tf.cr & CR0_SO != 0 {
+    if tf.syscall_failed() {
         restart_failed_syscall(tf, handler_flags);
     }
 }
@@ -310,18 +305,12 @@ pub fn restart_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
 fn restart_failed_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
     let Some(err) = Errno::from_raw(tf.gpr[3] as i32) else { return };
     match syscall_restart(err, handler_flags) {
-        Restart::Again => {
-            tf.gpr[3] = tf.orig_r3;
-            tf.nip -= 4;
-        }
-        Restart::ViaRestartSyscall => {
-            tf.gpr[0] = 0;
-            tf.nip -= 4;
-        }
-        Restart::Eintr => tf.gpr[3] = Errno::EINTR.raw() as u32,
+        Restart::Again => tf.restart_same(),
+        Restart::ViaRestartSyscall => tf.restart_as(Sysno::RestartSyscall.raw()),
+        Restart::Eintr => tf.set_error(Errno::EINTR.raw() as u32),
         Restart::Unchanged => {}
     }
-    tf.trap = 0;
+    tf.forget_syscall();
 }
 
 /// sigreturn / rt_sigreturn: reads the frame at the user stack pointer back
@@ -336,16 +325,16 @@ pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> 
         FrameKind::Classic => (SIGNAL_FRAMESIZE, SigFrame::SIZE),
         FrameKind::Rt => (SIGNAL_FRAMESIZE + RT_EXTRA_GAP, RtSigFrame::SIZE),
     };
-    let frame = tf.gpr[1].wrapping_add(gap);
+    let frame = tf.sp().wrapping_add(gap);
     match read_frame(tf, p, kind, frame, size) {
         Ok(()) => {
-            tf.trap = 0; // nothing to restart
+            tf.forget_syscall();
             crate::sigtrace!(sigreturn(p.group().pid, kind, frame, tf.nip));
-            Ok(tf.gpr[3])
+            Ok(tf.ret())
         }
         Err(_) => {
             super::force_fault(tf, abi::SIGSEGV, abi::SI_KERNEL, 0);
-            Ok(tf.gpr[3])
+            Ok(tf.ret())
         }
     }
 }
@@ -396,7 +385,7 @@ fn read_frame(
     p.sig.blocked = mask.blockable();
     if let Some(alt) = alt {
         // Linux restore_altstack: errors here are ignored.
-        let _ = p.sig.altstack.set(alt, tf.gpr[1]);
+        let _ = p.sig.altstack.set(alt, tf.sp());
     }
     Ok(())
 }

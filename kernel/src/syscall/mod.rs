@@ -23,7 +23,7 @@ mod time;
 use sigil_core::abi::{Errno, Sysno};
 use sigil_core::time::Layout;
 
-use crate::arch::{TrapFrame, CR0_SO};
+use crate::arch::TrapFrame;
 use crate::kcell::KCell;
 
 pub type SysResult = Result<u32, Errno>;
@@ -47,26 +47,22 @@ static REPORTED: KCell<Reported> =
 /// round trip is one function, one prologue.
 #[inline(always)]
 pub fn entry(tf: &mut TrapFrame) {
-    let nr = tf.gpr[0];
-    tf.cr &= !CR0_SO;
+    let nr = tf.syscall_begin();
     match dispatch(tf, nr) {
-        Ok(v) => tf.gpr[3] = v,
-        Err(e) => {
-            tf.gpr[3] = e.raw() as u32;
-            tf.cr |= CR0_SO;
-        }
+        Ok(v) => tf.set_ret(v),
+        Err(e) => tf.set_error(e.raw() as u32),
     }
 }
 
 /// The one `match`: number to handler. Inline in `entry`: the round trip is
-/// one function. Each arm loads the arguments it uses (`a!(i)` is r(3+i)):
+/// one function. Each arm loads the arguments it uses (`a!(i)` is argument i):
 /// six loaded up front would cost every syscall six loads, and an array
 /// passed whole would be stored to the stack first.
 #[inline(always)]
 fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
     macro_rules! a {
         ($i:literal) => {
-            tf.gpr[3 + $i]
+            tf.arg($i)
         };
     }
     use crate::fs::path::AT_FDCWD;

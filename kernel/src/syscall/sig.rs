@@ -407,7 +407,7 @@ fn wait_for(want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
 /// sigaltstack(ss, old_ss).
 pub fn sigaltstack(ss: u32, old: u32, tf: &TrapFrame) -> SysResult {
     let p = proc::current();
-    let sp = tf.gpr[1];
+    let sp = tf.sp();
     if old != 0 {
         let cur = p.sig.altstack.query(sp).to_words();
         let mut w = UserWindow::open(old, 12, Access::Write).map_err(|_| Errno::EFAULT)?;

@@ -26,9 +26,7 @@ pub use super::ppc32::context::{
 pub use super::ppc32::cpu::{
     emulate_privileged, idle, pvr, set_decrementer, skip_faulted_access, timebase,
 };
-pub use super::ppc32::frame::{
-    backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER,
-};
+pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, MSR_FP, MSR_USER};
 pub use trap::classify;
 
 /// Sets up user-space translation for this CPU; returns how its TLB is

@@ -44,14 +44,124 @@ pub const MSR_USER: u32 = MSR_EE | MSR_PR | MSR_ME | MSR_IR | MSR_DR | MSR_RI;
 /// CR0[SO]: set in the saved CR when a syscall fails (r3 then holds errno).
 pub const CR0_SO: u32 = 0x1000_0000;
 
+/// The system call vector: `sc` traps here (the trap word of such a frame).
+pub const VEC_SYSCALL: u32 = 0xc00;
+
+/// The Linux ppc32 calling conventions in words, so that generic code names
+/// no register: a system call passes its number in r0 and its arguments in
+/// r3..r8 and returns in r3, with CR0[SO] set on failure (r3 = errno); the
+/// stack pointer is r1, the thread pointer r2, and a signal handler gets its
+/// arguments in r3..r6. Each is one load or store: the syscall round trip
+/// uses them.
 impl TrapFrame {
     pub fn is_user(&self) -> bool {
         self.msr & MSR_PR != 0
     }
 
-    /// The thread pointer (CLONE_SETTLS): r2 in the ppc32 ABI.
+    /// Did this frame come from `sc`, with its system call not yet finished
+    /// (`forget_syscall` not called)?
+    #[inline(always)]
+    pub fn is_syscall(&self) -> bool {
+        self.trap == VEC_SYSCALL
+    }
+
+    /// Syscall entry: the number (r0). Clears the error flag first, so a
+    /// call that succeeds leaves it clear unless the call itself set the
+    /// registers (sigreturn restores CR whole).
+    #[inline(always)]
+    pub fn syscall_begin(&mut self) -> u32 {
+        let nr = self.gpr[0];
+        self.cr &= !CR0_SO;
+        nr
+    }
+
+    /// System call argument `i` (0..6): r3..r8.
+    #[inline(always)]
+    pub fn arg(&self, i: usize) -> u32 {
+        self.gpr[3 + i]
+    }
+
+    /// The value a syscall returns in r3 (or, with the error flag set, its errno).
+    #[inline(always)]
+    pub fn ret(&self) -> u32 {
+        self.gpr[3]
+    }
+
+    /// A successful return value in r3; the error flag is left as it is.
+    #[inline(always)]
+    pub fn set_ret(&mut self, v: u32) {
+        self.gpr[3] = v;
+    }
+
+    /// A failed return: errno in r3, CR0[SO] set (glibc tests SO, not the sign).
+    #[inline(always)]
+    pub fn set_error(&mut self, errno: u32) {
+        self.gpr[3] = errno;
+        self.cr |= CR0_SO;
+    }
+
+    /// A successful return `v` with the error flag cleared (a clone child's 0).
+    #[inline(always)]
+    pub fn set_success(&mut self, v: u32) {
+        self.gpr[3] = v;
+        self.cr &= !CR0_SO;
+    }
+
+    /// Did the system call this frame came through fail (CR0[SO] set)?
+    #[inline(always)]
+    pub fn syscall_failed(&self) -> bool {
+        self.is_syscall() && self.cr & CR0_SO != 0
+    }
+
+    /// Restart: back to the `sc` with the first argument as it was at entry.
+    pub fn restart_same(&mut self) {
+        self.gpr[3] = self.orig_r3;
+        self.nip -= 4;
+    }
+
+    /// Restart as syscall `nr` instead (restart_syscall, whose number is 0).
+    pub fn restart_as(&mut self, nr: u32) {
+        self.gpr[0] = nr;
+        self.nip -= 4;
+    }
+
+    /// The call is over: nothing left for a restart to look at (Linux's
+    /// trap word cleared after sigreturn and after a restart decision).
+    #[inline(always)]
+    pub fn forget_syscall(&mut self) {
+        self.trap = 0;
+    }
+
+    /// The stack pointer (r1).
+    #[inline(always)]
+    pub fn sp(&self) -> u32 {
+        self.gpr[1]
+    }
+
+    #[inline(always)]
+    pub fn set_sp(&mut self, sp: u32) {
+        self.gpr[1] = sp;
+    }
+
+    /// The thread pointer (TLS): r2 in the ppc32 ABI.
+    pub fn tls(&self) -> u32 {
+        self.gpr[2]
+    }
+
+    /// Sets the thread pointer (CLONE_SETTLS, setcontext keeping it).
     pub fn set_tls(&mut self, tls: u32) {
         self.gpr[2] = tls;
+    }
+
+    /// A signal handler's arguments: r3 = signal, r4 = siginfo or sigcontext,
+    /// and for an SA_SIGINFO handler r5 = ucontext, r6 = siginfo again.
+    pub fn set_handler_args(&mut self, args: [u32; 2], rt: Option<[u32; 2]>) {
+        self.gpr[3] = args[0];
+        self.gpr[4] = args[1];
+        if let Some([r5, r6]) = rt {
+            self.gpr[5] = r5;
+            self.gpr[6] = r6;
+        }
     }
 }
 
