@@ -32,6 +32,14 @@ use crate::mm::TASK_SIZE;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Efault;
 
+/// A bad user address is EFAULT for the caller: `?` in a syscall handler.
+impl From<Efault> for sigil_core::abi::Errno {
+    #[inline(always)]
+    fn from(_: Efault) -> Self {
+        sigil_core::abi::Errno::EFAULT
+    }
+}
+
 /// What a window is opened for: on book3s/32 only writes need unlocking (the
 /// Ks bit blocks supervisor stores; loads are never blocked).
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -155,7 +155,7 @@ impl FileOps for OpenFile {
         if out.is_empty() && full {
             return Err(Errno::EINVAL);
         }
-        copy_to_user(buf, &out).map_err(|_| Errno::EFAULT)?;
+        copy_to_user(buf, &out)?;
         self.pos.set(pos);
         Ok(out.len() as u32)
     }

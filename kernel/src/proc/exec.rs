@@ -188,7 +188,7 @@ impl Strings {
     fn read(&mut self, mut addr: u32) -> Result<usize, Errno> {
         let first = self.ends.len();
         while addr != 0 {
-            let p: u32 = crate::uaccess::get_user(addr).map_err(|_| Errno::EFAULT)?;
+            let p: u32 = crate::uaccess::get_user(addr)?;
             if p == 0 {
                 break;
             }

@@ -63,20 +63,20 @@ pub fn swapcontext(tf: &mut TrapFrame, old: u32, new: u32, size: u32) -> Result<
 fn save(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Errno> {
     flush_fp(p, tf);
     let mc = uc.wrapping_add(UC_MCONTEXT) & !0xf;
-    let mut w = UserWindow::open(uc, size, Access::Write).map_err(|_| Errno::EFAULT)?;
+    let mut w = UserWindow::open(uc, size, Access::Write)?;
     put_mcontext(&mut w, mc - uc, tf, p.fp_used.then_some(&p.fp), None);
     let (m0, m1) = p.sig.blocked.words();
     w.put(UC_SIGMASK, m0);
     w.put(UC_SIGMASK + 4, m1);
     w.put(UC_REGS, mc);
-    w.finish().map_err(|_| Errno::EFAULT)
+    w.finish().map_err(Errno::from)
 }
 
 /// setcontext's half: the mask and the registers from the context at `uc`.
 fn set(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Errno> {
     let (before, fp_before) = (tf.clone(), p.fp.clone());
-    let r2 = tf.gpr[2];
-    let w = UserWindow::open(uc, size, Access::Read).map_err(|_| Errno::EFAULT)?;
+    let tls = tf.tls();
+    let w = UserWindow::open(uc, size, Access::Read)?;
     let mask = SigSet::from_user_words(w.get(UC_SIGMASK), w.get(UC_SIGMASK + 4));
     let mc: u32 = w.get(UC_REGS);
     let inside = mc >= uc && mc.checked_add(MC_READ).is_some_and(|e| e <= uc + size);
@@ -88,7 +88,7 @@ fn set(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Err
         }
         has_fp
     } else {
-        w.finish().map_err(|_| Errno::EFAULT)?;
+        w.finish()?;
         let read = UserWindow::open(mc, MC_READ, Access::Read).and_then(|w2| {
             let has_fp = read_mcontext(&w2, 0, tf, &mut p.fp);
             w2.finish().map(|_| has_fp)

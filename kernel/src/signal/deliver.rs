@@ -303,7 +303,7 @@ pub fn restart_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
 
 #[inline(never)]
 fn restart_failed_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
-    let Some(err) = Errno::from_raw(tf.gpr[3] as i32) else { return };
+    let Some(err) = Errno::from_raw(tf.ret() as i32) else { return };
     match syscall_restart(err, handler_flags) {
         Restart::Again => tf.restart_same(),
         Restart::ViaRestartSyscall => tf.restart_as(Sysno::RestartSyscall.raw()),

@@ -380,7 +380,7 @@ impl FileOps for ProcFile {
         let text = self.text.borrow();
         let start = (off as usize).min(text.len());
         let n = (text.len() - start).min(len as usize);
-        copy_to_user(buf, &text[start..start + n]).map_err(|_| Errno::EFAULT)?;
+        copy_to_user(buf, &text[start..start + n])?;
         Ok(n as u32)
     }
 
@@ -422,7 +422,7 @@ impl FileOps for ProcFile {
             }
             pos = cookie + 1;
         }
-        copy_to_user(buf, &out).map_err(|_| Errno::EFAULT)?;
+        copy_to_user(buf, &out)?;
         self.pos.set(pos);
         Ok(out.len() as u32)
     }
