@@ -221,11 +221,8 @@ fn command_line(addr: usize) -> &'static [u8] {
 /// PID 1 ended (or reboot was called): report and power off with `status`
 /// (a Linux wait status: exit code, or 128 + signal number when killed).
 pub fn shutdown(wait_status: u32) -> ! {
-    let code = if wait_status & 0x7f == 0 {
-        (wait_status >> 8) & 0xff
-    } else {
-        128 + (wait_status & 0x7f)
-    };
+    let code =
+        sigil_core::abi::wait_status::decode_exit(wait_status).unwrap_or_else(|(sig, _)| 128 + sig);
     // The time and the counters are what `make bench` (qemu/src/bench.rs) reads:
     // under `-icount shift=0` guest nanoseconds are guest instructions.
     kprintln!(

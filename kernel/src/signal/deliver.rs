@@ -29,6 +29,7 @@ use sigil_core::signal::frame::{
     RtSigFrame, SigFrame, NGREG, RT_EXTRA_GAP, SIGNAL_FRAMESIZE, TRAMP_RT_SIGRETURN,
     TRAMP_SIGRETURN,
 };
+use sigil_core::signal::info::SIGINFO_USER_WORDS;
 use sigil_core::signal::{handler_mask, SigInfo, SigQueueNode, SigSet, Signal, StackT};
 
 use crate::arch::{self, TrapFrame};
@@ -95,7 +96,7 @@ pub fn dequeue(t: &mut Thread) -> Option<Dequeued> {
 
 /// Where the frame's words go: one window (`UserWindow`), or a window per
 /// store (`PerField`, the comparison mode). Offsets are from the window base.
-pub(super) trait FrameSink {
+pub(crate) trait FrameSink {
     fn put(&mut self, off: u32, v: u32);
     /// Consecutive words from `off`.
     fn put_words(&mut self, off: u32, vals: &[u32]) {
@@ -174,6 +175,14 @@ pub(super) fn put_mcontext(
     }
 }
 
+/// Writes a user siginfo_t at `off` (window offset): the 8 meaningful words
+/// straight from the node, then zeroes to its 128 bytes. Also rt_sigtimedwait's.
+pub(crate) fn put_siginfo(w: &mut impl FrameSink, off: u32, info: &SigInfo) {
+    const ZEROES: [u32; SIGINFO_USER_WORDS - 8] = [0; SIGINFO_USER_WORDS - 8];
+    w.put_words(off, info.words());
+    w.put_words(off + 4 * 8, &ZEROES);
+}
+
 /// Writes a whole frame; `frame` is the frame's offset in the window (whose
 /// base, offset 0, is the handler's stack pointer: the back chain goes there).
 fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u32, d: &FrameData) {
@@ -190,9 +199,7 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
             put_mcontext(w, frame + SigFrame::MCONTEXT, d.tf, d.fp, Some(TRAMP_SIGRETURN));
         }
         FrameKind::Rt => {
-            // siginfo: the 8 meaningful words straight from the node, then zeroes.
-            w.put_words(frame, d.info.words());
-            w.put_words(frame + 4 * 8, &[0; 24]);
+            put_siginfo(w, frame, d.info);
             let uc = frame + RtSigFrame::UCONTEXT;
             w.put(uc, 0); // uc_flags
             w.put(uc + 4, 0); // uc_link

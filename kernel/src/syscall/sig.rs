@@ -9,7 +9,7 @@ use sigil_core::abi::{self, Errno};
 use sigil_core::job::kill::kill_target;
 use sigil_core::signal::action::check_rt_sigaction;
 use sigil_core::signal::frame::FrameKind;
-use sigil_core::signal::info::check_queue_code;
+use sigil_core::signal::info::{check_queue_code, SIGINFO_USER_SIZE};
 use sigil_core::signal::{SigAction, SigInfo, SigQueueNode, SigSet, Signal, StackT};
 
 use super::SysResult;
@@ -375,13 +375,8 @@ fn wait_for(want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
                 continue; // a stale timer signal
             }
             if uinfo != 0 {
-                let mut w = UserWindow::open(uinfo, 128, Access::Write)?;
-                for (i, &v) in node.info.words().iter().enumerate() {
-                    w.put(4 * i as u32, v);
-                }
-                for i in 8..32 {
-                    w.put(4 * i, 0u32);
-                }
+                let mut w = UserWindow::open(uinfo, SIGINFO_USER_SIZE as u32, Access::Write)?;
+                deliver::put_siginfo(&mut w, 0, &node.info);
                 w.finish()?;
             }
             return Ok(node.info.signo());

@@ -31,18 +31,13 @@ const _: () = assert!(core::mem::size_of::<TrapFrame>() == 176);
 const _: () = assert!(core::mem::offset_of!(TrapFrame, nip) == 128);
 const _: () = assert!(core::mem::offset_of!(TrapFrame, orig_r3) == 164);
 
-pub const MSR_EE: u32 = 0x8000;
-pub const MSR_PR: u32 = 0x4000;
-pub const MSR_FP: u32 = 0x2000;
-pub const MSR_ME: u32 = 0x1000;
-pub const MSR_IR: u32 = 0x20;
-pub const MSR_DR: u32 = 0x10;
-pub const MSR_RI: u32 = 0x2;
-/// What a user process runs with (Linux's MSR_USER): FP is added lazily.
-pub const MSR_USER: u32 = MSR_EE | MSR_PR | MSR_ME | MSR_IR | MSR_DR | MSR_RI;
+// The MSR bits are the signal frame's too (its saved MSR word): defined once,
+// in sigil-core, next to the rules sigreturn applies to them.
+use sigil_core::layout::KERNELBASE;
+pub use sigil_core::signal::frame::{MSR_FP, MSR_PR, MSR_USER};
 
 /// CR0[SO]: set in the saved CR when a syscall fails (r3 then holds errno).
-pub const CR0_SO: u32 = 0x1000_0000;
+const CR0_SO: u32 = 0x1000_0000;
 
 /// The system call vector: `sc` traps here (the trap word of such a frame).
 pub const VEC_SYSCALL: u32 = 0xc00;
@@ -227,7 +222,7 @@ pub fn backtrace(mut sp: u32) {
     p(format_args!("  backtrace:"));
     for _ in 0..16 {
         // Only follow frames inside kernel memory, 16-byte aligned.
-        if !(0xc000_0000..0xd000_0000).contains(&sp) || !sp.is_multiple_of(16) {
+        if !(KERNELBASE..KERNELBASE + 0x1000_0000).contains(&sp) || !sp.is_multiple_of(16) {
             break;
         }
         // SAFETY: sp lies in the BAT-mapped kernel RAM (checked above); the
