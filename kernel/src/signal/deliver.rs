@@ -25,9 +25,10 @@ use core::sync::atomic::{AtomicBool, Ordering};
 
 use sigil_core::abi::{self, Errno, Sysno};
 use sigil_core::signal::frame::{
-    frame_has_fp, frame_msr, place_frame, sanitize_user_msr, syscall_restart, FrameKind, Restart,
-    RtSigFrame, SigFrame, NGREG, RT_EXTRA_GAP, SIGNAL_FRAMESIZE, TRAMP_RT_SIGRETURN,
-    TRAMP_SIGRETURN,
+    frame_has_fp, frame_msr, place_frame, sanitize_user_msr, syscall_restart, FrameKind, MContext,
+    Restart, RtSigFrame, SigContext, SigFrame, UContext, PT_CCR, PT_CTR, PT_DAR, PT_DSISR, PT_LNK,
+    PT_MSR, PT_NIP, PT_ORIG_R3, PT_RESULT, PT_TRAP, PT_XER, RT_EXTRA_GAP, SIGNAL_FRAMESIZE,
+    TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
 };
 use sigil_core::signal::info::SIGINFO_USER_WORDS;
 use sigil_core::signal::{handler_mask, SigInfo, SigQueueNode, SigSet, Signal, StackT};
@@ -149,6 +150,14 @@ struct FrameData<'a> {
     alt: StackT,
 }
 
+/// The mc_gregs words from PT_NIP on (the registers after r31).
+const PT_TAIL: usize = PT_RESULT + 1 - PT_NIP;
+
+/// Byte offset of mc_gregs[pt] in an mcontext.
+const fn pt_offset(pt: usize) -> u32 {
+    MContext::GREGS + 4 * pt as u32
+}
+
 /// Writes the mcontext (registers, FP if `fp` is given, the trampoline if
 /// `tramp` is) at `mc` (window offset). Also swapcontext's (`context.rs`).
 pub(super) fn put_mcontext(
@@ -158,18 +167,30 @@ pub(super) fn put_mcontext(
     fp: Option<&arch::FpState>,
     tramp: Option<[u32; 2]>,
 ) {
-    w.put_words(mc, &tf.gpr);
-    let msr = frame_msr(tf.msr, fp.is_some());
-    let tail =
-        [tf.nip, msr, tf.orig_r3, tf.ctr, tf.lr, tf.xer, tf.cr, 0, tf.trap, tf.dar, tf.dsisr, 0];
-    w.put_words(mc + 4 * 32, &tail);
-    let fregs = mc + 4 * NGREG as u32;
+    w.put_words(mc + MContext::GREGS, &tf.gpr);
+    let mut tail = [0u32; PT_TAIL];
+    for (pt, v) in [
+        (PT_NIP, tf.nip),
+        (PT_MSR, frame_msr(tf.msr, fp.is_some())),
+        (PT_ORIG_R3, tf.orig_r3),
+        (PT_CTR, tf.ctr),
+        (PT_LNK, tf.lr),
+        (PT_XER, tf.xer),
+        (PT_CCR, tf.cr),
+        (PT_TRAP, tf.trap),
+        (PT_DAR, tf.dar),
+        (PT_DSISR, tf.dsisr),
+    ] {
+        tail[pt - PT_NIP] = v; // PT_MQ and PT_RESULT stay 0
+    }
+    w.put_words(mc + pt_offset(PT_NIP), &tail);
+    let fregs = mc + MContext::FREGS;
     if let Some(fp) = fp {
         w.put_dwords(fregs, &fp.fpr);
         w.put_dwords(fregs + 8 * 32, &[fp.fpscr]);
     }
     if let Some([t0, t1]) = tramp {
-        let pad = fregs + 8 * 33;
+        let pad = mc + MContext::PAD;
         w.put(pad, t0);
         w.put(pad + 4, t1);
     }
@@ -190,26 +211,22 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
     let (m0, m1) = d.mask.words();
     match kind {
         FrameKind::Classic => {
-            // struct sigcontext: _unused[3] = mask word 1, signal, handler, oldmask, regs.
-            w.put(frame + 12, m1);
-            w.put(frame + 16, d.info.signo());
-            w.put(frame + 20, d.handler);
-            w.put(frame + 24, m0);
-            w.put(frame + 28, frame_addr + SigFrame::MCONTEXT);
+            let sc = frame + SigFrame::SIGCONTEXT;
+            w.put(sc + SigContext::MASK_HI, m1);
+            w.put(sc + SigContext::SIGNAL, d.info.signo());
+            w.put(sc + SigContext::HANDLER, d.handler);
+            w.put(sc + SigContext::OLDMASK, m0);
+            w.put(sc + SigContext::REGS, frame_addr + SigFrame::MCONTEXT);
             put_mcontext(w, frame + SigFrame::MCONTEXT, d.tf, d.fp, Some(TRAMP_SIGRETURN));
         }
         FrameKind::Rt => {
-            put_siginfo(w, frame, d.info);
+            put_siginfo(w, frame + RtSigFrame::INFO, d.info);
             let uc = frame + RtSigFrame::UCONTEXT;
-            w.put(uc, 0); // uc_flags
-            w.put(uc + 4, 0); // uc_link
-            let [sp, flags, size] = d.alt.to_words();
-            w.put(uc + 8, sp);
-            w.put(uc + 12, flags);
-            w.put(uc + 16, size);
-            w.put(uc + 48, frame_addr + RtSigFrame::MCONTEXT); // uc_regs
-            w.put(uc + 52, m0);
-            w.put(uc + 56, m1);
+            w.put(uc + UContext::FLAGS, 0);
+            w.put(uc + UContext::LINK, 0);
+            w.put_words(uc + UContext::STACK, &d.alt.to_words());
+            w.put(uc + UContext::REGS, frame_addr + RtSigFrame::MCONTEXT);
+            w.put_words(uc + UContext::SIGMASK, &[m0, m1]);
             put_mcontext(w, frame + RtSigFrame::MCONTEXT, d.tf, d.fp, Some(TRAMP_RT_SIGRETURN));
         }
     }
@@ -356,28 +373,34 @@ fn read_frame(
     let w = UserWindow::open(frame, size, Access::Read)?;
     let (mask, mc, alt) = match kind {
         FrameKind::Classic => {
-            (SigSet::from_user_words(w.get(24), w.get(12)), w.get::<u32>(28), None)
+            let sc = SigFrame::SIGCONTEXT;
+            let mask = SigSet::from_user_words(
+                w.get(sc + SigContext::OLDMASK),
+                w.get(sc + SigContext::MASK_HI),
+            );
+            (mask, w.get::<u32>(sc + SigContext::REGS), None)
         }
         FrameKind::Rt => {
-            let uc = RtSigFrame::UCONTEXT;
-            let alt = StackT::from_words([w.get(uc + 8), w.get(uc + 12), w.get(uc + 16)]);
+            let (uc, stack) = (RtSigFrame::UCONTEXT, RtSigFrame::UCONTEXT + UContext::STACK);
+            let alt = StackT::from_words([w.get(stack), w.get(stack + 4), w.get(stack + 8)]);
+            let mask = uc + UContext::SIGMASK;
             (
-                SigSet::from_user_words(w.get(uc + 52), w.get(uc + 56)),
-                w.get::<u32>(uc + 48),
+                SigSet::from_user_words(w.get(mask), w.get(mask + 4)),
+                w.get::<u32>(uc + UContext::REGS),
                 Some(alt),
             )
         }
     };
     // The mcontext is normally inside the frame; Linux follows the pointer
     // wherever it goes, so a second window is opened only if it points elsewhere.
-    let inside = mc >= frame && mc.checked_add(464).is_some_and(|e| e <= frame + size);
+    let inside = mc >= frame && mc.checked_add(MContext::READ).is_some_and(|e| e <= frame + size);
     let has_fp = if inside {
         let has_fp = read_mcontext(&w, mc - frame, tf, &mut p.fp);
         w.finish()?;
         has_fp
     } else {
         w.finish()?;
-        let w2 = UserWindow::open(mc, 464, Access::Read)?;
+        let w2 = UserWindow::open(mc, MContext::READ, Access::Read)?;
         let has_fp = read_mcontext(&w2, 0, tf, &mut p.fp);
         w2.finish()?;
         has_fp
@@ -409,21 +432,21 @@ pub(super) fn read_mcontext(
     tf: &mut TrapFrame,
     fp: &mut arch::FpState,
 ) -> bool {
-    w.get_slice(mc, &mut tf.gpr);
-    let mut tail = [0u32; 7];
-    w.get_slice(mc + 4 * 32, &mut tail);
-    let [nip, msr, orig_r3, ctr, lr, xer, cr] = tail;
-    tf.nip = nip;
-    tf.msr = sanitize_user_msr(msr);
-    tf.orig_r3 = orig_r3;
-    tf.ctr = ctr;
-    tf.lr = lr;
-    tf.xer = xer;
-    tf.cr = cr;
-    if !frame_has_fp(msr) {
+    w.get_slice(mc + MContext::GREGS, &mut tf.gpr);
+    let mut tail = [0u32; PT_CCR + 1 - PT_NIP];
+    w.get_slice(mc + pt_offset(PT_NIP), &mut tail);
+    let reg = |pt: usize| tail[pt - PT_NIP];
+    tf.nip = reg(PT_NIP);
+    tf.msr = sanitize_user_msr(reg(PT_MSR));
+    tf.orig_r3 = reg(PT_ORIG_R3);
+    tf.ctr = reg(PT_CTR);
+    tf.lr = reg(PT_LNK);
+    tf.xer = reg(PT_XER);
+    tf.cr = reg(PT_CCR);
+    if !frame_has_fp(reg(PT_MSR)) {
         return false;
     }
-    let fregs = mc + 4 * NGREG as u32;
+    let fregs = mc + MContext::FREGS;
     w.get_slice(fregs, &mut fp.fpr);
     fp.fpscr = w.get(fregs + 8 * 32);
     true

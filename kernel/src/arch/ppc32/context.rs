@@ -12,11 +12,13 @@
 //! The FP registers then belong to that process until another one needs them
 //! or it is switched out, when they are saved (`fp_save`).
 
-use super::frame::{TrapFrame, MSR_FP};
+use super::frame::{asm_define, TrapFrame, MSR_FP};
 
-/// Bytes between a kernel stack's top and its TrapFrame's ABI header.
-pub const TRAP_FRAME_BYTES: usize = 192;
-const SWITCH_FRAME_BYTES: usize = 96;
+/// Bytes between a kernel stack's top and its TrapFrame's ABI header
+/// (entry.S's FRAME, which `frame.rs` checks against the struct).
+pub const TRAP_FRAME_BYTES: usize = asm_define("FRAME");
+/// switch_context's frame (entry.S's SWITCH_FRAME).
+const SWITCH_FRAME_BYTES: usize = asm_define("SWITCH_FRAME");
 
 extern "C" {
     fn switch_context(save_sp: *mut usize, new_sp: usize);
@@ -33,7 +35,7 @@ pub fn boot_stack_bounds() -> (usize, usize) {
 
 /// The user TrapFrame at the top of the kernel stack ending at `top`.
 pub fn user_frame(top: usize) -> *mut TrapFrame {
-    (top - TRAP_FRAME_BYTES + 16) as *mut TrapFrame
+    (top - TRAP_FRAME_BYTES + asm_define("TF")) as *mut TrapFrame
 }
 
 /// Prepares the kernel stack ending at `top` so that switching to the returned

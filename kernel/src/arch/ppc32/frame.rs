@@ -31,6 +31,74 @@ const _: () = assert!(core::mem::size_of::<TrapFrame>() == 176);
 const _: () = assert!(core::mem::offset_of!(TrapFrame, nip) == 128);
 const _: () = assert!(core::mem::offset_of!(TrapFrame, orig_r3) == 164);
 
+// entry.S's offsets (its `#define`s, read here at compile time) agree with
+// the struct: the header, r0.., and the ten words from nip that one stmw
+// stores and one lmw loads in this order.
+const TF: usize = asm_define("TF");
+const _: () = assert!(asm_define("FRAME") == TF + core::mem::size_of::<TrapFrame>());
+const _: () = assert!(asm_define("TF_GPR") == TF + core::mem::offset_of!(TrapFrame, gpr));
+const _: () = {
+    use core::mem::offset_of;
+    let nip = asm_define("TF_NIP") - TF;
+    assert!(nip == offset_of!(TrapFrame, nip));
+    let order = [
+        offset_of!(TrapFrame, msr),
+        offset_of!(TrapFrame, ctr),
+        offset_of!(TrapFrame, lr),
+        offset_of!(TrapFrame, xer),
+        offset_of!(TrapFrame, cr),
+        offset_of!(TrapFrame, trap),
+        offset_of!(TrapFrame, dar),
+        offset_of!(TrapFrame, dsisr),
+        offset_of!(TrapFrame, orig_r3),
+    ];
+    let mut i = 0;
+    while i < order.len() {
+        assert!(order[i] == nip + 4 * (i + 1));
+        i += 1;
+    }
+};
+
+/// The value of entry.S's `#define NAME <decimal>`, at compile time (a
+/// missing name fails the build).
+pub(super) const fn asm_define(name: &str) -> usize {
+    const TEXT: &[u8] = include_str!("entry.S").as_bytes();
+    const DEFINE: &[u8] = b"#define ";
+    let name = name.as_bytes();
+    let mut at = 0;
+    while at + DEFINE.len() + name.len() < TEXT.len() {
+        let n = at + DEFINE.len();
+        if starts_with(TEXT, at, DEFINE)
+            && starts_with(TEXT, n, name)
+            && TEXT[n + name.len()] == b' '
+        {
+            let mut i = n + name.len();
+            while TEXT[i] == b' ' {
+                i += 1;
+            }
+            let mut v = 0;
+            while TEXT[i].is_ascii_digit() {
+                v = v * 10 + (TEXT[i] - b'0') as usize;
+                i += 1;
+            }
+            return v;
+        }
+        at += 1;
+    }
+    panic!("entry.S has no such #define");
+}
+
+const fn starts_with(text: &[u8], at: usize, prefix: &[u8]) -> bool {
+    let mut i = 0;
+    while i < prefix.len() {
+        if text[at + i] != prefix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 // The MSR bits are the signal frame's too (its saved MSR word): defined once,
 // in sigil-core, next to the rules sigreturn applies to them.
 use sigil_core::layout::KERNELBASE;
