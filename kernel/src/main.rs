@@ -89,7 +89,7 @@ extern "C" fn kmain() -> ! {
         (None, _) => {}
     }
 
-    let tlb_reload = arch::mmu_init();
+    let tlb_reload = <arch::Arch as arch::Mmu>::init();
     dev::timer::init(boot.tb_freq);
     clock::init();
     dev::tty::init();
@@ -100,7 +100,7 @@ extern "C" fn kmain() -> ! {
         HEAP_FRAMES * 4,
         tlb_reload
     );
-    kprintln!("sigil: boot took {} timebase ticks", arch::timebase());
+    kprintln!("sigil: boot took {} timebase ticks", <arch::Arch as arch::Clock>::now());
 
     if let Some(test) = opts.selftest {
         selftest::run(test);

@@ -25,7 +25,7 @@
 
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-use crate::arch;
+use crate::arch::{Arch, UserAccess};
 use crate::mm::TASK_SIZE;
 
 /// A bad user address: the syscall returns EFAULT.
@@ -93,8 +93,8 @@ impl UserWindow {
             OPEN_START.store(addr, Ordering::Relaxed);
             OPEN_END.store(end, Ordering::Relaxed);
             match access {
-                Access::Read => arch::kuap::unlock_read(addr, end),
-                Access::Write | Access::ReadWrite => arch::kuap::unlock_write(addr, end),
+                Access::Read => Arch::open_read(addr, end),
+                Access::Write | Access::ReadWrite => Arch::open_write(addr, end),
             }
         }
         Ok(UserWindow { start: addr, len })
@@ -208,7 +208,7 @@ impl UserWindow {
 impl Drop for UserWindow {
     fn drop(&mut self) {
         if self.len > 0 {
-            arch::kuap::lock();
+            Arch::close();
             OPEN_END.store(0, Ordering::Relaxed);
         }
     }

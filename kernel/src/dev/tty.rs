@@ -37,7 +37,7 @@ use sigil_core::tty::{Ldisc, Termios, Winsize};
 
 use sigil_core::job::kill::KillTarget;
 
-use crate::arch;
+use crate::arch::{Arch, Console};
 use crate::fs::poll::{PollWait, WaitQueue};
 use crate::kcell::KCell;
 use crate::proc::{self, Group};
@@ -99,7 +99,7 @@ pub fn init() {
     }
     // Input waits in the UART until PID 1 runs: the interrupt is taken in
     // user mode or the idle loop, never before the leak check's baseline.
-    arch::console_irq(true);
+    Arch::irq(true);
 }
 
 /// The UART's receive interrupt.
@@ -112,7 +112,7 @@ pub fn rx_interrupt() {
 fn pull(t: &mut Tty) {
     let mut got = false;
     while t.ld.can_receive() {
-        let Some(b) = arch::console_getc() else { break };
+        let Some(b) = Arch::getc() else { break };
         got = true;
         let b = match t.link.as_mut().map_or(Rx::Byte(b), |l| l.feed(b)) {
             Rx::Byte(b) => b,
@@ -129,7 +129,7 @@ fn pull(t: &mut Tty) {
     let full = !t.ld.can_receive();
     if full != t.held {
         t.held = full;
-        arch::console_irq(!full);
+        Arch::irq(!full);
     }
     if got {
         t.last_rx = crate::dev::timer::now_ns();
