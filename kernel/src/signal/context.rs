@@ -26,7 +26,7 @@ use sigil_core::signal::{SigAction, SigSet, Signal};
 use super::deliver::{flush_fp, put_mcontext, read_mcontext};
 use crate::arch::{self, TrapFrame};
 use crate::proc::{self, Thread};
-use crate::uaccess::{Access, UserWindow};
+use crate::uaccess::{Read, UserWindow, Write};
 
 /// swapcontext(old, new, size). Returns 0 to the caller, or, when a new
 /// context was set, r3 as that context saved it (so the dispatcher's write
@@ -53,7 +53,7 @@ pub fn swapcontext(tf: &mut TrapFrame, old: u32, new: u32, size: u32) -> Result<
 fn save(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Errno> {
     flush_fp(p, tf);
     let mc = uc.wrapping_add(UContext::MCONTEXT) & !0xf;
-    let mut w = UserWindow::open(uc, size, Access::Write)?;
+    let mut w = UserWindow::open(uc, size, Write)?;
     put_mcontext(&mut w, mc - uc, tf, p.fp_used.then_some(&p.fp), None);
     let (m0, m1) = p.sig.blocked.words();
     w.put(UContext::SIGMASK, m0);
@@ -66,7 +66,7 @@ fn save(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Er
 fn set(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Errno> {
     let (before, fp_before) = (tf.clone(), p.fp.clone());
     let tls = tf.tls();
-    let w = UserWindow::open(uc, size, Access::Read)?;
+    let w = UserWindow::open(uc, size, Read)?;
     let mask = SigSet::from_user_words(w.get(UContext::SIGMASK), w.get(UContext::SIGMASK + 4));
     let mc: u32 = w.get(UContext::REGS);
     let inside = mc >= uc && mc.checked_add(MContext::READ).is_some_and(|e| e <= uc + size);
@@ -79,7 +79,7 @@ fn set(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Err
         has_fp
     } else {
         w.finish()?;
-        let read = UserWindow::open(mc, MContext::READ, Access::Read).and_then(|w2| {
+        let read = UserWindow::open(mc, MContext::READ, Read).and_then(|w2| {
             let has_fp = read_mcontext(&w2, 0, tf, &mut p.fp);
             w2.finish().map(|_| has_fp)
         });

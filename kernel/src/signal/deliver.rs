@@ -35,7 +35,7 @@ use sigil_core::signal::{handler_mask, SigInfo, SigQueueNode, SigSet, Signal, St
 
 use crate::arch::{self, TrapFrame};
 use crate::proc::{self, Thread};
-use crate::uaccess::{self, Access, UserWindow};
+use crate::uaccess::{self, Read, UserWindow, Write};
 
 /// `signal.dequeue=copy`: copy the siginfo out of the node (the old way).
 pub static DEQUEUE_COPY: AtomicBool = AtomicBool::new(false);
@@ -115,7 +115,7 @@ pub(crate) trait FrameSink {
 }
 
 /// One window: the runs of words are range-checked once and stored in a loop.
-impl FrameSink for UserWindow {
+impl FrameSink for UserWindow<Write> {
     #[inline(always)]
     fn put(&mut self, off: u32, v: u32) {
         UserWindow::put(self, off, v);
@@ -263,7 +263,7 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
         put_frame(&mut w, kind, frame, place.frame, &data);
         (!w.failed, uaccess::WINDOWS.load(Ordering::Relaxed) - before)
     } else {
-        match UserWindow::open(base, len, Access::Write) {
+        match UserWindow::open(base, len, Write) {
             Ok(mut w) => {
                 put_frame(&mut w, kind, frame, place.frame, &data);
                 (w.finish().is_ok(), 1)
@@ -370,7 +370,7 @@ fn read_frame(
     frame: u32,
     size: u32,
 ) -> Result<(), uaccess::Efault> {
-    let w = UserWindow::open(frame, size, Access::Read)?;
+    let w = UserWindow::open(frame, size, Read)?;
     let (mask, mc, alt) = match kind {
         FrameKind::Classic => {
             let sc = SigFrame::SIGCONTEXT;
@@ -400,7 +400,7 @@ fn read_frame(
         has_fp
     } else {
         w.finish()?;
-        let w2 = UserWindow::open(mc, MContext::READ, Access::Read)?;
+        let w2 = UserWindow::open(mc, MContext::READ, Read)?;
         let has_fp = read_mcontext(&w2, 0, tf, &mut p.fp);
         w2.finish()?;
         has_fp
@@ -427,7 +427,7 @@ fn read_frame(
 /// if the frame's MSR word says it was written (`frame_has_fp`); returns that.
 /// Also swapcontext's (`context.rs`).
 pub(super) fn read_mcontext(
-    w: &UserWindow,
+    w: &UserWindow<Read>,
     mc: u32,
     tf: &mut TrapFrame,
     fp: &mut arch::FpState,

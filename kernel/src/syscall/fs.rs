@@ -14,7 +14,7 @@ use crate::fs::path::{self, AT_FDCWD};
 use crate::fs::tmpfs::{self, Kind, Node};
 use crate::fs::{devices, file::OpenFile, pipe, procfs, walk, File, Stat};
 use crate::proc;
-use crate::uaccess::{put_user, Access, UserWindow};
+use crate::uaccess::{put_user, Read, UserWindow, Write};
 use sigil_core::path::{MAY_READ, MAY_WRITE};
 
 pub const AT_SYMLINK_NOFOLLOW: u32 = 0x100;
@@ -87,7 +87,7 @@ pub fn rw_vec(fd: u32, iov: u32, n: u32, write: bool) -> SysResult {
     }
     let mut vecs = alloc::vec::Vec::new();
     vecs.try_reserve_exact(n as usize).map_err(|_| Errno::ENOMEM)?;
-    let w = UserWindow::open(iov, n * 8, Access::Read)?;
+    let w = UserWindow::open(iov, n * 8, Read)?;
     for i in 0..n {
         vecs.push((w.get::<u32>(i * 8), w.get::<u32>(i * 8 + 4)));
     }
@@ -147,7 +147,7 @@ pub fn pipe2(fds: u32, flags: u32) -> SysResult {
             return Err(e);
         }
     };
-    let mut win = UserWindow::open(fds, 8, Access::Write)?;
+    let mut win = UserWindow::open(fds, 8, Write)?;
     win.put(0, rfd);
     win.put(4, wfd);
     if win.finish().is_err() {

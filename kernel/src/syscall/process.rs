@@ -9,7 +9,7 @@ use sigil_core::time::cputime::CpuTimes;
 use super::SysResult;
 use crate::arch::TrapFrame;
 use crate::proc;
-use crate::uaccess::{put_user, Access, UserWindow};
+use crate::uaccess::{put_user, UserWindow, Write};
 
 /// exit: ends the calling thread (the process, if it is the last).
 pub fn exit(code: u32) -> SysResult {
@@ -46,7 +46,7 @@ pub fn waitid(idtype: u32, id: i32, info: u32, options: u32, rusage: u32) -> Sys
     let found = proc::wait::wait(sel, wait::waitid_options(options)?)?;
     if info != 0 {
         let words = found.as_ref().map_or([0; 8], |f| *f.event.siginfo(f.pid, 0).words());
-        let mut w = UserWindow::open(info, 4 * wait::WAITID_WORDS as u32, Access::Write)?;
+        let mut w = UserWindow::open(info, 4 * wait::WAITID_WORDS as u32, Write)?;
         w.put_slice(0, &words[..wait::WAITID_WORDS]);
         w.finish()?;
     }

@@ -16,7 +16,7 @@ use super::SysResult;
 use crate::arch::TrapFrame;
 use crate::proc;
 use crate::signal::{self, deliver};
-use crate::uaccess::{Access, UserWindow};
+use crate::uaccess::{Read, UserWindow, Write};
 
 pub(super) fn signal_or_zero(sig: u32) -> Result<Option<Signal>, Errno> {
     if sig == 0 {
@@ -144,14 +144,14 @@ fn set_action(sig: Signal, new: SigAction) -> SysResult {
 }
 
 fn read_words<const N: usize>(addr: u32) -> Result<[u32; N], Errno> {
-    let w = UserWindow::open(addr, 4 * N as u32, Access::Read)?;
+    let w = UserWindow::open(addr, 4 * N as u32, Read)?;
     let words = core::array::from_fn(|i| w.get(4 * i as u32));
     w.finish()?;
     Ok(words)
 }
 
 fn write_words(addr: u32, words: &[u32]) -> Result<(), Errno> {
-    let mut w = UserWindow::open(addr, 4 * words.len() as u32, Access::Write)?;
+    let mut w = UserWindow::open(addr, 4 * words.len() as u32, Write)?;
     for (i, v) in words.iter().enumerate() {
         w.put(4 * i as u32, *v);
     }
@@ -240,7 +240,7 @@ fn blocked_pending() -> SigSet {
 }
 
 fn read_sigset(addr: u32) -> Result<SigSet, Errno> {
-    let w = UserWindow::open(addr, 8, Access::Read)?;
+    let w = UserWindow::open(addr, 8, Read)?;
     let s = SigSet::from_user_words(w.get(0), w.get(4));
     w.finish()?;
     Ok(s)
@@ -276,7 +276,7 @@ pub fn pause() -> SysResult {
 /// Reads the 128-byte user siginfo for rt_sigqueueinfo.
 pub(super) fn read_siginfo(uinfo: u32) -> Result<[u32; 32], Errno> {
     let mut words = [0u32; 32];
-    let w = UserWindow::open(uinfo, 128, Access::Read)?;
+    let w = UserWindow::open(uinfo, 128, Read)?;
     for (i, v) in words.iter_mut().enumerate() {
         *v = w.get(4 * i as u32);
     }
@@ -375,7 +375,7 @@ fn wait_for(want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
                 continue; // a stale timer signal
             }
             if uinfo != 0 {
-                let mut w = UserWindow::open(uinfo, SIGINFO_USER_SIZE as u32, Access::Write)?;
+                let mut w = UserWindow::open(uinfo, SIGINFO_USER_SIZE as u32, Write)?;
                 deliver::put_siginfo(&mut w, 0, &node.info);
                 w.finish()?;
             }
@@ -403,14 +403,14 @@ pub fn sigaltstack(ss: u32, old: u32, tf: &TrapFrame) -> SysResult {
     let sp = tf.sp();
     if old != 0 {
         let cur = p.sig.altstack.query(sp).to_words();
-        let mut w = UserWindow::open(old, 12, Access::Write)?;
+        let mut w = UserWindow::open(old, 12, Write)?;
         for (i, v) in cur.iter().enumerate() {
             w.put(4 * i as u32, *v);
         }
         w.finish()?;
     }
     if ss != 0 {
-        let w = UserWindow::open(ss, 12, Access::Read)?;
+        let w = UserWindow::open(ss, 12, Read)?;
         let new = StackT::from_words([w.get(0), w.get(4), w.get(8)]);
         w.finish()?;
         p.sig.altstack.set(new, sp)?;
