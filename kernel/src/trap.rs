@@ -12,7 +12,7 @@ use core::sync::atomic::Ordering;
 
 use sigil_core::abi;
 
-use crate::arch::{self, Arch, Event, TrapFrame, UserAccess};
+use crate::arch::{self, Arch, Context, Event, TrapFrame, UserAccess};
 use crate::mm::space::Fault;
 use crate::mm::TASK_SIZE;
 use crate::{proc, signal, syscall, uaccess};
@@ -74,7 +74,7 @@ fn user_exception(tf: &mut TrapFrame, event: Event) {
         }
         Event::FpUnavailable => {
             let p = proc::current();
-            arch::fp_load(&p.fp);
+            Arch::fp_load(&p.fp);
             p.fp_live = true;
             p.fp_used = true;
             tf.msr |= arch::MSR_FP;

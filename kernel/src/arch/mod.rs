@@ -99,6 +99,41 @@ pub trait Console {
     fn select(name: &[u8]) -> bool;
 }
 
+/// Threads of control: kernel stacks, the context switch, and the user FP
+/// registers, which are switched lazily.
+///
+/// # Invariants
+/// - A thread's kernel stack ends at `top` (16-aligned); its user
+///   `TrapFrame` lives at `user_frame(top)` while it is in the kernel.
+/// - `set_kernel_stack(top)` is called for the thread about to run before
+///   it can next trap from user mode.
+/// - `switch` runs with interrupts off and user access closed, and returns
+///   when some other thread switches back to this one.
+/// - The FP registers belong to one thread at a time: `fp_save` stores the
+///   live registers into that thread's state before anyone else gets them.
+pub trait Context {
+    /// The boot thread's stack, as [bottom, top).
+    fn boot_stack_bounds() -> (usize, usize);
+    /// Where the user TrapFrame sits on the kernel stack ending at `top`.
+    fn user_frame(top: usize) -> *mut TrapFrame;
+    /// Prepares the fresh kernel stack ending at `top` so that switching to
+    /// the returned stack pointer enters user mode with `tf`.
+    fn new_thread(top: usize, tf: &TrapFrame) -> usize;
+    /// Where the next trap from user mode starts its kernel stack.
+    fn set_kernel_stack(top: usize);
+    /// Suspends the running thread (its stack pointer goes to `*save`) and
+    /// runs the thread whose saved stack pointer is `next`.
+    ///
+    /// # Safety
+    /// `save` must stay valid until the thread is resumed, and `next` must
+    /// come from `new_thread` or an earlier `switch`.
+    unsafe fn switch(save: *mut usize, next: usize);
+    /// Stores the live FP registers into `st`.
+    fn fp_save(st: &mut FpState);
+    /// Loads `st` into the FP registers.
+    fn fp_load(st: &FpState);
+}
+
 /// User address translation: page-table entries in the family's format,
 /// and the hardware's view of them.
 ///

@@ -33,7 +33,7 @@ use sigil_core::signal::frame::{
 use sigil_core::signal::info::SIGINFO_USER_WORDS;
 use sigil_core::signal::{handler_mask, SigInfo, SigQueueNode, SigSet, Signal, StackT};
 
-use crate::arch::{self, TrapFrame};
+use crate::arch::{self, Arch, Context, TrapFrame};
 use crate::proc::{self, Thread};
 use crate::uaccess::{self, Read, UserWindow, Write};
 
@@ -296,7 +296,7 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
 #[inline]
 pub(super) fn flush_fp(p: &mut Thread, tf: &mut TrapFrame) {
     if p.fp_live {
-        arch::fp_save(&mut p.fp);
+        Arch::fp_save(&mut p.fp);
         p.fp_live = false;
         tf.msr &= !arch::MSR_FP;
         p.fp_unchecked = true;

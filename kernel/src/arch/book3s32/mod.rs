@@ -22,9 +22,7 @@ mod mpc83xx;
 use mpc83xx as platform;
 pub use platform::{early_init, power_off, rtc_seconds, MACHINE};
 
-pub use super::ppc32::context::{
-    boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState,
-};
+pub use super::ppc32::context::FpState;
 pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, skip_faulted_access};
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, MSR_FP, MSR_USER};
 pub use trap::classify;

@@ -16,9 +16,7 @@ mod mmu;
 mod smc;
 mod trap;
 
-pub use super::ppc32::context::{
-    boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState,
-};
+pub use super::ppc32::context::FpState;
 pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, skip_faulted_access};
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, MSR_FP, MSR_USER};
 pub use super::ppc32::BootInfo;
