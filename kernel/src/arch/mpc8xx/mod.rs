@@ -28,7 +28,7 @@ pub const MACHINE: &str = "MPC885ADS (U-Boot)";
 
 /// Finds the CPM through IMMR, starts the timebase, reads U-Boot's registers.
 pub fn early_init() -> Option<BootInfo> {
-    let immr = boot::immr_base()?;
+    let immr = boot::immr()?;
     boot::start_timebase(immr);
     smc::init(immr);
     Some(boot::boot_info())
