@@ -150,15 +150,24 @@ impl<D: Direction> UserWindow<D> {
 
     /// Closes the window and says whether every access in it succeeded.
     pub fn finish(self) -> Result<(), Efault> {
-        // A load, and a store only after a fault (in `drop`): a `swap` on a
-        // bool is a masked lwarx/stwcx. loop (~17 instructions) on every
-        // window. Nothing can set the flag between the load and the close.
-        let faulted = FAULTED.load(Ordering::Relaxed);
-        drop(self);
-        if faulted {
+        self.close();
+        core::mem::forget(self); // closed already: no `drop`
+                                 // A load, and a store only after a fault: a `swap` on a bool is a
+                                 // masked lwarx/stwcx. loop (~17 instructions) on every window.
+                                 // Nothing else can set the flag now (the window is closed).
+        if FAULTED.load(Ordering::Relaxed) {
+            FAULTED.store(false, Ordering::Relaxed);
             Err(Efault)
         } else {
             Ok(())
+        }
+    }
+
+    #[inline(always)]
+    fn close(&self) {
+        if self.len > 0 {
+            Arch::close();
+            OPEN_END.store(0, Ordering::Relaxed);
         }
     }
 }
@@ -240,17 +249,13 @@ impl<D: CanRead> UserWindow<D> {
     }
 }
 
-/// Closes the window, and clears a recorded fault so that it cannot be
-/// reported by the next window's `finish`.
+/// A window dropped without `finish` (an early return): closes it, and
+/// forgets a recorded fault so that the next window's `finish` cannot
+/// report it.
 impl<D: Direction> Drop for UserWindow<D> {
     fn drop(&mut self) {
-        if self.len > 0 {
-            Arch::close();
-            OPEN_END.store(0, Ordering::Relaxed);
-            if FAULTED.load(Ordering::Relaxed) {
-                FAULTED.store(false, Ordering::Relaxed);
-            }
-        }
+        self.close();
+        FAULTED.store(false, Ordering::Relaxed);
     }
 }
 

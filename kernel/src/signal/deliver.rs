@@ -27,7 +27,7 @@ use sigil_core::abi::{self, Errno, Sysno};
 use sigil_core::signal::frame::{
     frame_has_fp, frame_msr, place_frame, sanitize_user_msr, syscall_restart, FrameKind, MContext,
     Restart, RtSigFrame, SigContext, SigFrame, UContext, PT_CCR, PT_CTR, PT_DAR, PT_DSISR, PT_LNK,
-    PT_MSR, PT_NIP, PT_ORIG_R3, PT_RESULT, PT_TRAP, PT_XER, RT_EXTRA_GAP, SIGNAL_FRAMESIZE,
+    PT_MQ, PT_MSR, PT_NIP, PT_ORIG_R3, PT_RESULT, PT_TRAP, PT_XER, RT_EXTRA_GAP, SIGNAL_FRAMESIZE,
     TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
 };
 use sigil_core::signal::info::SIGINFO_USER_WORDS;
@@ -152,6 +152,18 @@ struct FrameData<'a> {
 
 /// The mc_gregs words from PT_NIP on (the registers after r31).
 const PT_TAIL: usize = PT_RESULT + 1 - PT_NIP;
+/// `put_mcontext`'s literal lists them in this order.
+const TAIL_ORDER: [usize; PT_TAIL] = [
+    PT_NIP, PT_MSR, PT_ORIG_R3, PT_CTR, PT_LNK, PT_XER, PT_CCR, PT_MQ, PT_TRAP, PT_DAR, PT_DSISR,
+    PT_RESULT,
+];
+const _: () = {
+    let mut i = 0;
+    while i < PT_TAIL {
+        assert!(TAIL_ORDER[i] == PT_NIP + i);
+        i += 1;
+    }
+};
 
 /// Byte offset of mc_gregs[pt] in an mcontext.
 const fn pt_offset(pt: usize) -> u32 {
@@ -168,21 +180,11 @@ pub(super) fn put_mcontext(
     tramp: Option<[u32; 2]>,
 ) {
     w.put_words(mc + MContext::GREGS, &tf.gpr);
-    let mut tail = [0u32; PT_TAIL];
-    for (pt, v) in [
-        (PT_NIP, tf.nip),
-        (PT_MSR, frame_msr(tf.msr, fp.is_some())),
-        (PT_ORIG_R3, tf.orig_r3),
-        (PT_CTR, tf.ctr),
-        (PT_LNK, tf.lr),
-        (PT_XER, tf.xer),
-        (PT_CCR, tf.cr),
-        (PT_TRAP, tf.trap),
-        (PT_DAR, tf.dar),
-        (PT_DSISR, tf.dsisr),
-    ] {
-        tail[pt - PT_NIP] = v; // PT_MQ and PT_RESULT stay 0
-    }
+    // In PT_* order from PT_NIP (`TAIL_ORDER` checks it); PT_MQ and
+    // PT_RESULT are 0. A literal, not stores by index: one run of words.
+    let msr = frame_msr(tf.msr, fp.is_some());
+    let tail: [u32; PT_TAIL] =
+        [tf.nip, msr, tf.orig_r3, tf.ctr, tf.lr, tf.xer, tf.cr, 0, tf.trap, tf.dar, tf.dsisr, 0];
     w.put_words(mc + pt_offset(PT_NIP), &tail);
     let fregs = mc + MContext::FREGS;
     if let Some(fp) = fp {
@@ -198,6 +200,7 @@ pub(super) fn put_mcontext(
 
 /// Writes a user siginfo_t at `off` (window offset): the 8 meaningful words
 /// straight from the node, then zeroes to its 128 bytes. Also rt_sigtimedwait's.
+#[inline(always)]
 pub(crate) fn put_siginfo(w: &mut impl FrameSink, off: u32, info: &SigInfo) {
     const ZEROES: [u32; SIGINFO_USER_WORDS - 8] = [0; SIGINFO_USER_WORDS - 8];
     w.put_words(off, info.words());
