@@ -45,7 +45,7 @@ pub fn parse(line: &'static [u8]) -> Options {
             b"fpu=emulate" => crate::fpemu::FORCED.store(true, Ordering::Relaxed),
             b"console=pipe" => crate::dev::tty::PIPE_INPUT.store(true, Ordering::Relaxed),
             _ if w.starts_with(b"console=") => {
-                if !crate::arch::select_console(&w[8..]) {
+                if !<crate::arch::Arch as crate::arch::Console>::select(&w[8..]) {
                     crate::kprintln!(
                         "sigil: {}: no such console UART",
                         core::str::from_utf8(w).unwrap_or("?")

@@ -7,7 +7,7 @@
 use core::fmt::{self, Write};
 use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::arch;
+use crate::arch::{self, Arch, Console as _};
 
 /// Column of the cursor (0 = at a line start), so the exit marker can start
 /// on a line of its own without adding a blank line.
@@ -19,9 +19,9 @@ pub static QUIET: AtomicBool = AtomicBool::new(false);
 pub fn write_bytes(bytes: &[u8]) {
     for &b in bytes {
         if b == b'\n' {
-            arch::console_putc(b'\r');
+            Arch::putc(b'\r');
         }
-        arch::console_putc(b);
+        Arch::putc(b);
     }
     if let Some(pos) = bytes.iter().rposition(|&b| b == b'\n') {
         COLUMN.store(bytes.len() - pos - 1, Ordering::Relaxed);
@@ -34,7 +34,7 @@ pub fn write_bytes(bytes: &[u8]) {
 /// its output processing (`dev::tty`).
 pub fn write_raw(bytes: &[u8]) {
     for &b in bytes {
-        arch::console_putc(b);
+        Arch::putc(b);
     }
     if let Some(pos) = bytes.iter().rposition(|&b| b == b'\n') {
         COLUMN.store(bytes.len() - pos - 1, Ordering::Relaxed);

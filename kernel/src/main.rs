@@ -89,7 +89,7 @@ extern "C" fn kmain() -> ! {
         (None, _) => {}
     }
 
-    let tlb_reload = arch::mmu_init();
+    let tlb_reload = <arch::Arch as arch::Mmu>::init();
     dev::timer::init(boot.tb_freq);
     clock::init();
     dev::tty::init();
@@ -100,7 +100,7 @@ extern "C" fn kmain() -> ! {
         HEAP_FRAMES * 4,
         tlb_reload
     );
-    kprintln!("sigil: boot took {} timebase ticks", arch::timebase());
+    kprintln!("sigil: boot took {} timebase ticks", <arch::Arch as arch::Clock>::now());
 
     if let Some(test) = opts.selftest {
         selftest::run(test);
@@ -223,11 +223,8 @@ fn command_line(addr: usize) -> &'static [u8] {
 /// PID 1 ended (or reboot was called): report and power off with `status`
 /// (a Linux wait status: exit code, or 128 + signal number when killed).
 pub fn shutdown(wait_status: u32) -> ! {
-    let code = if wait_status & 0x7f == 0 {
-        (wait_status >> 8) & 0xff
-    } else {
-        128 + (wait_status & 0x7f)
-    };
+    let code =
+        sigil_core::abi::wait_status::decode_exit(wait_status).unwrap_or_else(|(sig, _)| 128 + sig);
     // The time and the counters are what `make bench` (qemu/src/bench.rs) reads:
     // under `-icount shift=0` guest nanoseconds are guest instructions.
     kprintln!(

@@ -9,7 +9,7 @@
 
 use crate::mm::frames;
 use crate::mm::space::{AddressSpace, Prot};
-use crate::uaccess::{Access, UserWindow};
+use crate::uaccess::{UserWindow, Write};
 
 const USER_PAGE: u32 = 0x1000_0000;
 
@@ -23,7 +23,7 @@ pub fn run(name: &[u8]) -> ! {
     space.fault(USER_PAGE, true).expect("page");
     match name {
         b"kuap-window" => {
-            let mut w = UserWindow::open(USER_PAGE, 4, Access::Write).expect("window");
+            let mut w = UserWindow::open(USER_PAGE, 4, Write).expect("window");
             w.put(0, 0x5151_u32);
             w.finish().expect("no fault");
             let back: u32 = crate::uaccess::get_user(USER_PAGE).expect("read");

@@ -12,7 +12,7 @@ use core::sync::atomic::Ordering;
 
 use sigil_core::abi;
 
-use crate::arch::{self, Event, TrapFrame};
+use crate::arch::{self, Arch, Context, Event, TrapFrame, UserAccess};
 use crate::mm::space::Fault;
 use crate::mm::TASK_SIZE;
 use crate::{proc, signal, syscall, uaccess};
@@ -46,9 +46,9 @@ pub fn handle(tf: &mut TrapFrame, event: Event) {
         proc::check_kernel_stack(arch::stack_pointer() as usize);
         // A kernel trap can land inside an open window (a fault on the user
         // page it touches, a timer tick): lock for the handler, reopen after.
-        let kuap = arch::kuap::save_and_lock();
+        let kuap = Arch::save_and_close();
         kernel_trap(tf, event);
-        arch::kuap::restore(kuap);
+        Arch::restore(kuap);
     }
 }
 
@@ -74,7 +74,7 @@ fn user_exception(tf: &mut TrapFrame, event: Event) {
         }
         Event::FpUnavailable => {
             let p = proc::current();
-            arch::fp_load(&p.fp);
+            Arch::fp_load(&p.fp);
             p.fp_live = true;
             p.fp_used = true;
             tf.msr |= arch::MSR_FP;
@@ -129,7 +129,7 @@ fn kernel_trap(tf: &mut TrapFrame, event: Event) {
                 arch::skip_faulted_access(tf, ea);
                 return;
             }
-            if write && !arch::kuap::write_allowed(ea) {
+            if write && !Arch::write_allowed(ea) {
                 oops("KUAP violation: kernel write to user memory outside a UserWindow", tf);
             }
             oops("kernel access to a bad user address", tf);

@@ -23,24 +23,56 @@
 //! opens its own window. That is exactly the per-call cost the Linux mailing-list
 //! threads measured (docs/benchmarks.md).
 
+use core::marker::PhantomData;
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-use crate::arch;
+use crate::arch::{Arch, UserAccess};
 use crate::mm::TASK_SIZE;
 
 /// A bad user address: the syscall returns EFAULT.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Efault;
 
-/// What a window is opened for: on book3s/32 only writes need unlocking (the
-/// Ks bit blocks supervisor stores; loads are never blocked).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    Read,
-    Write,
-    /// Loads and stores in one window (e.g. an ioctl struct read, then answered).
-    ReadWrite,
+/// A bad user address is EFAULT for the caller: `?` in a syscall handler.
+impl From<Efault> for sigil_core::abi::Errno {
+    #[inline(always)]
+    fn from(_: Efault) -> Self {
+        sigil_core::abi::Errno::EFAULT
+    }
 }
+
+/// What a window is opened for, in its type: `UserWindow<Read>` has `get`
+/// and no `put`, so a store through a read window (which on book3s/32 would
+/// fault, the Ks bit blocking supervisor stores, and come back as a silent
+/// EFAULT) does not compile. Opening for writing unlocks; on book3s/32
+/// loads are never blocked, so opening for reading costs nothing there.
+pub trait Direction {
+    /// Does the window need the write unlock?
+    const WRITES: bool;
+}
+/// A direction whose windows may be loaded from.
+pub trait CanRead: Direction {}
+/// A direction whose windows may be stored to.
+pub trait CanWrite: Direction {}
+
+pub struct Read;
+pub struct Write;
+/// Loads and stores in one window (e.g. an ioctl struct read, then answered).
+pub struct ReadWrite;
+
+impl Direction for Read {
+    const WRITES: bool = false;
+}
+impl Direction for Write {
+    const WRITES: bool = true;
+}
+impl Direction for ReadWrite {
+    const WRITES: bool = true;
+}
+impl CanRead for Read {}
+impl CanRead for ReadWrite {}
+impl CanWrite for Write {}
+impl CanWrite for ReadWrite {}
 
 /// Counters read by the benchmarks (and the trace): windows opened and bytes
 /// moved through them since boot. Counted with a load and a store, not
@@ -65,15 +97,20 @@ impl Pod for i32 {}
 impl Pod for u64 {}
 impl<T: Pod, const N: usize> Pod for [T; N] {}
 
-/// An open user-access window over [start, start + len).
-pub struct UserWindow {
+/// An open user-access window over [start, start + len), for direction `D`.
+/// Dropping it closes it (and forgets a fault nobody asked about);
+/// `finish` closes it and says whether every access worked.
+#[must_use = "a window is open until dropped; finish() says whether its accesses worked"]
+pub struct UserWindow<D: Direction> {
     start: u32,
     len: u32,
+    dir: PhantomData<D>,
 }
 
-impl UserWindow {
-    /// Checks [addr, addr + len) and opens it. `len` 0 is allowed (no access).
-    pub fn open(addr: u32, len: u32, access: Access) -> Result<UserWindow, Efault> {
+impl<D: Direction> UserWindow<D> {
+    /// Checks [addr, addr + len) and opens it for `_dir` (`Read`, `Write`
+    /// or `ReadWrite`). `len` 0 is allowed (no access).
+    pub fn open(addr: u32, len: u32, _dir: D) -> Result<UserWindow<D>, Efault> {
         let end = addr.checked_add(len).ok_or(Efault)?;
         if end > TASK_SIZE {
             return Err(Efault);
@@ -84,12 +121,13 @@ impl UserWindow {
         if len > 0 {
             OPEN_START.store(addr, Ordering::Relaxed);
             OPEN_END.store(end, Ordering::Relaxed);
-            match access {
-                Access::Read => arch::kuap::unlock_read(addr, end),
-                Access::Write | Access::ReadWrite => arch::kuap::unlock_write(addr, end),
+            if D::WRITES {
+                Arch::open_write(addr, end);
+            } else {
+                Arch::open_read(addr, end);
             }
         }
-        Ok(UserWindow { start: addr, len })
+        Ok(UserWindow { start: addr, len, dir: PhantomData })
     }
 
     fn ptr<T>(&self, off: u32) -> *mut T {
@@ -100,23 +138,6 @@ impl UserWindow {
         (self.start + off) as *mut T
     }
 
-    /// Stores `v` at `off` bytes into the window.
-    #[inline(always)]
-    pub fn put<T: Pod>(&mut self, off: u32, v: T) {
-        let p = self.ptr::<T>(off);
-        // SAFETY: p lies in the checked user range and KUAP is open for it; a
-        // fault is recorded and skipped by the fault handler (see `fixup`).
-        unsafe { core::ptr::write_volatile(p, v) };
-    }
-
-    /// Loads a value at `off` bytes into the window.
-    #[inline(always)]
-    pub fn get<T: Pod>(&self, off: u32) -> T {
-        let p = self.ptr::<T>(off);
-        // SAFETY: as for `put`; T is Pod, so even a skipped load yields a valid T.
-        unsafe { core::ptr::read_volatile(p) }
-    }
-
     /// The address of `n` values of T from `off`, checked once for all of them.
     fn ptr_n<T>(&self, off: u32, n: usize) -> *mut T {
         let bytes = (n as u32).checked_mul(core::mem::size_of::<T>() as u32);
@@ -125,6 +146,40 @@ impl UserWindow {
             "access outside the window"
         );
         (self.start + off) as *mut T
+    }
+
+    /// Closes the window and says whether every access in it succeeded.
+    pub fn finish(self) -> Result<(), Efault> {
+        self.close();
+        core::mem::forget(self); // closed already: no `drop`
+                                 // A load, and a store only after a fault: a `swap` on a bool is a
+                                 // masked lwarx/stwcx. loop (~17 instructions) on every window.
+                                 // Nothing else can set the flag now (the window is closed).
+        if FAULTED.load(Ordering::Relaxed) {
+            FAULTED.store(false, Ordering::Relaxed);
+            Err(Efault)
+        } else {
+            Ok(())
+        }
+    }
+
+    #[inline(always)]
+    fn close(&self) {
+        if self.len > 0 {
+            Arch::close();
+            OPEN_END.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+impl<D: CanWrite> UserWindow<D> {
+    /// Stores `v` at `off` bytes into the window.
+    #[inline(always)]
+    pub fn put<T: Pod>(&mut self, off: u32, v: T) {
+        let p = self.ptr::<T>(off);
+        // SAFETY: p lies in the checked user range and KUAP is open for it; a
+        // fault is recorded and skipped by the fault handler (see `fixup`).
+        unsafe { core::ptr::write_volatile(p, v) };
     }
 
     /// Stores `vals` one after another from `off`: one range check for the
@@ -150,6 +205,23 @@ impl UserWindow {
         }
     }
 
+    /// Copies `src` to `off` bytes into the window.
+    pub fn write_bytes(&mut self, off: u32, src: &[u8]) {
+        self.put_slice(off, src);
+    }
+}
+
+impl<D: CanRead> UserWindow<D> {
+    /// Loads a value at `off` bytes into the window.
+    #[inline(always)]
+    pub fn get<T: Pod>(&self, off: u32) -> T {
+        let p = self.ptr::<T>(off);
+        // SAFETY: p lies in the checked user range and KUAP is open for it;
+        // a fault is recorded and skipped (see `fixup`), and T is Pod, so
+        // even a skipped load yields a valid T.
+        unsafe { core::ptr::read_volatile(p) }
+    }
+
     /// Loads `out.len()` values from `off` into `out` (one range check),
     /// four per turn like `put_slice`.
     pub fn get_slice<T: Pod>(&self, off: u32, out: &mut [T]) {
@@ -171,38 +243,19 @@ impl UserWindow {
         }
     }
 
-    /// Copies `src` to `off` bytes into the window.
-    pub fn write_bytes(&mut self, off: u32, src: &[u8]) {
-        self.put_slice(off, src);
-    }
-
     /// Copies from `off` bytes into the window into `dst`.
     pub fn read_bytes(&self, off: u32, dst: &mut [u8]) {
         self.get_slice(off, dst);
     }
-
-    /// Closes the window and says whether every access in it succeeded.
-    pub fn finish(self) -> Result<(), Efault> {
-        drop(self);
-        // A load, and a store only after a fault: a `swap` on a bool is a
-        // masked lwarx/stwcx. loop (~17 instructions) on every window. Nothing
-        // else can set the flag now (the window is closed), so no atomicity
-        // is lost.
-        if FAULTED.load(Ordering::Relaxed) {
-            FAULTED.store(false, Ordering::Relaxed);
-            Err(Efault)
-        } else {
-            Ok(())
-        }
-    }
 }
 
-impl Drop for UserWindow {
+/// A window dropped without `finish` (an early return): closes it, and
+/// forgets a recorded fault so that the next window's `finish` cannot
+/// report it.
+impl<D: Direction> Drop for UserWindow<D> {
     fn drop(&mut self) {
-        if self.len > 0 {
-            arch::kuap::lock();
-            OPEN_END.store(0, Ordering::Relaxed);
-        }
+        self.close();
+        FAULTED.store(false, Ordering::Relaxed);
     }
 }
 
@@ -218,25 +271,25 @@ pub fn fixup(ea: u32) -> bool {
 }
 
 pub fn get_user<T: Pod>(addr: u32) -> Result<T, Efault> {
-    let w = UserWindow::open(addr, core::mem::size_of::<T>() as u32, Access::Read)?;
+    let w = UserWindow::open(addr, core::mem::size_of::<T>() as u32, Read)?;
     let v = w.get(0);
     w.finish().map(|_| v)
 }
 
 pub fn put_user<T: Pod>(addr: u32, v: T) -> Result<(), Efault> {
-    let mut w = UserWindow::open(addr, core::mem::size_of::<T>() as u32, Access::Write)?;
+    let mut w = UserWindow::open(addr, core::mem::size_of::<T>() as u32, Write)?;
     w.put(0, v);
     w.finish()
 }
 
 pub fn copy_to_user(addr: u32, src: &[u8]) -> Result<(), Efault> {
-    let mut w = UserWindow::open(addr, src.len() as u32, Access::Write)?;
+    let mut w = UserWindow::open(addr, src.len() as u32, Write)?;
     w.write_bytes(0, src);
     w.finish()
 }
 
 pub fn copy_from_user(dst: &mut [u8], addr: u32) -> Result<(), Efault> {
-    let w = UserWindow::open(addr, dst.len() as u32, Access::Read)?;
+    let w = UserWindow::open(addr, dst.len() as u32, Read)?;
     w.read_bytes(0, dst);
     w.finish()
 }
@@ -268,7 +321,7 @@ pub fn read_cstr_into(addr: u32, max: u32, out: &mut alloc::vec::Vec<u8>) -> Res
         let page_end = (a | 0xfff).checked_add(1).ok_or(CstrError::Fault)?;
         let n = page_end - a;
         out.try_reserve(n.min(max - len + 1) as usize).map_err(|_| CstrError::NoMemory)?;
-        let w = UserWindow::open(a, n, Access::Read).map_err(|_| CstrError::Fault)?;
+        let w = UserWindow::open(a, n, Read).map_err(|_| CstrError::Fault)?;
         for i in 0..n {
             let b: u8 = w.get(i);
             if FAULTED.load(Ordering::Relaxed) {

@@ -153,6 +153,17 @@ pub mod wait_status {
     }
     /// Resumed by SIGCONT (`WIFCONTINUED`).
     pub const CONTINUED: u32 = 0xffff;
+
+    /// What an exit status (`exited` or `signaled`) says, decoded as the
+    /// W* macros do: `Ok(exit code)` (`WEXITSTATUS`), or `Err((signal,
+    /// core dumped))` (`WTERMSIG`, `WCOREDUMP`).
+    pub const fn decode_exit(status: u32) -> Result<u32, (u32, bool)> {
+        if status & 0x7f == 0 {
+            Ok((status >> 8) & 0xff)
+        } else {
+            Err((status & 0x7f, status & 0x80 != 0))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -169,5 +180,8 @@ mod tests {
         assert_eq!(signaled(SIGSEGV, true), 0x8b);
         assert_eq!(stopped(SIGTSTP), 0x147f);
         assert_eq!(CONTINUED, 0xffff);
+        assert_eq!(decode_exit(exited(3)), Ok(3));
+        assert_eq!(decode_exit(signaled(SIGKILL, false)), Err((SIGKILL, false)));
+        assert_eq!(decode_exit(signaled(SIGSEGV, true)), Err((SIGSEGV, true)));
     }
 }

@@ -305,7 +305,7 @@ mod tests {
     use std::vec::Vec;
     use std::{format, fs, vec};
 
-    const TASK_SIZE: u32 = 0xb000_0000;
+    use crate::layout::TASK_SIZE;
 
     /// A static glibc hello compiled once per test run, and its path.
     fn hello() -> &'static (std::path::PathBuf, Vec<u8>) {

@@ -52,8 +52,7 @@
 
 use alloc::vec::Vec;
 
-/// ppc32 page size (AT_PAGESZ).
-pub const PAGE_SIZE: u32 = 4096;
+pub use crate::layout::PAGE_SIZE;
 /// Limit on argv + envp + execfn strings plus the argv/envp pointers:
 /// Linux's, a quarter of RLIMIT_STACK (8 MiB, `STACK_SIZE` in the kernel),
 /// which is more than the classic 128 KiB ARG_MAX. Past it execve fails
@@ -288,7 +287,7 @@ mod tests {
     use std::vec;
     use std::vec::Vec;
 
-    const TOP: u32 = 0xb000_0000;
+    const TOP: u32 = crate::layout::TASK_SIZE;
 
     /// The stack as glibc's `__libc_start_main` walks it from r1.
     struct Seen {

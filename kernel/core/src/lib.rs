@@ -26,6 +26,7 @@ pub mod futex;
 pub mod insn;
 pub mod ipic;
 pub mod job;
+pub mod layout;
 pub mod mmu8xx;
 pub mod path;
 pub mod pcm;

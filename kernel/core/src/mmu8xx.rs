@@ -77,8 +77,7 @@ pub const MD_AP_LOCKED: u32 = 0xde00_0000;
 /// execute user pages (KUEP).
 pub const MI_AP: u32 = 0xde00_0000;
 
-/// Kernel virtual base: physical RAM is linearly mapped from here.
-pub const KERNELBASE: u32 = 0xc000_0000;
+pub use crate::layout::KERNELBASE;
 /// From here up, the kernel's I/O window: identity-mapped, cache-inhibited.
 pub const IO_BASE: u32 = 0xf000_0000;
 const PAGE_8M: u32 = 0x0080_0000;

@@ -44,7 +44,7 @@ impl FileOps for Counters {
         let (w, b) = (WINDOWS.load(Ordering::Relaxed), BYTES.load(Ordering::Relaxed));
         writeln!(line, "windows {w} bytes {b}").map_err(|_| Errno::EINVAL)?;
         let n = line.len.min(len as usize);
-        copy_to_user(buf, &line.buf[..n]).map_err(|_| Errno::EFAULT)?;
+        copy_to_user(buf, &line.buf[..n])?;
         Ok(n as u32)
     }
 }

@@ -58,7 +58,7 @@ use super::timer;
 use crate::fs::poll::PollWait;
 use crate::fs::{flags, FileOps, StatusFlags, POLLERR, POLLOUT};
 use crate::uaccess::{
-    copy_from_user, copy_to_user, get_user, put_user, Access, Efault, UserWindow,
+    copy_from_user, copy_to_user, get_user, put_user, Efault, Read, ReadWrite, UserWindow, Write,
 };
 
 /// How SYNC_PTR moves its words; see the module comment.
@@ -227,7 +227,7 @@ impl Pcm {
         if self.stream.borrow().state() == State::Open {
             return Err(Errno::EBADFD);
         }
-        let mut w = UserWindow::open(arg, xferi::SIZE as u32, Access::ReadWrite).map_err(fault)?;
+        let mut w = UserWindow::open(arg, xferi::SIZE as u32, ReadWrite).map_err(fault)?;
         w.put(xferi::RESULT as u32, 0i32);
         let (buf, frames): (u32, u32) = (w.get(xferi::BUF as u32), w.get(xferi::FRAMES as u32));
         w.finish().map_err(fault)?;
@@ -327,7 +327,7 @@ fn sync_ptr_in(
             Ok(SyncPtrIn::read_from(copy, l))
         }
         SyncPtrWay::Window => {
-            let w = UserWindow::open(arg, l.size as u32, Access::Read)?;
+            let w = UserWindow::open(arg, l.size as u32, Read)?;
             let input = SyncPtrIn {
                 flags: w.get(l.flags as u32),
                 appl_ptr: w.get(l.appl_ptr as u32),
@@ -355,7 +355,7 @@ fn sync_ptr_out(
             copy_to_user(arg, copy)
         }
         SyncPtrWay::Window => {
-            let mut w = UserWindow::open(arg, l.size as u32, Access::Write)?;
+            let mut w = UserWindow::open(arg, l.size as u32, Write)?;
             out.stores(l, |off, v| w.put(off as u32, v));
             w.finish()
         }
@@ -364,7 +364,7 @@ fn sync_ptr_out(
 
 /// Reads (and discards) `len` bytes of samples at `addr`, in one window.
 fn read_samples(addr: u32, len: u32) -> Result<(), Efault> {
-    let w = UserWindow::open(addr, len, Access::Read)?;
+    let w = UserWindow::open(addr, len, Read)?;
     for off in 0..len {
         let _: u8 = w.get(off);
     }

@@ -8,7 +8,7 @@ static STATE: KCell<u64> = KCell::new(0);
 fn next() -> u64 {
     let mut x = *STATE.get();
     if x == 0 {
-        x = crate::arch::timebase() | 1;
+        x = <crate::arch::Arch as crate::arch::Clock>::now() | 1;
     }
     x ^= x << 13;
     x ^= x >> 7;

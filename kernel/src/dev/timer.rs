@@ -17,7 +17,7 @@
 use alloc::collections::BTreeMap;
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-use crate::arch;
+use crate::arch::{self, Arch, Clock};
 use crate::kcell::KCell;
 use crate::timers::Which;
 
@@ -25,7 +25,7 @@ use crate::timers::Which;
 /// Linux's HZ=100 tick).
 pub const SLICE_NS: u64 = 10_000_000;
 /// The decrementer is a signed 32-bit count: the furthest it can be set.
-const DEC_MAX: u64 = 0x7fff_ffff;
+const DEC_MAX: u64 = <Arch as Clock>::TIMER_MAX_TICKS;
 /// A delay past which the decrementer is set to DEC_MAX anyway (2^40 ns is
 /// 18 minutes, more than DEC_MAX ticks at any timebase above 2 MHz), and
 /// below which the ns -> ticks product cannot overflow.
@@ -81,7 +81,7 @@ pub fn init(tb_freq: u32) {
 /// Nanoseconds since boot. The fixed-point factor is rounded down by less
 /// than 2^-32 ns per tick: after a day of 16.6 MHz timebase, under 0.4 us.
 pub fn now_ns() -> u64 {
-    sigil_core::time::scale_32_32(arch::timebase(), *NS_PER_TICK_32_32.get())
+    sigil_core::time::scale_32_32(Arch::now(), *NS_PER_TICK_32_32.get())
 }
 
 /// The clock's resolution: one timebase tick, rounded up to a nanosecond.
@@ -117,7 +117,7 @@ fn program(now: u64, slice: bool) {
     // Far deadlines clamp first: the product must not overflow.
     let delta = next.saturating_sub(now).min(DEC_MAX_NS);
     let ticks = sigil_core::time::scale_32_32(delta, *TICKS_PER_NS_32_32.get()) + 1;
-    arch::set_decrementer(ticks.min(DEC_MAX) as u32);
+    Arch::arm(ticks.min(DEC_MAX) as u32);
 }
 
 /// The decrementer fired (in user mode if `from_user`): sample the running

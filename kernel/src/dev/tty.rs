@@ -37,7 +37,7 @@ use sigil_core::tty::{Ldisc, Termios, Winsize};
 
 use sigil_core::job::kill::KillTarget;
 
-use crate::arch;
+use crate::arch::{Arch, Console};
 use crate::fs::poll::{PollWait, WaitQueue};
 use crate::kcell::KCell;
 use crate::proc::{self, Group};
@@ -99,7 +99,7 @@ pub fn init() {
     }
     // Input waits in the UART until PID 1 runs: the interrupt is taken in
     // user mode or the idle loop, never before the leak check's baseline.
-    arch::console_irq(true);
+    Arch::irq(true);
 }
 
 /// The UART's receive interrupt.
@@ -112,7 +112,7 @@ pub fn rx_interrupt() {
 fn pull(t: &mut Tty) {
     let mut got = false;
     while t.ld.can_receive() {
-        let Some(b) = arch::console_getc() else { break };
+        let Some(b) = Arch::getc() else { break };
         got = true;
         let b = match t.link.as_mut().map_or(Rx::Byte(b), |l| l.feed(b)) {
             Rx::Byte(b) => b,
@@ -129,7 +129,7 @@ fn pull(t: &mut Tty) {
     let full = !t.ld.can_receive();
     if full != t.held {
         t.held = full;
-        arch::console_irq(!full);
+        Arch::irq(!full);
     }
     if got {
         t.last_rx = crate::dev::timer::now_ns();
@@ -261,14 +261,14 @@ fn job_ioctl(req: u32, arg: u32) -> Result<u32, Errno> {
                 return Err(Errno::ENOTTY);
             }
             let v = if req == TIOCGPGRP { t.pgrp } else { t.session };
-            put_user(arg, v).map_err(|_| Errno::EFAULT)?;
+            put_user(arg, v)?;
         }
         TIOCSPGRP => {
             if !controls(t, p) {
                 return Err(Errno::ENOTTY);
             }
             job_check(Signal::SIGTTOU, true)?;
-            let pgrp: i32 = get_user(arg).map_err(|_| Errno::EFAULT)?;
+            let pgrp: i32 = get_user(arg)?;
             if pgrp < 0 {
                 return Err(Errno::EINVAL);
             }
@@ -307,8 +307,8 @@ pub fn read_user(buf: u32, len: u32, nonblock: bool) -> Result<u32, Errno> {
             ReadNow::Bytes(n) => {
                 // Copy first, consume after: a bad buffer loses no input.
                 let (a, b) = t.ld.peek(n);
-                copy_to_user(buf, a).map_err(|_| Errno::EFAULT)?;
-                copy_to_user(buf + a.len() as u32, b).map_err(|_| Errno::EFAULT)?;
+                copy_to_user(buf, a)?;
+                copy_to_user(buf + a.len() as u32, b)?;
                 t.ld.consume(n);
                 pull(t);
                 return Ok(n as u32);
@@ -374,10 +374,10 @@ pub fn ioctl(req: u32, arg: u32) -> Result<u32, Errno> {
     }
     let t = tty();
     match req {
-        TCGETS => copy_to_user(arg, &t.ld.termios.to_bytes()).map_err(|_| Errno::EFAULT)?,
+        TCGETS => copy_to_user(arg, &t.ld.termios.to_bytes())?,
         TCSETS | TCSETSW | TCSETSF => {
             let mut b = [0u8; 44];
-            copy_from_user(&mut b, arg).map_err(|_| Errno::EFAULT)?;
+            copy_from_user(&mut b, arg)?;
             // Output is written synchronously: TCSETSW has nothing to drain.
             if req == TCSETSF {
                 t.ld.flush_input();
@@ -386,18 +386,18 @@ pub fn ioctl(req: u32, arg: u32) -> Result<u32, Errno> {
             pull(t);
             wake();
         }
-        TIOCGWINSZ => copy_to_user(arg, &t.winsize.to_bytes()).map_err(|_| Errno::EFAULT)?,
+        TIOCGWINSZ => copy_to_user(arg, &t.winsize.to_bytes())?,
         TIOCSWINSZ => {
             let mut b = [0u8; 8];
-            copy_from_user(&mut b, arg).map_err(|_| Errno::EFAULT)?;
+            copy_from_user(&mut b, arg)?;
             let new = Winsize::from_bytes(&b);
             if new != t.winsize {
                 t.winsize = new;
                 signal_foreground(Signal::SIGWINCH);
             }
         }
-        FIONREAD => put_user(arg, t.ld.available() as u32).map_err(|_| Errno::EFAULT)?,
-        TIOCOUTQ => put_user(arg, 0u32).map_err(|_| Errno::EFAULT)?,
+        FIONREAD => put_user(arg, t.ld.available() as u32)?,
+        TIOCOUTQ => put_user(arg, 0u32)?,
         TCFLSH => match arg {
             TCIFLUSH | TCIOFLUSH => {
                 t.ld.flush_input();

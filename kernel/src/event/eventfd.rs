@@ -64,12 +64,12 @@ impl EventFd {
 impl FileOps for EventFd {
     fn read(&self, buf: u32, len: u32) -> Result<u32, Errno> {
         check_len(len)?;
-        self.run(|c| Ok(c.read()), |v| put_user(buf, v).map_err(|_| Errno::EFAULT))
+        self.run(|c| Ok(c.read()), |v| put_user(buf, v).map_err(Errno::from))
     }
 
     fn write(&self, buf: u32, len: u32) -> Result<u32, Errno> {
         check_len(len)?;
-        let v: u64 = get_user(buf).map_err(|_| Errno::EFAULT)?;
+        let v: u64 = get_user(buf)?;
         self.run(|c| c.write(v), |_| Ok(()))
     }
 

@@ -29,7 +29,7 @@ use crate::fs::poll::{PollWait, WaitQueue};
 use crate::fs::{flags, File, FileOps, Stat, StatusFlags, POLLIN};
 use crate::kcell::KCell;
 use crate::proc;
-use crate::uaccess::{Access, UserWindow};
+use crate::uaccess::{UserWindow, Write};
 
 pub struct SignalFd {
     /// The signals this descriptor takes (never SIGKILL or SIGSTOP).
@@ -85,7 +85,7 @@ impl FileOps for SignalFd {
             };
             let at = buf.wrapping_add(taken * SIGNALFD_INFO_SIZE);
             let written =
-                UserWindow::open(at, SIGNALFD_INFO_SIZE, Access::Write).and_then(|mut w| {
+                UserWindow::open(at, SIGNALFD_INFO_SIZE, Write).and_then(|mut w| {
                     w.put_slice(0, &record(&node.info));
                     w.finish()
                 });

@@ -38,7 +38,7 @@ impl FileOps for Zero {
         let mut done = 0;
         while done < len {
             let k = (len - done).min(ZEROS.len() as u32);
-            copy_to_user(buf + done, &ZEROS[..k as usize]).map_err(|_| Errno::EFAULT)?;
+            copy_to_user(buf + done, &ZEROS[..k as usize])?;
             done += k;
         }
         Ok(len)

@@ -78,7 +78,7 @@ pub(super) fn getdents<'a>(
         out.resize(out.len() + reclen - 19 - name.len(), 0);
         next = cookie + 1;
     }
-    copy_to_user(buf, &out).map_err(|_| Errno::EFAULT)?;
+    copy_to_user(buf, &out)?;
     pos.set(next);
     Ok(out.len() as u32)
 }

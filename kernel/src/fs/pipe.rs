@@ -236,8 +236,8 @@ impl FileOps for End {
                     let (a, b) = r.buf.as_slices();
                     let (a, b) =
                         if n <= a.len() { (&a[..n], &b[..0]) } else { (a, &b[..n - a.len()]) };
-                    copy_to_user(buf, a).map_err(|_| Errno::EFAULT)?;
-                    copy_to_user(buf + a.len() as u32, b).map_err(|_| Errno::EFAULT)?;
+                    copy_to_user(buf, a)?;
+                    copy_to_user(buf + a.len() as u32, b)?;
                     r.buf.drain(..n);
                     drop(r);
                     wake(&self.pipe);
@@ -260,7 +260,7 @@ impl FileOps for End {
             return Err(Errno::ENOTTY);
         }
         let n = self.pipe.ring.borrow().buf.len() as u32;
-        put_user(arg, n).map(|_| 0).map_err(|_| Errno::EFAULT)
+        put_user(arg, n).map(|_| 0).map_err(Errno::from)
     }
 
     fn stat(&self) -> Stat {

@@ -121,7 +121,7 @@ impl Stat {
             put(&mut b, 72 + 8 * i, (t / 1_000_000_000) as u32);
             put(&mut b, 76 + 8 * i, (t % 1_000_000_000) as u32);
         }
-        copy_to_user(addr, &b).map(|_| 0).map_err(|_| Errno::EFAULT)
+        copy_to_user(addr, &b).map(|_| 0).map_err(Errno::from)
     }
 
     /// Copies out a `struct statx` (256 bytes), every basic field valid.
@@ -147,7 +147,7 @@ impl Stat {
         put(&mut b, 132, self.rdev.1);
         put(&mut b, 136, self.dev.0);
         put(&mut b, 140, self.dev.1);
-        copy_to_user(addr, &b).map(|_| 0).map_err(|_| Errno::EFAULT)
+        copy_to_user(addr, &b).map(|_| 0).map_err(Errno::from)
     }
 }
 

@@ -443,7 +443,7 @@ impl Data {
         match self {
             Data::Archive(d) => {
                 let off = off as usize;
-                copy_to_user(buf, &d[off..off + n]).map_err(|_| Errno::EFAULT)?;
+                copy_to_user(buf, &d[off..off + n])?;
             }
             Data::Pages { pages, .. } => {
                 let mut done = 0;
@@ -455,7 +455,7 @@ impl Data {
                         0 => copy_to_user(dst, &ZEROS[..k]),
                         p => copy_to_user(dst, &frame(p)[at % PAGE_SIZE..at % PAGE_SIZE + k]),
                     };
-                    r.map_err(|_| Errno::EFAULT)?;
+                    r?;
                     done += k;
                 }
             }

@@ -1,6 +1,6 @@
 //! MMU context numbers: which address space a hardware translation belongs to.
 //!
-//! On book3s32 a context selects the VSIDs of the user segments (arch::mmu),
+//! On book3s32 a context selects the VSIDs of the user segments (arch/book3s32/mmu.rs),
 //! so the HTAB and the TLB can hold entries of many address spaces at once
 //! and a switch needs no flush. Two live address spaces with one context
 //! would see each other's pages. Numbers therefore come from a free set, as

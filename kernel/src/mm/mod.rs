@@ -9,11 +9,10 @@ pub mod frames;
 pub mod heap;
 pub mod space;
 
-/// Where the BAT maps physical 0.
-pub const KERNELBASE: usize = 0xc000_0000;
-pub const PAGE_SIZE: usize = 4096;
-/// User space ends here (Linux book3s/32's TASK_SIZE): segments 0xb-0xf are the kernel's.
-pub const TASK_SIZE: u32 = 0xb000_0000;
+pub use sigil_core::layout::TASK_SIZE;
+/// `sigil_core::layout`'s, as the address arithmetic here wants them.
+pub const KERNELBASE: usize = sigil_core::layout::KERNELBASE as usize;
+pub const PAGE_SIZE: usize = sigil_core::layout::PAGE_SIZE as usize;
 
 /// The kernel virtual address of a physical address.
 pub fn to_virt(phys: usize) -> usize {

@@ -3,10 +3,10 @@
 //! ```text
 //!  EA:  | L1 index (10) | L2 index (10) | offset (12) |
 //!  L1 table (1 frame): 1024 words, each the physical address of an L2 table or 0
-//!  L2 table (1 frame): 1024 PTEs in the arch's format (arch::mmu::make_pte)
+//!  L2 table (1 frame): 1024 PTEs in the arch's format (`Mmu::make_pte`, crate::arch)
 //! ```
 //! This table is the truth; the hardware (HTAB or software TLB) only caches it,
-//! so every change here is followed by `arch::mmu::flush_page`.
+//! so every change here is followed by `Mmu::flush_page` (crate::arch).
 //!
 //! Areas (`Area`) say what may be mapped where and how: a page inside an area
 //! but not yet in the table is filled with zeroes on first touch (stack, brk,
@@ -25,7 +25,7 @@
 use alloc::vec::Vec;
 
 use super::{context, frames, to_virt, PAGE_SIZE, TASK_SIZE};
-use crate::arch::mmu;
+use crate::arch::{Arch, Mmu};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Prot {
@@ -97,7 +97,7 @@ impl AddressSpace {
 
     /// Makes this the address space user-mode code and user accesses see.
     pub fn activate(&self) {
-        mmu::activate(self.ctx, self.pgdir);
+        Arch::activate(self.ctx, self.pgdir);
     }
 
     fn pte_slot(&mut self, ea: u32, create: bool) -> Option<&'static mut u32> {
@@ -114,7 +114,7 @@ impl AddressSpace {
 
     /// The PTE for `ea`, if a page is mapped there.
     pub fn lookup(&mut self, ea: u32) -> Option<u32> {
-        self.pte_slot(ea, false).map(|p| *p).filter(|&p| mmu::pte_present(p))
+        self.pte_slot(ea, false).map(|p| *p).filter(|&p| Arch::pte_present(p))
     }
 
     pub fn area(&self, ea: u32) -> Option<&Area> {
@@ -144,7 +144,7 @@ impl AddressSpace {
         let (mut pages, mut tables) = (0, 1);
         for &l2 in l2s {
             tables += 1;
-            pages += table(l2 as usize).iter().filter(|&&p| mmu::pte_present(p)).count();
+            pages += table(l2 as usize).iter().filter(|&&p| Arch::pte_present(p)).count();
         }
         (pages, tables)
     }
@@ -165,10 +165,10 @@ impl AddressSpace {
     pub fn map(&mut self, ea: u32, phys: usize, prot: Prot) -> Result<(), Fault> {
         let slot = self.pte_slot(ea, true).ok_or(Fault::NoMem)?;
         let old = *slot;
-        *slot = mmu::make_pte(phys, prot.write, prot.exec);
-        if mmu::pte_present(old) {
-            frames::release(mmu::pte_phys(old));
-            mmu::flush_page(self.ctx, ea);
+        *slot = Arch::make_pte(phys, prot.write, prot.exec);
+        if Arch::pte_present(old) {
+            frames::release(Arch::pte_phys(old));
+            Arch::flush_page(self.ctx, ea);
         }
         Ok(())
     }
@@ -189,10 +189,10 @@ impl AddressSpace {
                 self.lookup(page).expect("just mapped")
             }
         };
-        if write && !mmu::pte_writable(pte) {
+        if write && !Arch::pte_writable(pte) {
             return Err(Fault::Bad);
         }
-        mmu::reload(self.ctx, page, pte);
+        Arch::reload(self.ctx, page, pte);
         Ok(())
     }
 
@@ -225,9 +225,9 @@ impl AddressSpace {
         while ea < end {
             if let Some(slot) = self.pte_slot(ea, false) {
                 let p = core::mem::take(slot);
-                if mmu::pte_present(p) {
-                    frames::release(mmu::pte_phys(p));
-                    mmu::flush_page(self.ctx, ea);
+                if Arch::pte_present(p) {
+                    frames::release(Arch::pte_phys(p));
+                    Arch::flush_page(self.ctx, ea);
                 }
                 ea = ea.wrapping_add(PAGE_SIZE as u32);
             } else {
@@ -270,13 +270,13 @@ impl AddressSpace {
         while ea < end {
             if let Some(pte) = self.lookup(ea) {
                 let shared = self.area(ea).is_some_and(|a| a.shared);
-                let phys = match mmu::pte_phys(pte) {
+                let phys = match Arch::pte_phys(pte) {
                     p if prot.write && !shared && frames::is_shared(p) => private_copy(p)?,
                     p => p,
                 };
                 let slot = self.pte_slot(ea, false).expect("present");
-                *slot = mmu::make_pte(phys, prot.write, prot.exec);
-                mmu::flush_page(self.ctx, ea);
+                *slot = Arch::make_pte(phys, prot.write, prot.exec);
+                Arch::flush_page(self.ctx, ea);
             }
             ea += PAGE_SIZE as u32;
         }
@@ -316,18 +316,18 @@ impl AddressSpace {
             }
             let l2 = table(l2_phys as usize);
             for (j, &p) in l2.iter().enumerate() {
-                if !mmu::pte_present(p) {
+                if !Arch::pte_present(p) {
                     continue;
                 }
                 let ea = ((i << 22) | (j << 12)) as u32;
                 let shared = self.area(ea).is_some_and(|a| a.shared);
                 let slot = child.pte_slot(ea, true).ok_or(Fault::NoMem)?;
-                if mmu::pte_writable(p) && !shared {
+                if Arch::pte_writable(p) && !shared {
                     let phys = frames::alloc().ok_or(Fault::NoMem)?;
-                    copy_frame(phys, mmu::pte_phys(p));
+                    copy_frame(phys, Arch::pte_phys(p));
                     *slot = (p & 0xfff) | phys as u32;
                 } else {
-                    frames::share(mmu::pte_phys(p));
+                    frames::share(Arch::pte_phys(p));
                     *slot = p;
                 }
             }
@@ -337,7 +337,7 @@ impl AddressSpace {
 
     /// Physical address behind user address `ea`, if mapped (for the loader).
     pub fn phys(&mut self, ea: u32) -> Option<usize> {
-        self.lookup(ea).map(|p| mmu::pte_phys(p) + (ea as usize & (PAGE_SIZE - 1)))
+        self.lookup(ea).map(|p| Arch::pte_phys(p) + (ea as usize & (PAGE_SIZE - 1)))
     }
 
     /// Finds a free, page-aligned range of `len` bytes below `top` (mmap without a hint).

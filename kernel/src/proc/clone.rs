@@ -10,7 +10,7 @@ use sigil_core::abi::Errno;
 use sigil_core::clone::{self as rules, CloneKind};
 
 use super::{alloc_id, create, current, group, spawn_thread, State, TABLE};
-use crate::arch::{self, TrapFrame};
+use crate::arch::{self, Arch, Context, TrapFrame};
 use crate::uaccess::put_user;
 
 /// clone's pointer arguments (ppc32 order: flags, newsp, ptid, tls, ctid).
@@ -26,11 +26,10 @@ pub struct CloneArgs {
 /// on `newsp` if one was given.
 fn child_frame(tf: &TrapFrame, newsp: u32) -> TrapFrame {
     let mut c = tf.clone();
-    c.gpr[3] = 0;
-    c.cr &= !arch::CR0_SO;
+    c.set_success(0);
     c.msr &= !arch::MSR_FP;
     if newsp != 0 {
-        c.gpr[1] = newsp;
+        c.set_sp(newsp);
     }
     c
 }
@@ -39,7 +38,7 @@ fn child_frame(tf: &TrapFrame, newsp: u32) -> TrapFrame {
 fn caller_fp() -> arch::FpState {
     let me = current();
     if me.fp_live {
-        arch::fp_save(&mut me.fp);
+        Arch::fp_save(&mut me.fp);
     }
     me.fp.clone()
 }

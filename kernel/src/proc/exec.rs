@@ -161,7 +161,7 @@ pub fn load(
     write_phys(&mut space, image.sp, &image.bytes)?;
 
     let mut tf = TrapFrame::default();
-    tf.gpr[1] = image.sp;
+    tf.set_sp(image.sp);
     tf.nip = plan.entry;
     tf.msr = arch::MSR_USER;
     Ok((space, tf, exe, cmdline))
@@ -188,7 +188,7 @@ impl Strings {
     fn read(&mut self, mut addr: u32) -> Result<usize, Errno> {
         let first = self.ends.len();
         while addr != 0 {
-            let p: u32 = crate::uaccess::get_user(addr).map_err(|_| Errno::EFAULT)?;
+            let p: u32 = crate::uaccess::get_user(addr)?;
             if p == 0 {
                 break;
             }

@@ -66,7 +66,7 @@ fn chan(tid: u32) -> usize {
 #[inline(always)]
 pub fn wait(addr: u32, val: u32, bitset: u32, deadline: Option<u64>) -> Result<u32, Errno> {
     let k = key(addr)?;
-    let word: u32 = get_user(addr).map_err(|_| Errno::EFAULT)?;
+    let word: u32 = get_user(addr)?;
     if word != val {
         return Err(Errno::EAGAIN);
     }
@@ -145,7 +145,7 @@ pub fn requeue(
 ) -> Result<u32, Errno> {
     let (k1, k2) = (key(addr)?, key(addr2)?);
     if let Some(expected) = cmp {
-        let word: u32 = get_user(addr).map_err(|_| Errno::EFAULT)?;
+        let word: u32 = get_user(addr)?;
         if word != expected {
             return Err(Errno::EAGAIN);
         }
@@ -182,8 +182,8 @@ pub fn requeue(
 /// atomic: one CPU, and the kernel is not preempted between the two accesses.
 pub fn wake_op(addr: u32, addr2: u32, n: u32, n2: u32, op: WakeOp) -> Result<u32, Errno> {
     let (k1, k2) = (key(addr)?, key(addr2)?);
-    let old: u32 = get_user(addr2).map_err(|_| Errno::EFAULT)?;
-    put_user(addr2, op.apply(old)).map_err(|_| Errno::EFAULT)?;
+    let old: u32 = get_user(addr2)?;
+    put_user(addr2, op.apply(old))?;
     let mut woken = wake_key(k1, n, rules::FUTEX_BITSET_MATCH_ANY);
     if op.compare(old) {
         woken += wake_key(k2, n2, rules::FUTEX_BITSET_MATCH_ANY);

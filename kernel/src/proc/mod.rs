@@ -50,7 +50,7 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::arch::{self, FpState, TrapFrame};
+use crate::arch::{self, Arch, Context, FpState, TrapFrame};
 use crate::fs::FdTable;
 use crate::kcell::KCell;
 use crate::mm::space::AddressSpace;
@@ -105,7 +105,7 @@ pub fn check_kernel_stack(sp: usize) {
     let (bottom, top, guard_ok, pid) = match try_current() {
         Some(p) => (p.kstack.0.as_ptr() as usize, p.kstack_top(), p.kstack.guard_intact(), p.tid),
         None => {
-            let (bottom, top) = arch::boot_stack_bounds();
+            let (bottom, top) = Arch::boot_stack_bounds();
             (bottom, top, true, 0)
         }
     };
@@ -280,7 +280,7 @@ impl Thread {
     fn frame(&mut self) -> &mut TrapFrame {
         // SAFETY: the top of our own kernel stack always holds our user frame
         // while we are in the kernel or switched out.
-        unsafe { &mut *arch::user_frame(self.kstack_top()) }
+        unsafe { &mut *Arch::user_frame(self.kstack_top()) }
     }
 }
 
@@ -398,7 +398,7 @@ fn spawn_thread(
         kstack: KernelStack::new(),
         ksp: 0,
     });
-    t.ksp = arch::new_thread(t.kstack_top(), tf);
+    t.ksp = Arch::new_thread(t.kstack_top(), tf);
     t.group().threads.push(tid);
     let table = TABLE.get();
     table.threads.insert(tid, t);
@@ -488,9 +488,9 @@ pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errn
     let p = thread(pid).expect("just created");
     t.current = p;
     p.group().space().activate();
-    arch::set_kernel_stack(p.kstack_top());
+    Arch::set_kernel_stack(p.kstack_top());
     // SAFETY: boot_ksp is a static slot; p.ksp came from new_thread.
-    unsafe { arch::switch(&mut t.boot_ksp, p.ksp) };
+    unsafe { Arch::switch(&mut t.boot_ksp, p.ksp) };
     // Back from `back_to_boot`: PID 1's last thread is idle now, so it can go.
     let t = TABLE.get();
     t.current = core::ptr::null_mut();
@@ -512,7 +512,7 @@ fn back_to_boot() -> ! {
     let p = current();
     // SAFETY: p.ksp lives in the thread's Box, which run_init frees only after
     // this switch has saved into it; boot_ksp was saved by run_init's switch.
-    unsafe { arch::switch(&mut p.ksp, t.boot_ksp) };
+    unsafe { Arch::switch(&mut p.ksp, t.boot_ksp) };
     unreachable!("PID 1 resumed after its end")
 }
 
@@ -608,7 +608,7 @@ fn switch_to(next: &'static mut Thread) {
     let prev = current();
     crate::cputime::switch_out(prev);
     if prev.fp_live {
-        arch::fp_save(&mut prev.fp);
+        Arch::fp_save(&mut prev.fp);
         prev.frame().msr &= !arch::MSR_FP;
         prev.fp_live = false;
         prev.fp_unchecked = true;
@@ -620,11 +620,11 @@ fn switch_to(next: &'static mut Thread) {
             s.activate();
         }
     }
-    arch::set_kernel_stack(next.kstack_top());
+    Arch::set_kernel_stack(next.kstack_top());
     // SAFETY: prev.ksp lives in prev's Box, valid until prev is reaped (by
     // another thread, after this switch); next.ksp came from new_thread or
     // an earlier switch.
-    unsafe { arch::switch(&mut prev.ksp, next.ksp) };
+    unsafe { Arch::switch(&mut prev.ksp, next.ksp) };
     reap_dead();
 }
 

@@ -19,8 +19,6 @@
 //! leads nowhere is found only after the registers have been overwritten,
 //! and kills the caller with SIGSEGV (Linux `force_exit_sig`).
 
-use core::mem::{offset_of, size_of};
-
 use sigil_core::abi::{self, Errno};
 use sigil_core::signal::frame::{MContext, UContext};
 use sigil_core::signal::{SigAction, SigSet, Signal};
@@ -28,21 +26,13 @@ use sigil_core::signal::{SigAction, SigSet, Signal};
 use super::deliver::{flush_fp, put_mcontext, read_mcontext};
 use crate::arch::{self, TrapFrame};
 use crate::proc::{self, Thread};
-use crate::uaccess::{Access, UserWindow};
-
-const UC_SIZE: u32 = size_of::<UContext>() as u32;
-const UC_REGS: u32 = offset_of!(UContext, uc_regs) as u32;
-const UC_SIGMASK: u32 = offset_of!(UContext, uc_sigmask) as u32;
-const UC_MCONTEXT: u32 = offset_of!(UContext, uc_mcontext) as u32;
-/// The part of an mcontext that is read back: gregs, fregs and the pad
-/// (the AltiVec registers are not used).
-const MC_READ: u32 = offset_of!(MContext, mc_vregs) as u32;
+use crate::uaccess::{Read, UserWindow, Write};
 
 /// swapcontext(old, new, size). Returns 0 to the caller, or, when a new
 /// context was set, r3 as that context saved it (so the dispatcher's write
 /// of the result leaves it as it is).
 pub fn swapcontext(tf: &mut TrapFrame, old: u32, new: u32, size: u32) -> Result<u32, Errno> {
-    if size < UC_SIZE {
+    if size < UContext::SIZE {
         return Err(Errno::EINVAL);
     }
     let p = proc::current();
@@ -53,8 +43,8 @@ pub fn swapcontext(tf: &mut TrapFrame, old: u32, new: u32, size: u32) -> Result<
         return Ok(0);
     }
     set(tf, p, new, size)?;
-    tf.trap = 0; // nothing to restart
-    Ok(tf.gpr[3])
+    tf.forget_syscall();
+    Ok(tf.ret())
 }
 
 /// getcontext's half: the mcontext goes at `uc_mcontext` rounded down to 16
@@ -62,24 +52,24 @@ pub fn swapcontext(tf: &mut TrapFrame, old: u32, new: u32, size: u32) -> Result<
 /// room), `uc_regs` points at it, `uc_sigmask` is the blocked mask.
 fn save(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Errno> {
     flush_fp(p, tf);
-    let mc = uc.wrapping_add(UC_MCONTEXT) & !0xf;
-    let mut w = UserWindow::open(uc, size, Access::Write).map_err(|_| Errno::EFAULT)?;
+    let mc = uc.wrapping_add(UContext::MCONTEXT) & !0xf;
+    let mut w = UserWindow::open(uc, size, Write)?;
     put_mcontext(&mut w, mc - uc, tf, p.fp_used.then_some(&p.fp), None);
     let (m0, m1) = p.sig.blocked.words();
-    w.put(UC_SIGMASK, m0);
-    w.put(UC_SIGMASK + 4, m1);
-    w.put(UC_REGS, mc);
-    w.finish().map_err(|_| Errno::EFAULT)
+    w.put(UContext::SIGMASK, m0);
+    w.put(UContext::SIGMASK + 4, m1);
+    w.put(UContext::REGS, mc);
+    w.finish().map_err(Errno::from)
 }
 
 /// setcontext's half: the mask and the registers from the context at `uc`.
 fn set(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Errno> {
     let (before, fp_before) = (tf.clone(), p.fp.clone());
-    let r2 = tf.gpr[2];
-    let w = UserWindow::open(uc, size, Access::Read).map_err(|_| Errno::EFAULT)?;
-    let mask = SigSet::from_user_words(w.get(UC_SIGMASK), w.get(UC_SIGMASK + 4));
-    let mc: u32 = w.get(UC_REGS);
-    let inside = mc >= uc && mc.checked_add(MC_READ).is_some_and(|e| e <= uc + size);
+    let tls = tf.tls();
+    let w = UserWindow::open(uc, size, Read)?;
+    let mask = SigSet::from_user_words(w.get(UContext::SIGMASK), w.get(UContext::SIGMASK + 4));
+    let mc: u32 = w.get(UContext::REGS);
+    let inside = mc >= uc && mc.checked_add(MContext::READ).is_some_and(|e| e <= uc + size);
     let has_fp = if inside {
         let has_fp = read_mcontext(&w, mc - uc, tf, &mut p.fp);
         if w.finish().is_err() {
@@ -88,8 +78,8 @@ fn set(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Err
         }
         has_fp
     } else {
-        w.finish().map_err(|_| Errno::EFAULT)?;
-        let read = UserWindow::open(mc, MC_READ, Access::Read).and_then(|w2| {
+        w.finish()?;
+        let read = UserWindow::open(mc, MContext::READ, Read).and_then(|w2| {
             let has_fp = read_mcontext(&w2, 0, tf, &mut p.fp);
             w2.finish().map(|_| has_fp)
         });
@@ -99,7 +89,7 @@ fn set(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Err
         };
         has_fp
     };
-    tf.gpr[2] = r2;
+    tf.set_tls(tls);
     if !has_fp {
         p.fp = arch::FpState::new();
     }

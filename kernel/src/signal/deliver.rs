@@ -28,17 +28,19 @@
 use alloc::boxed::Box;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use sigil_core::abi::{self, Errno};
+use sigil_core::abi::{self, Errno, Sysno};
 use sigil_core::signal::frame::{
-    frame_has_fp, frame_msr, place_frame, sanitize_user_msr, syscall_restart, FrameKind, Restart,
-    RtSigFrame, SigFrame, NGREG, RT_EXTRA_GAP, SIGNAL_FRAMESIZE, TRAMP_RT_SIGRETURN,
-    TRAMP_SIGRETURN,
+    frame_has_fp, frame_msr, place_frame, sanitize_user_msr, syscall_restart, FrameKind, MContext,
+    Restart, RtSigFrame, SigContext, SigFrame, UContext, PT_CCR, PT_CTR, PT_DAR, PT_DSISR, PT_LNK,
+    PT_MQ, PT_MSR, PT_NIP, PT_ORIG_R3, PT_RESULT, PT_TRAP, PT_XER, RT_EXTRA_GAP, SIGNAL_FRAMESIZE,
+    TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
 };
+use sigil_core::signal::info::SIGINFO_USER_WORDS;
 use sigil_core::signal::{handler_mask, SigInfo, SigQueueNode, SigSet, Signal, StackT};
 
-use crate::arch::{self, TrapFrame, CR0_SO};
+use crate::arch::{self, Arch, Context, TrapFrame};
 use crate::proc::{self, Thread};
-use crate::uaccess::{self, Access, UserWindow};
+use crate::uaccess::{self, Read, UserWindow, Write};
 
 /// `signal.dequeue=copy`: copy the siginfo out of the node (the old way).
 pub static DEQUEUE_COPY: AtomicBool = AtomicBool::new(false);
@@ -100,7 +102,7 @@ pub fn dequeue(t: &mut Thread) -> Option<Dequeued> {
 
 /// Where the frame's words go: one window (`UserWindow`), or a window per
 /// store (`PerField`, the comparison mode). Offsets are from the window base.
-pub(super) trait FrameSink {
+pub(crate) trait FrameSink {
     fn put(&mut self, off: u32, v: u32);
     /// Consecutive words from `off`.
     fn put_words(&mut self, off: u32, vals: &[u32]) {
@@ -118,7 +120,7 @@ pub(super) trait FrameSink {
 }
 
 /// One window: the runs of words are range-checked once and stored in a loop.
-impl FrameSink for UserWindow {
+impl FrameSink for UserWindow<Write> {
     #[cfg_attr(not(sigil_stepping), inline(always))]
     fn put(&mut self, off: u32, v: u32) {
         UserWindow::put(self, off, v);
@@ -153,6 +155,26 @@ struct FrameData<'a> {
     alt: StackT,
 }
 
+/// The mc_gregs words from PT_NIP on (the registers after r31).
+const PT_TAIL: usize = PT_RESULT + 1 - PT_NIP;
+/// `put_mcontext`'s literal lists them in this order.
+const TAIL_ORDER: [usize; PT_TAIL] = [
+    PT_NIP, PT_MSR, PT_ORIG_R3, PT_CTR, PT_LNK, PT_XER, PT_CCR, PT_MQ, PT_TRAP, PT_DAR, PT_DSISR,
+    PT_RESULT,
+];
+const _: () = {
+    let mut i = 0;
+    while i < PT_TAIL {
+        assert!(TAIL_ORDER[i] == PT_NIP + i);
+        i += 1;
+    }
+};
+
+/// Byte offset of mc_gregs[pt] in an mcontext.
+const fn pt_offset(pt: usize) -> u32 {
+    MContext::GREGS + 4 * pt as u32
+}
+
 /// Writes the mcontext (registers, FP if `fp` is given, the trampoline if
 /// `tramp` is) at `mc` (window offset). Also swapcontext's (`context.rs`).
 pub(super) fn put_mcontext(
@@ -162,53 +184,58 @@ pub(super) fn put_mcontext(
     fp: Option<&arch::FpState>,
     tramp: Option<[u32; 2]>,
 ) {
-    w.put_words(mc, &tf.gpr);
+    w.put_words(mc + MContext::GREGS, &tf.gpr);
+    // In PT_* order from PT_NIP (`TAIL_ORDER` checks it); PT_MQ and
+    // PT_RESULT are 0. A literal, not stores by index: one run of words.
     let msr = frame_msr(tf.msr, fp.is_some());
-    let tail =
+    let tail: [u32; PT_TAIL] =
         [tf.nip, msr, tf.orig_r3, tf.ctr, tf.lr, tf.xer, tf.cr, 0, tf.trap, tf.dar, tf.dsisr, 0];
-    w.put_words(mc + 4 * 32, &tail);
-    let fregs = mc + 4 * NGREG as u32;
+    w.put_words(mc + pt_offset(PT_NIP), &tail);
+    let fregs = mc + MContext::FREGS;
     if let Some(fp) = fp {
         w.put_dwords(fregs, &fp.fpr);
         w.put_dwords(fregs + 8 * 32, &[fp.fpscr]);
     }
     if let Some([t0, t1]) = tramp {
-        let pad = fregs + 8 * 33;
+        let pad = mc + MContext::PAD;
         w.put(pad, t0);
         w.put(pad + 4, t1);
     }
+}
+
+/// Writes a user siginfo_t at `off` (window offset): the 8 meaningful words
+/// straight from the node, then zeroes to its 128 bytes. Also rt_sigtimedwait's.
+#[inline(always)]
+pub(crate) fn put_siginfo(w: &mut impl FrameSink, off: u32, info: &SigInfo) {
+    const ZEROES: [u32; SIGINFO_USER_WORDS - 8] = [0; SIGINFO_USER_WORDS - 8];
+    w.put_words(off, info.words());
+    w.put_words(off + 4 * 8, &ZEROES);
 }
 
 /// Writes a whole frame; `frame` is the frame's offset in the window (whose
 /// base, offset 0, is the handler's stack pointer: the back chain goes there).
 #[cfg_attr(sigil_stepping, inline(never))]
 fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u32, d: &FrameData) {
-    w.put(0, d.tf.gpr[1]);
+    w.put(0, d.tf.sp());
     let (m0, m1) = d.mask.words();
     match kind {
         FrameKind::Classic => {
-            // struct sigcontext: _unused[3] = mask word 1, signal, handler, oldmask, regs.
-            w.put(frame + 12, m1);
-            w.put(frame + 16, d.info.signo());
-            w.put(frame + 20, d.handler);
-            w.put(frame + 24, m0);
-            w.put(frame + 28, frame_addr + SigFrame::MCONTEXT);
+            let sc = frame + SigFrame::SIGCONTEXT;
+            w.put(sc + SigContext::MASK_HI, m1);
+            w.put(sc + SigContext::SIGNAL, d.info.signo());
+            w.put(sc + SigContext::HANDLER, d.handler);
+            w.put(sc + SigContext::OLDMASK, m0);
+            w.put(sc + SigContext::REGS, frame_addr + SigFrame::MCONTEXT);
             put_mcontext(w, frame + SigFrame::MCONTEXT, d.tf, d.fp, Some(TRAMP_SIGRETURN));
         }
         FrameKind::Rt => {
-            // siginfo: the 8 meaningful words straight from the node, then zeroes.
-            w.put_words(frame, d.info.words());
-            w.put_words(frame + 4 * 8, &[0; 24]);
+            put_siginfo(w, frame + RtSigFrame::INFO, d.info);
             let uc = frame + RtSigFrame::UCONTEXT;
-            w.put(uc, 0); // uc_flags
-            w.put(uc + 4, 0); // uc_link
-            let [sp, flags, size] = d.alt.to_words();
-            w.put(uc + 8, sp);
-            w.put(uc + 12, flags);
-            w.put(uc + 16, size);
-            w.put(uc + 48, frame_addr + RtSigFrame::MCONTEXT); // uc_regs
-            w.put(uc + 52, m0);
-            w.put(uc + 56, m1);
+            w.put(uc + UContext::FLAGS, 0);
+            w.put(uc + UContext::LINK, 0);
+            w.put_words(uc + UContext::STACK, &d.alt.to_words());
+            w.put(uc + UContext::REGS, frame_addr + RtSigFrame::MCONTEXT);
+            w.put_words(uc + UContext::SIGMASK, &[m0, m1]);
             put_mcontext(w, frame + RtSigFrame::MCONTEXT, d.tf, d.fp, Some(TRAMP_RT_SIGRETURN));
         }
     }
@@ -226,7 +253,7 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
     restart_syscall(tf, Some(act.flags));
     flush_fp(p, tf);
     let mask = p.sig.saved_mask.take().unwrap_or(p.sig.blocked);
-    let Some(place) = place_frame(kind, sig, tf.gpr[1], act.flags, &p.sig.altstack) else {
+    let Some(place) = place_frame(kind, sig, tf.sp(), act.flags, &p.sig.altstack) else {
         frame_failed(tf, sig);
         return false;
     };
@@ -246,7 +273,7 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
         put_frame(&mut w, kind, frame, place.frame, &data);
         (!w.failed, uaccess::WINDOWS.load(Ordering::Relaxed) - before)
     } else {
-        match UserWindow::open(base, len, Access::Write) {
+        match UserWindow::open(base, len, Write) {
             Ok(mut w) => {
                 put_frame(&mut w, kind, frame, place.frame, &data);
                 (w.finish().is_ok(), 1)
@@ -265,13 +292,8 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
     // signal_setup_done: the saved mask only goes into the frame.
     p.sig.blocked = handler_mask(p.sig.blocked, &act, sig);
     p.sig.altstack.disarm_if_autodisarm();
-    tf.gpr[1] = place.new_sp;
-    tf.gpr[3] = place.r3;
-    tf.gpr[4] = place.r4;
-    if let (Some(r5), Some(r6)) = (place.r5, place.r6) {
-        tf.gpr[5] = r5;
-        tf.gpr[6] = r6;
-    }
+    tf.set_sp(place.new_sp);
+    tf.set_handler_args([place.r3, place.r4], place.r5.zip(place.r6).map(|(r5, r6)| [r5, r6]));
     tf.lr = place.lr;
     tf.nip = act.handler;
     tf.msr = sanitize_user_msr(tf.msr);
@@ -284,7 +306,7 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
 #[inline]
 pub(super) fn flush_fp(p: &mut Thread, tf: &mut TrapFrame) {
     if p.fp_live {
-        arch::fp_save(&mut p.fp);
+        Arch::fp_save(&mut p.fp);
         p.fp_live = false;
         tf.msr &= !arch::MSR_FP;
         p.fp_unchecked = true;
@@ -308,27 +330,21 @@ fn frame_failed(tf: &TrapFrame, sig: Signal) {
 /// and the answer is nearly always "not a failed syscall".
 #[inline]
 pub fn restart_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
-    if tf.trap == 0xc00 && tf.cr & CR0_SO != 0 {
+    if tf.syscall_failed() {
         restart_failed_syscall(tf, handler_flags);
     }
 }
 
 #[inline(never)]
 fn restart_failed_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
-    let Some(err) = Errno::from_raw(tf.gpr[3] as i32) else { return };
+    let Some(err) = Errno::from_raw(tf.ret() as i32) else { return };
     match syscall_restart(err, handler_flags) {
-        Restart::Again => {
-            tf.gpr[3] = tf.orig_r3;
-            tf.nip -= 4;
-        }
-        Restart::ViaRestartSyscall => {
-            tf.gpr[0] = 0;
-            tf.nip -= 4;
-        }
-        Restart::Eintr => tf.gpr[3] = Errno::EINTR.raw() as u32,
+        Restart::Again => tf.restart_same(),
+        Restart::ViaRestartSyscall => tf.restart_as(Sysno::RestartSyscall.raw()),
+        Restart::Eintr => tf.set_error(Errno::EINTR.raw() as u32),
         Restart::Unchanged => {}
     }
-    tf.trap = 0;
+    tf.forget_syscall();
 }
 
 /// sigreturn / rt_sigreturn: reads the frame at the user stack pointer back
@@ -344,16 +360,16 @@ pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> 
         FrameKind::Classic => (SIGNAL_FRAMESIZE, SigFrame::SIZE),
         FrameKind::Rt => (SIGNAL_FRAMESIZE + RT_EXTRA_GAP, RtSigFrame::SIZE),
     };
-    let frame = tf.gpr[1].wrapping_add(gap);
+    let frame = tf.sp().wrapping_add(gap);
     match read_frame(tf, p, kind, frame, size) {
         Ok(()) => {
-            tf.trap = 0; // nothing to restart
+            tf.forget_syscall();
             crate::sigtrace!(sigreturn(p.group().pid, kind, frame, tf.nip));
-            Ok(tf.gpr[3])
+            Ok(tf.ret())
         }
         Err(_) => {
             super::force_fault(tf, abi::SIGSEGV, abi::SI_KERNEL, 0);
-            Ok(tf.gpr[3])
+            Ok(tf.ret())
         }
     }
 }
@@ -366,31 +382,37 @@ fn read_frame(
     frame: u32,
     size: u32,
 ) -> Result<(), uaccess::Efault> {
-    let w = UserWindow::open(frame, size, Access::Read)?;
+    let w = UserWindow::open(frame, size, Read)?;
     let (mask, mc, alt) = match kind {
         FrameKind::Classic => {
-            (SigSet::from_user_words(w.get(24), w.get(12)), w.get::<u32>(28), None)
+            let sc = SigFrame::SIGCONTEXT;
+            let mask = SigSet::from_user_words(
+                w.get(sc + SigContext::OLDMASK),
+                w.get(sc + SigContext::MASK_HI),
+            );
+            (mask, w.get::<u32>(sc + SigContext::REGS), None)
         }
         FrameKind::Rt => {
-            let uc = RtSigFrame::UCONTEXT;
-            let alt = StackT::from_words([w.get(uc + 8), w.get(uc + 12), w.get(uc + 16)]);
+            let (uc, stack) = (RtSigFrame::UCONTEXT, RtSigFrame::UCONTEXT + UContext::STACK);
+            let alt = StackT::from_words([w.get(stack), w.get(stack + 4), w.get(stack + 8)]);
+            let mask = uc + UContext::SIGMASK;
             (
-                SigSet::from_user_words(w.get(uc + 52), w.get(uc + 56)),
-                w.get::<u32>(uc + 48),
+                SigSet::from_user_words(w.get(mask), w.get(mask + 4)),
+                w.get::<u32>(uc + UContext::REGS),
                 Some(alt),
             )
         }
     };
     // The mcontext is normally inside the frame; Linux follows the pointer
     // wherever it goes, so a second window is opened only if it points elsewhere.
-    let inside = mc >= frame && mc.checked_add(464).is_some_and(|e| e <= frame + size);
+    let inside = mc >= frame && mc.checked_add(MContext::READ).is_some_and(|e| e <= frame + size);
     let has_fp = if inside {
         let has_fp = read_mcontext(&w, mc - frame, tf, &mut p.fp);
         w.finish()?;
         has_fp
     } else {
         w.finish()?;
-        let w2 = UserWindow::open(mc, 464, Access::Read)?;
+        let w2 = UserWindow::open(mc, MContext::READ, Read)?;
         let has_fp = read_mcontext(&w2, 0, tf, &mut p.fp);
         w2.finish()?;
         has_fp
@@ -405,7 +427,7 @@ fn read_frame(
     p.sig.blocked = mask.blockable();
     if let Some(alt) = alt {
         // Linux restore_altstack: errors here are ignored.
-        let _ = p.sig.altstack.set(alt, tf.gpr[1]);
+        let _ = p.sig.altstack.set(alt, tf.sp());
     }
     Ok(())
 }
@@ -417,26 +439,26 @@ fn read_frame(
 /// if the frame's MSR word says it was written (`frame_has_fp`); returns that.
 /// Also swapcontext's (`context.rs`).
 pub(super) fn read_mcontext(
-    w: &UserWindow,
+    w: &UserWindow<Read>,
     mc: u32,
     tf: &mut TrapFrame,
     fp: &mut arch::FpState,
 ) -> bool {
-    w.get_slice(mc, &mut tf.gpr);
-    let mut tail = [0u32; 7];
-    w.get_slice(mc + 4 * 32, &mut tail);
-    let [nip, msr, orig_r3, ctr, lr, xer, cr] = tail;
-    tf.nip = nip;
-    tf.msr = sanitize_user_msr(msr);
-    tf.orig_r3 = orig_r3;
-    tf.ctr = ctr;
-    tf.lr = lr;
-    tf.xer = xer;
-    tf.cr = cr;
-    if !frame_has_fp(msr) {
+    w.get_slice(mc + MContext::GREGS, &mut tf.gpr);
+    let mut tail = [0u32; PT_CCR + 1 - PT_NIP];
+    w.get_slice(mc + pt_offset(PT_NIP), &mut tail);
+    let reg = |pt: usize| tail[pt - PT_NIP];
+    tf.nip = reg(PT_NIP);
+    tf.msr = sanitize_user_msr(reg(PT_MSR));
+    tf.orig_r3 = reg(PT_ORIG_R3);
+    tf.ctr = reg(PT_CTR);
+    tf.lr = reg(PT_LNK);
+    tf.xer = reg(PT_XER);
+    tf.cr = reg(PT_CCR);
+    if !frame_has_fp(reg(PT_MSR)) {
         return false;
     }
-    let fregs = mc + 4 * NGREG as u32;
+    let fregs = mc + MContext::FREGS;
     w.get_slice(fregs, &mut fp.fpr);
     fp.fpscr = w.get(fregs + 8 * 32);
     true

@@ -511,7 +511,7 @@ fn deliver_pending(tf: &mut TrapFrame) {
             }
         }
     }
-    crate::sigtrace!(handler(proc::group().pid, entered, tf.nip, tf.gpr[1], tf.lr));
+    crate::sigtrace!(handler(proc::group().pid, entered, tf.nip, tf.sp(), tf.lr));
 }
 
 /// A core-dump signal's default action. Linux writes a core only if the

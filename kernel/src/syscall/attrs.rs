@@ -135,7 +135,7 @@ pub fn utimensat(dirfd: i32, p: u32, times: u32, flags: u32, layout: Layout) -> 
     if times != 0 {
         let size = layout.timespec_size();
         let mut b = [0u8; 32];
-        copy_from_user(&mut b[..2 * size], times).map_err(|_| Errno::EFAULT)?;
+        copy_from_user(&mut b[..2 * size], times)?;
         for (i, t) in new.iter_mut().enumerate() {
             let ts = &b[i * size..(i + 1) * size];
             let nsec = u32::from_be_bytes(ts[size - 4..].try_into().expect("4 bytes"));
@@ -202,7 +202,7 @@ fn put_statfs(buf: u32, wide: bool) -> SysResult {
     put(NAME_MAX as u64, false); // f_namelen
     put(crate::mm::PAGE_SIZE as u64, false); // f_frsize
     let len = if wide { 88 } else { 64 };
-    copy_to_user(buf, &b[..len]).map(|_| 0).map_err(|_| Errno::EFAULT)
+    copy_to_user(buf, &b[..len]).map(|_| 0).map_err(Errno::from)
 }
 
 pub fn statfs(p: u32, buf: u32) -> SysResult {

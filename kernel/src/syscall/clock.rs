@@ -27,7 +27,7 @@ fn may_set_time() -> Result<(), Errno> {
 pub fn time(tloc: u32) -> SysResult {
     let s = (clock::realtime_ns() / 1_000_000_000) as u32;
     if tloc != 0 {
-        put_user(tloc, s).map_err(|_| Errno::EFAULT)?;
+        put_user(tloc, s)?;
     }
     Ok(s)
 }
@@ -36,10 +36,10 @@ pub fn time(tloc: u32) -> SysResult {
 /// (Linux keeps whatever settimeofday set; Sigil keeps none) reads as UTC.
 pub fn gettimeofday(tv: u32, tz: u32) -> SysResult {
     if tv != 0 {
-        copy_to_user(tv, &encode_timeval(clock::realtime_ns())).map_err(|_| Errno::EFAULT)?;
+        copy_to_user(tv, &encode_timeval(clock::realtime_ns()))?;
     }
     if tz != 0 {
-        copy_to_user(tz, &[0u8; 8]).map_err(|_| Errno::EFAULT)?;
+        copy_to_user(tz, &[0u8; 8])?;
     }
     Ok(0)
 }
@@ -50,14 +50,14 @@ pub fn gettimeofday(tv: u32, tz: u32) -> SysResult {
 pub fn settimeofday(tv: u32, tz: u32) -> SysResult {
     let ns = if tv != 0 {
         let mut b = [0u8; 8];
-        copy_from_user(&mut b, tv).map_err(|_| Errno::EFAULT)?;
+        copy_from_user(&mut b, tv)?;
         Some(decode_timeval(&b)?)
     } else {
         None
     };
     let minutes_west = if tz != 0 {
         let mut b = [0u8; 8];
-        copy_from_user(&mut b, tz).map_err(|_| Errno::EFAULT)?;
+        copy_from_user(&mut b, tz)?;
         Some(i32::from_be_bytes([b[0], b[1], b[2], b[3]]))
     } else {
         None

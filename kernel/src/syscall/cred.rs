@@ -82,7 +82,7 @@ pub fn set_res(family: Family, r: u32, e: u32, s: u32) -> SysResult {
 pub fn get_res(family: Family, r: u32, e: u32, s: u32) -> SysResult {
     let ids = ids(family);
     for (addr, v) in [(r, ids.real), (e, ids.effective), (s, ids.saved)] {
-        put_user(addr, v).map_err(|_| Errno::EFAULT)?;
+        put_user(addr, v)?;
     }
     Ok(0)
 }
@@ -105,7 +105,7 @@ pub fn getgroups(size: u32, list: u32) -> SysResult {
     let n = getgroups_count(size as i32, groups.len())?;
     if size != 0 && n > 0 {
         let bytes: Vec<u8> = groups.iter().flat_map(|g| g.to_be_bytes()).collect();
-        copy_to_user(list, &bytes).map_err(|_| Errno::EFAULT)?;
+        copy_to_user(list, &bytes)?;
     }
     Ok(n as u32)
 }
@@ -121,7 +121,7 @@ pub fn setgroups(size: u32, list: u32) -> SysResult {
     }
     let mut bytes = [0u8; 4 * NGROUPS];
     let bytes = &mut bytes[..4 * size as usize];
-    copy_from_user(bytes, list).map_err(|_| Errno::EFAULT)?;
+    copy_from_user(bytes, list)?;
     let gids: Vec<u32> =
         bytes.chunks_exact(4).map(|c| u32::from_be_bytes([c[0], c[1], c[2], c[3]])).collect();
     cred.set_groups(&gids)?;

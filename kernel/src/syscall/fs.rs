@@ -14,7 +14,7 @@ use crate::fs::path::{self, AT_FDCWD};
 use crate::fs::tmpfs::{self, Kind, Node};
 use crate::fs::{devices, file::OpenFile, pipe, procfs, walk, File, Stat};
 use crate::proc;
-use crate::uaccess::{put_user, Access, UserWindow};
+use crate::uaccess::{put_user, Read, UserWindow, Write};
 use sigil_core::path::{MAY_READ, MAY_WRITE};
 
 pub const AT_SYMLINK_NOFOLLOW: u32 = 0x100;
@@ -87,11 +87,11 @@ pub fn rw_vec(fd: u32, iov: u32, n: u32, write: bool) -> SysResult {
     }
     let mut vecs = alloc::vec::Vec::new();
     vecs.try_reserve_exact(n as usize).map_err(|_| Errno::ENOMEM)?;
-    let w = UserWindow::open(iov, n * 8, Access::Read).map_err(|_| Errno::EFAULT)?;
+    let w = UserWindow::open(iov, n * 8, Read)?;
     for i in 0..n {
         vecs.push((w.get::<u32>(i * 8), w.get::<u32>(i * 8 + 4)));
     }
-    w.finish().map_err(|_| Errno::EFAULT)?;
+    w.finish()?;
     if vecs.iter().any(|&(_, len)| (len as i32) < 0) {
         return Err(Errno::EINVAL);
     }
@@ -147,7 +147,7 @@ pub fn pipe2(fds: u32, flags: u32) -> SysResult {
             return Err(e);
         }
     };
-    let mut win = UserWindow::open(fds, 8, Access::Write).map_err(|_| Errno::EFAULT)?;
+    let mut win = UserWindow::open(fds, 8, Write)?;
     win.put(0, rfd);
     win.put(4, wfd);
     if win.finish().is_err() {
@@ -319,7 +319,7 @@ pub fn lseek(fd: u32, off: i32, whence: u32) -> SysResult {
 pub fn llseek(fd: u32, hi: u32, lo: u32, result: u32, whence: u32) -> SysResult {
     let f = file(fd)?;
     let pos = f.seek(((hi as u64) << 32 | lo as u64) as i64, whence)?;
-    put_user(result, pos).map(|_| 0).map_err(|_| Errno::EFAULT)
+    put_user(result, pos).map(|_| 0).map_err(Errno::from)
 }
 
 pub fn getdents64(fd: u32, buf: u32, len: u32) -> SysResult {

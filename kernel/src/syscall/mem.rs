@@ -85,7 +85,7 @@ pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, _pgoff: u32) ->
 pub fn old_mmap(args: u32) -> SysResult {
     let mut a = [0u32; 6];
     for (i, v) in a.iter_mut().enumerate() {
-        *v = crate::uaccess::get_user(args + 4 * i as u32).map_err(|_| Errno::EFAULT)?;
+        *v = crate::uaccess::get_user(args + 4 * i as u32)?;
     }
     if a[5] % PAGE != 0 {
         return Err(Errno::EINVAL);

@@ -11,7 +11,7 @@ pub fn uname(buf: u32) -> SysResult {
     for (i, s) in ["Linux", "sigil", "6.1.0-sigil", "#1 Sigil", "ppc"].iter().enumerate() {
         u[i * 65..i * 65 + s.len()].copy_from_slice(s.as_bytes());
     }
-    copy_to_user(buf, &u).map_err(|_| Errno::EFAULT)?;
+    copy_to_user(buf, &u)?;
     Ok(0)
 }
 
@@ -65,13 +65,13 @@ fn narrow(v: u64) -> u32 {
 /// ugetrlimit/getrlimit: two 32-bit words.
 pub fn getrlimit(resource: u32, rlim: u32) -> SysResult {
     let (cur, max) = limit(resource)?;
-    put_user(rlim, [narrow(cur), narrow(max)]).map_err(|_| Errno::EFAULT)?;
+    put_user(rlim, [narrow(cur), narrow(max)])?;
     Ok(0)
 }
 
 /// setrlimit: two 32-bit words.
 pub fn setrlimit(resource: u32, rlim: u32) -> SysResult {
-    let [cur, max]: [u32; 2] = get_user(rlim).map_err(|_| Errno::EFAULT)?;
+    let [cur, max]: [u32; 2] = get_user(rlim)?;
     set_limit(resource, (widen(cur), widen(max)))?;
     Ok(0)
 }
@@ -83,11 +83,11 @@ pub fn prlimit64(pid: u32, resource: u32, new: u32, old: u32) -> SysResult {
     }
     let prev = limit(resource)?;
     if new != 0 {
-        let [cur, max]: [u64; 2] = get_user(new).map_err(|_| Errno::EFAULT)?;
+        let [cur, max]: [u64; 2] = get_user(new)?;
         set_limit(resource, (cur, max))?;
     }
     if old != 0 {
-        put_user(old, [prev.0, prev.1]).map_err(|_| Errno::EFAULT)?;
+        put_user(old, [prev.0, prev.1])?;
     }
     Ok(0)
 }
@@ -100,7 +100,7 @@ pub fn getrandom(buf: u32, len: u32, flags: u32) -> SysResult {
     let len = len.min(256);
     let mut b = [0u8; 256];
     crate::dev::random::fill(&mut b[..len as usize]);
-    copy_to_user(buf, &b[..len as usize]).map_err(|_| Errno::EFAULT)?;
+    copy_to_user(buf, &b[..len as usize])?;
     Ok(len)
 }
 

@@ -157,7 +157,7 @@ pub fn readlinkat(dirfd: i32, p: u32, buf: u32, size: u32) -> SysResult {
         },
     };
     let n = (target.len() as u32).min(size);
-    copy_to_user(buf, &target.as_bytes()[..n as usize]).map_err(|_| Errno::EFAULT)?;
+    copy_to_user(buf, &target.as_bytes()[..n as usize])?;
     Ok(n)
 }
 
@@ -190,5 +190,5 @@ pub fn getcwd(buf: u32, size: u32) -> SysResult {
     if path.len() > size as usize {
         return Err(Errno::ERANGE);
     }
-    copy_to_user(buf, path.as_bytes()).map(|_| path.len() as u32).map_err(|_| Errno::EFAULT)
+    copy_to_user(buf, path.as_bytes()).map(|_| path.len() as u32).map_err(Errno::from)
 }

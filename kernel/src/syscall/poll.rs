@@ -43,8 +43,8 @@ fn do_poll(fds: u32, n: u32, deadline: Option<u64>) -> Result<Waited, Errno> {
     let mut watch = Vec::with_capacity(n as usize);
     let mut skipped = Vec::with_capacity(n as usize);
     for i in 0..n {
-        let fd: i32 = get_user(fds + i * 8).map_err(|_| Errno::EFAULT)?;
-        let events: u16 = get_user(fds + i * 8 + 4).map_err(|_| Errno::EFAULT)?;
+        let fd: i32 = get_user(fds + i * 8)?;
+        let events: u16 = get_user(fds + i * 8 + 4)?;
         skipped.push(fd < 0);
         watch.push(Watch { file: open_file(fd), events, revents: 0 });
     }
@@ -59,7 +59,7 @@ fn do_poll(fds: u32, n: u32, deadline: Option<u64>) -> Result<Waited, Errno> {
     let mut ready = live.iter().map(|w| w.revents);
     for (i, &skip) in skipped.iter().enumerate() {
         let revents = if skip { 0 } else { ready.next().unwrap_or(0) };
-        put_user(fds + i as u32 * 8 + 6, revents).map_err(|_| Errno::EFAULT)?;
+        put_user(fds + i as u32 * 8 + 6, revents)?;
     }
     Ok(r)
 }
@@ -137,10 +137,7 @@ fn read_mask(addr: u32, size: u32) -> Result<Option<SigSet>, Errno> {
     if size != abi::SIGSET_SIZE {
         return Err(Errno::EINVAL);
     }
-    let (a, b): (u32, u32) = (
-        get_user(addr).map_err(|_| Errno::EFAULT)?,
-        get_user(addr + 4).map_err(|_| Errno::EFAULT)?,
-    );
+    let (a, b): (u32, u32) = (get_user(addr)?, get_user(addr + 4)?);
     Ok(Some(SigSet::from_user_words(a, b)))
 }
 
@@ -148,7 +145,7 @@ fn put_timespec(layout: Layout) -> impl FnOnce(u32, u64) -> Result<(), Errno> {
     move |addr, ns| {
         let mut b = [0u8; 16];
         encode_timespec(ns, layout, &mut b);
-        copy_to_user(addr, &b[..layout.timespec_size()]).map_err(|_| Errno::EFAULT)
+        copy_to_user(addr, &b[..layout.timespec_size()]).map_err(Errno::from)
     }
 }
 
@@ -182,7 +179,7 @@ fn read_set(addr: u32, n: u32) -> Result<Option<Vec<u32>>, Errno> {
     }
     let mut words = alloc::vec![0u32; n.div_ceil(32) as usize];
     for (i, w) in words.iter_mut().enumerate() {
-        *w = get_user(addr + 4 * i as u32).map_err(|_| Errno::EFAULT)?;
+        *w = get_user(addr + 4 * i as u32)?;
     }
     Ok(Some(words))
 }
@@ -226,7 +223,7 @@ fn do_select(n: i32, addrs: [u32; 3], deadline: Option<u64>) -> Result<Waited, E
     for (s, words) in out.iter().enumerate() {
         if addrs[s] != 0 {
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
-            copy_to_user(addrs[s], &bytes).map_err(|_| Errno::EFAULT)?;
+            copy_to_user(addrs[s], &bytes)?;
         }
     }
     Ok(match r {
@@ -239,14 +236,14 @@ fn do_select(n: i32, addrs: [u32; 3], deadline: Option<u64>) -> Result<Waited, E
 pub fn select(n: i32, r: u32, w: u32, e: u32, tvp: u32) -> SysResult {
     let timeout = if tvp != 0 {
         let mut b = [0u8; 8];
-        copy_from_user(&mut b, tvp).map_err(|_| Errno::EFAULT)?;
+        copy_from_user(&mut b, tvp)?;
         decode_timeval(&b)?
     } else {
         0
     };
     let deadline = deadline_from(tvp, || Ok(timeout))?;
     let res = do_select(n, [r, w, e], deadline).and_then(interrupted_or);
-    let put = |addr, ns| copy_to_user(addr, &encode_timeval(ns)).map_err(|_| Errno::EFAULT);
+    let put = |addr, ns| copy_to_user(addr, &encode_timeval(ns)).map_err(Errno::from);
     finish(tvp, timeout, deadline, put, res)
 }
 
@@ -256,8 +253,8 @@ pub fn pselect6(n: i32, sets: [u32; 3], tsp: u32, sig: u32, layout: Layout) -> S
     let timeout = if tsp != 0 { super::time::get_timespec(tsp, layout)? } else { 0 };
     let deadline = deadline_from(tsp, || Ok(timeout))?;
     let mask = if sig != 0 {
-        let ss: u32 = get_user(sig).map_err(|_| Errno::EFAULT)?;
-        let len: u32 = get_user(sig + 4).map_err(|_| Errno::EFAULT)?;
+        let ss: u32 = get_user(sig)?;
+        let len: u32 = get_user(sig + 4)?;
         read_mask(ss, len)?
     } else {
         None

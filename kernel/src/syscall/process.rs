@@ -9,7 +9,7 @@ use sigil_core::time::cputime::CpuTimes;
 use super::SysResult;
 use crate::arch::TrapFrame;
 use crate::proc;
-use crate::uaccess::{put_user, Access, UserWindow};
+use crate::uaccess::{put_user, UserWindow, Write};
 
 /// exit: ends the calling thread (the process, if it is the last).
 pub fn exit(code: u32) -> SysResult {
@@ -33,7 +33,7 @@ pub fn wait4(pid: i32, status: u32, options: u32, rusage: u32) -> SysResult {
     let sel = WaitFor::from_wait4(pid, proc::group().job.pgid);
     let Some(found) = proc::wait::wait(sel, options)? else { return Ok(0) };
     if status != 0 {
-        put_user(status, found.event.status()).map_err(|_| Errno::EFAULT)?;
+        put_user(status, found.event.status())?;
     }
     put_rusage(rusage, found.cpu)?;
     Ok(found.pid)
@@ -65,10 +65,9 @@ pub fn waitid(idtype: u32, id: i32, info: u32, options: u32, rusage: u32) -> Sys
     }
     if info != 0 {
         let words = found.as_ref().map_or([0; 8], |f| *f.event.siginfo(f.pid, 0).words());
-        let mut w = UserWindow::open(info, 4 * wait::WAITID_WORDS as u32, Access::Write)
-            .map_err(|_| Errno::EFAULT)?;
+        let mut w = UserWindow::open(info, 4 * wait::WAITID_WORDS as u32, Write)?;
         w.put_slice(0, &words[..wait::WAITID_WORDS]);
-        w.finish().map_err(|_| Errno::EFAULT)?;
+        w.finish()?;
     }
     if let Some(f) = found {
         put_rusage(rusage, f.cpu)?;
@@ -79,7 +78,7 @@ pub fn waitid(idtype: u32, id: i32, info: u32, options: u32, rusage: u32) -> Sys
 fn put_rusage(rusage: u32, cpu: CpuTimes) -> Result<(), Errno> {
     if rusage != 0 {
         let ru = sigil_core::time::cputime::encode_rusage(cpu);
-        crate::uaccess::copy_to_user(rusage, &ru).map_err(|_| Errno::EFAULT)?;
+        crate::uaccess::copy_to_user(rusage, &ru)?;
     }
     Ok(())
 }
@@ -96,7 +95,7 @@ pub fn prctl(option: u32, arg2: u32) -> SysResult {
             Ok(0)
         }
         abi::PR_GET_CHILD_SUBREAPER => {
-            put_user(arg2, g.child_subreaper as u32).map(|_| 0).map_err(|_| Errno::EFAULT)
+            put_user(arg2, g.child_subreaper as u32).map(|_| 0).map_err(Errno::from)
         }
         _ => Err(Errno::EINVAL),
     }

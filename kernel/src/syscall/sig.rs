@@ -8,14 +8,14 @@ use sigil_core::abi::{self, Errno};
 use sigil_core::job::kill::kill_target;
 use sigil_core::signal::action::check_rt_sigaction;
 use sigil_core::signal::frame::FrameKind;
-use sigil_core::signal::info::check_queue_code;
+use sigil_core::signal::info::{check_queue_code, SIGINFO_USER_SIZE};
 use sigil_core::signal::{SigAction, SigInfo, SigSet, Signal, StackT};
 
 use super::SysResult;
 use crate::arch::TrapFrame;
 use crate::proc;
 use crate::signal::{self, deliver};
-use crate::uaccess::{Access, UserWindow};
+use crate::uaccess::{Read, UserWindow, Write};
 
 pub(super) fn signal_or_zero(sig: u32) -> Result<Option<Signal>, Errno> {
     if sig == 0 {
@@ -143,19 +143,18 @@ fn set_action(sig: Signal, new: SigAction) -> SysResult {
 }
 
 fn read_words<const N: usize>(addr: u32) -> Result<[u32; N], Errno> {
-    let w = UserWindow::open(addr, 4 * N as u32, Access::Read).map_err(|_| Errno::EFAULT)?;
+    let w = UserWindow::open(addr, 4 * N as u32, Read)?;
     let words = core::array::from_fn(|i| w.get(4 * i as u32));
-    w.finish().map_err(|_| Errno::EFAULT)?;
+    w.finish()?;
     Ok(words)
 }
 
 fn write_words(addr: u32, words: &[u32]) -> Result<(), Errno> {
-    let mut w =
-        UserWindow::open(addr, 4 * words.len() as u32, Access::Write).map_err(|_| Errno::EFAULT)?;
+    let mut w = UserWindow::open(addr, 4 * words.len() as u32, Write)?;
     for (i, v) in words.iter().enumerate() {
         w.put(4 * i as u32, *v);
     }
-    w.finish().map_err(|_| Errno::EFAULT)
+    w.finish().map_err(Errno::from)
 }
 
 /// rt_sigprocmask(how, set, oldset, sigsetsize): the calling thread's mask.
@@ -222,7 +221,7 @@ pub fn rt_sigpending(set: u32, sigsetsize: u32) -> SysResult {
     let mut bytes = [0u8; 8];
     bytes[..4].copy_from_slice(&a.to_be_bytes());
     bytes[4..].copy_from_slice(&b.to_be_bytes());
-    crate::uaccess::copy_to_user(set, &bytes[..sigsetsize as usize]).map_err(|_| Errno::EFAULT)?;
+    crate::uaccess::copy_to_user(set, &bytes[..sigsetsize as usize])?;
     Ok(0)
 }
 
@@ -240,9 +239,9 @@ fn blocked_pending() -> SigSet {
 }
 
 pub(super) fn read_sigset(addr: u32) -> Result<SigSet, Errno> {
-    let w = UserWindow::open(addr, 8, Access::Read).map_err(|_| Errno::EFAULT)?;
+    let w = UserWindow::open(addr, 8, Read)?;
     let s = SigSet::from_user_words(w.get(0), w.get(4));
-    w.finish().map_err(|_| Errno::EFAULT)?;
+    w.finish()?;
     Ok(s)
 }
 
@@ -276,11 +275,11 @@ pub fn pause() -> SysResult {
 /// Reads the 128-byte user siginfo for rt_sigqueueinfo.
 pub(super) fn read_siginfo(uinfo: u32) -> Result<[u32; 32], Errno> {
     let mut words = [0u32; 32];
-    let w = UserWindow::open(uinfo, 128, Access::Read).map_err(|_| Errno::EFAULT)?;
+    let w = UserWindow::open(uinfo, 128, Read)?;
     for (i, v) in words.iter_mut().enumerate() {
         *v = w.get(4 * i as u32);
     }
-    w.finish().map_err(|_| Errno::EFAULT)?;
+    w.finish()?;
     Ok(words)
 }
 
@@ -366,15 +365,9 @@ fn wait_for(want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
         let p = proc::current();
         if let Some(node) = signal::take(p, want) {
             if uinfo != 0 {
-                let mut w =
-                    UserWindow::open(uinfo, 128, Access::Write).map_err(|_| Errno::EFAULT)?;
-                for (i, &v) in node.info.words().iter().enumerate() {
-                    w.put(4 * i as u32, v);
-                }
-                for i in 8..32 {
-                    w.put(4 * i, 0u32);
-                }
-                w.finish().map_err(|_| Errno::EFAULT)?;
+                let mut w = UserWindow::open(uinfo, SIGINFO_USER_SIZE as u32, Write)?;
+                deliver::put_siginfo(&mut w, 0, &node.info);
+                w.finish()?;
             }
             return Ok(node.info.signo());
         }
@@ -397,19 +390,19 @@ fn wait_for(want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
 /// sigaltstack(ss, old_ss).
 pub fn sigaltstack(ss: u32, old: u32, tf: &TrapFrame) -> SysResult {
     let p = proc::current();
-    let sp = tf.gpr[1];
+    let sp = tf.sp();
     if old != 0 {
         let cur = p.sig.altstack.query(sp).to_words();
-        let mut w = UserWindow::open(old, 12, Access::Write).map_err(|_| Errno::EFAULT)?;
+        let mut w = UserWindow::open(old, 12, Write)?;
         for (i, v) in cur.iter().enumerate() {
             w.put(4 * i as u32, *v);
         }
-        w.finish().map_err(|_| Errno::EFAULT)?;
+        w.finish()?;
     }
     if ss != 0 {
-        let w = UserWindow::open(ss, 12, Access::Read).map_err(|_| Errno::EFAULT)?;
+        let w = UserWindow::open(ss, 12, Read)?;
         let new = StackT::from_words([w.get(0), w.get(4), w.get(8)]);
-        w.finish().map_err(|_| Errno::EFAULT)?;
+        w.finish()?;
         p.sig.altstack.set(new, sp)?;
     }
     Ok(0)

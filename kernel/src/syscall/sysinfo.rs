@@ -30,7 +30,7 @@ pub fn sysinfo(info: u32) -> SysResult {
     put(MEM_UNIT, 1);
     let threads: usize = crate::proc::all().map(|g| g.threads.len()).sum();
     b[PROCS..PROCS + 2].copy_from_slice(&(threads.min(u16::MAX as usize) as u16).to_be_bytes());
-    copy_to_user(info, &b).map_err(|_| Errno::EFAULT)?;
+    copy_to_user(info, &b)?;
     Ok(0)
 }
 
@@ -54,7 +54,7 @@ pub fn sched_getaffinity(pid: u32, len: u32, mask: u32) -> SysResult {
         return Err(Errno::EINVAL);
     }
     check_target(pid)?;
-    copy_to_user(mask, &1u32.to_be_bytes()).map_err(|_| Errno::EFAULT)?;
+    copy_to_user(mask, &1u32.to_be_bytes())?;
     Ok(MASK_SIZE)
 }
 
@@ -63,7 +63,7 @@ pub fn sched_getaffinity(pid: u32, len: u32, mask: u32) -> SysResult {
 pub fn sched_setaffinity(pid: u32, len: u32, mask: u32) -> SysResult {
     let mut b = [0u8; MASK_SIZE as usize];
     let n = len.min(MASK_SIZE) as usize;
-    copy_from_user(&mut b[..n], mask).map_err(|_| Errno::EFAULT)?;
+    copy_from_user(&mut b[..n], mask)?;
     check_target(pid)?;
     if u32::from_be_bytes(b) & 1 == 0 {
         return Err(Errno::EINVAL);

@@ -50,8 +50,8 @@ pub fn set_robust_list(head: u32, len: u32) -> SysResult {
 pub fn get_robust_list(tid: u32, head: u32, len: u32) -> SysResult {
     let t = if tid == 0 { proc::current() } else { proc::thread(tid).ok_or(Errno::ESRCH)? };
     let h = t.robust_list;
-    put_user(head, h).map_err(|_| Errno::EFAULT)?;
-    put_user(len, ROBUST_LIST_HEAD_SIZE).map_err(|_| Errno::EFAULT)?;
+    put_user(head, h)?;
+    put_user(len, ROBUST_LIST_HEAD_SIZE)?;
     Ok(0)
 }
 

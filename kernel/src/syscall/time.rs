@@ -60,13 +60,13 @@ fn timer_clock(clock: u32) -> Result<(), Errno> {
 fn put_timespec(addr: u32, ns: u64, layout: Layout) -> Result<(), Errno> {
     let mut b = [0u8; 16];
     encode_timespec(ns, layout, &mut b);
-    copy_to_user(addr, &b[..layout.timespec_size()]).map_err(|_| Errno::EFAULT)
+    copy_to_user(addr, &b[..layout.timespec_size()]).map_err(Errno::from)
 }
 
 /// Reads a user `timespec` as kernel time (EINVAL if invalid).
 pub fn get_timespec(addr: u32, layout: Layout) -> Result<u64, Errno> {
     let mut b = [0u8; 16];
-    copy_from_user(&mut b[..layout.timespec_size()], addr).map_err(|_| Errno::EFAULT)?;
+    copy_from_user(&mut b[..layout.timespec_size()], addr)?;
     decode_timespec(&b, layout)
 }
 
@@ -153,7 +153,7 @@ pub fn setitimer(which: u32, new: u32, old: u32) -> SysResult {
     }
     let spec = if new != 0 {
         let mut b = [0u8; 16];
-        copy_from_user(&mut b, new).map_err(|_| Errno::EFAULT)?;
+        copy_from_user(&mut b, new)?;
         ItimerSpec::decode_itimerval(&b)?
     } else {
         ItimerSpec::default()
@@ -163,7 +163,7 @@ pub fn setitimer(which: u32, new: u32, old: u32) -> SysResult {
         _ => crate::cputime::set_itimer(which == ITIMER_PROF, spec),
     };
     if old != 0 {
-        copy_to_user(old, &prev.encode_itimerval()).map_err(|_| Errno::EFAULT)?;
+        copy_to_user(old, &prev.encode_itimerval())?;
     }
     Ok(0)
 }
@@ -174,7 +174,7 @@ pub fn getitimer(which: u32, value: u32) -> SysResult {
         ITIMER_VIRTUAL | ITIMER_PROF => crate::cputime::get_itimer(which == ITIMER_PROF),
         _ => return Err(Errno::EINVAL),
     };
-    copy_to_user(value, &spec.encode_itimerval()).map_err(|_| Errno::EFAULT)?;
+    copy_to_user(value, &spec.encode_itimerval())?;
     Ok(0)
 }
 
@@ -183,8 +183,7 @@ pub fn getitimer(which: u32, value: u32) -> SysResult {
 /// counts from an arbitrary point too; only differences mean anything).
 pub fn times(buf: u32) -> SysResult {
     if buf != 0 {
-        copy_to_user(buf, &cputime::encode_tms(&crate::proc::group().cpu))
-            .map_err(|_| Errno::EFAULT)?;
+        copy_to_user(buf, &cputime::encode_tms(&crate::proc::group().cpu))?;
     }
     Ok(cputime::clock_ticks(timer::now_ns()))
 }
@@ -202,7 +201,7 @@ pub fn getrusage(who: u32, ru: u32) -> SysResult {
         RUSAGE_CHILDREN => a.children,
         _ => return Err(Errno::EINVAL),
     };
-    copy_to_user(ru, &cputime::encode_rusage(t)).map_err(|_| Errno::EFAULT)?;
+    copy_to_user(ru, &cputime::encode_rusage(t))?;
     Ok(0)
 }
 
@@ -212,7 +211,7 @@ pub fn timer_create(clock: u32, sev: u32, id_out: u32) -> SysResult {
     timer_clock(clock)?;
     let notify = if sev != 0 {
         let mut b = [0u8; SIGEVENT_SIZE];
-        copy_from_user(&mut b, sev).map_err(|_| Errno::EFAULT)?;
+        copy_from_user(&mut b, sev)?;
         let w = |i: usize| u32::from_be_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
         let pid = crate::proc::group().pid;
         let in_process = |tid| crate::proc::thread(tid).is_some_and(|t| t.group().pid == pid);
@@ -229,7 +228,7 @@ pub fn timer_create(clock: u32, sev: u32, id_out: u32) -> SysResult {
 }
 
 fn put_itimerspec(addr: u32, spec: ItimerSpec, layout: Layout) -> Result<(), Errno> {
-    copy_to_user(addr, &spec.encode(layout)[..layout.itimerspec_size()]).map_err(|_| Errno::EFAULT)
+    copy_to_user(addr, &spec.encode(layout)[..layout.itimerspec_size()]).map_err(Errno::from)
 }
 
 /// timer_settime / timer_settime64(id, flags, new, old).
@@ -238,7 +237,7 @@ pub fn timer_settime(id: u32, flags: u32, new: u32, old: u32, layout: Layout) ->
         return Err(Errno::EINVAL);
     }
     let mut b = [0u8; 32];
-    copy_from_user(&mut b[..layout.itimerspec_size()], new).map_err(|_| Errno::EFAULT)?;
+    copy_from_user(&mut b[..layout.itimerspec_size()], new)?;
     let spec = ItimerSpec::decode(&b, layout)?;
     let prev = timers::settime(id, spec, flags & TIMER_ABSTIME != 0)?;
     if old != 0 {

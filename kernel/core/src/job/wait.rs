@@ -126,9 +126,11 @@ impl Event {
     /// signal carries and waitid stores): CLD_* and the exit code or signal.
     pub fn siginfo(self, pid: u32, uid: u32) -> SigInfo {
         let (code, st) = match self {
-            Event::Exited(st) if st & 0x7f == 0 => (abi::CLD_EXITED, (st >> 8) & 0xff),
-            Event::Exited(st) if st & 0x80 != 0 => (abi::CLD_DUMPED, st & 0x7f),
-            Event::Exited(st) => (abi::CLD_KILLED, st & 0x7f),
+            Event::Exited(st) => match wait_status::decode_exit(st) {
+                Ok(code) => (abi::CLD_EXITED, code),
+                Err((sig, true)) => (abi::CLD_DUMPED, sig),
+                Err((sig, false)) => (abi::CLD_KILLED, sig),
+            },
             Event::Stopped(sig) => (abi::CLD_STOPPED, sig),
             Event::Continued => (abi::CLD_CONTINUED, abi::SIGCONT),
         };

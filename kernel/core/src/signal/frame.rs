@@ -169,8 +169,41 @@ const _: () = assert!(offset_of!(RtSigFrame, info) == 0);
 const _: () = assert!(offset_of!(RtSigFrame, uc) == 128);
 const _: () = assert!(offset_of!(RtSigFrame, abigap) == 1312);
 
+// Byte offsets of the fields the kernel's frame writer and reader
+// (kernel/src/signal/deliver.rs, context.rs) touch, from the structs above.
+
+impl SigContext {
+    /// `_unused[3]`: the saved mask's word 1 (signals 33..64).
+    pub const MASK_HI: u32 = offset_of!(SigContext, _unused) as u32 + 12;
+    pub const SIGNAL: u32 = offset_of!(SigContext, signal) as u32;
+    pub const HANDLER: u32 = offset_of!(SigContext, handler) as u32;
+    pub const OLDMASK: u32 = offset_of!(SigContext, oldmask) as u32;
+    pub const REGS: u32 = offset_of!(SigContext, regs) as u32;
+}
+
+impl MContext {
+    pub const GREGS: u32 = offset_of!(MContext, mc_gregs) as u32;
+    pub const FREGS: u32 = offset_of!(MContext, mc_fregs) as u32;
+    pub const PAD: u32 = offset_of!(MContext, mc_pad) as u32;
+    /// What sigreturn and setcontext read back: gregs, fregs and the pad
+    /// (the AltiVec registers are not used).
+    pub const READ: u32 = offset_of!(MContext, mc_vregs) as u32;
+}
+
+impl UContext {
+    pub const SIZE: u32 = size_of::<UContext>() as u32;
+    pub const FLAGS: u32 = offset_of!(UContext, uc_flags) as u32;
+    pub const LINK: u32 = offset_of!(UContext, uc_link) as u32;
+    pub const STACK: u32 = offset_of!(UContext, uc_stack) as u32;
+    pub const REGS: u32 = offset_of!(UContext, uc_regs) as u32;
+    pub const SIGMASK: u32 = offset_of!(UContext, uc_sigmask) as u32;
+    pub const MCONTEXT: u32 = offset_of!(UContext, uc_mcontext) as u32;
+}
+
 impl SigFrame {
     pub const SIZE: u32 = size_of::<SigFrame>() as u32;
+    /// Frame offset of the sigcontext (0: it opens the frame).
+    pub const SIGCONTEXT: u32 = offset_of!(SigFrame, sctx) as u32;
     /// Frame offset of the MContext (sigcontext.regs points here).
     pub const MCONTEXT: u32 = offset_of!(SigFrame, mctx) as u32;
     /// Frame offset of the trampoline (LR for the handler): 488.
@@ -179,6 +212,8 @@ impl SigFrame {
 
 impl RtSigFrame {
     pub const SIZE: u32 = size_of::<RtSigFrame>() as u32;
+    /// Frame offset of the siginfo (0: it opens the frame).
+    pub const INFO: u32 = offset_of!(RtSigFrame, info) as u32;
     /// Frame offset of the ucontext (r5 for the handler).
     pub const UCONTEXT: u32 = offset_of!(RtSigFrame, uc) as u32;
     /// Frame offset of the MContext (uc_regs points here): 320.

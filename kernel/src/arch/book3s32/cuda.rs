@@ -12,14 +12,15 @@
 //! byte's shift interrupt reads it and toggles TACK. CUDA negates TREQ as it
 //! shifts the last byte, which ends the transfer.
 
-use super::io;
+use super::io::{self, Block, Reg};
 
-const VIA: usize = io::MACIO + 0x16000;
-const B: usize = VIA;
-const DIRB: usize = VIA + 0x200 * 2;
-const SR: usize = VIA + 0x200 * 10;
-const ACR: usize = VIA + 0x200 * 11;
-const IFR: usize = VIA + 0x200 * 13;
+/// The VIA's 16 registers, 0x200 apart.
+const VIA: Block = io::MACIO.sub(0x16000, 0x2000);
+const B: Reg<u8> = VIA.reg(0);
+const DIRB: Reg<u8> = VIA.reg(0x200 * 2);
+const SR: Reg<u8> = VIA.reg(0x200 * 10);
+const ACR: Reg<u8> = VIA.reg(0x200 * 11);
+const IFR: Reg<u8> = VIA.reg(0x200 * 13);
 
 const TREQ: u8 = 0x08;
 const TACK: u8 = 0x10;
@@ -28,8 +29,8 @@ const ACR_SR_OUT: u8 = 0x10;
 const IFR_SR_INT: u8 = 0x04;
 
 fn wait_shift() {
-    while io::read8(IFR) & IFR_SR_INT == 0 {}
-    io::write8(IFR, io::read8(IFR) & 0x7f);
+    while IFR.read() & IFR_SR_INT == 0 {}
+    IFR.write(IFR.read() & 0x7f);
 }
 
 /// Polls before a shift interrupt counts as missing: QEMU's CUDA answers
@@ -39,8 +40,8 @@ const PATIENCE: u32 = 1 << 20;
 /// `wait_shift`, giving up (false) after PATIENCE polls.
 fn wait_shift_bounded() -> bool {
     for _ in 0..PATIENCE {
-        if io::read8(IFR) & IFR_SR_INT != 0 {
-            io::write8(IFR, io::read8(IFR) & 0x7f);
+        if IFR.read() & IFR_SR_INT != 0 {
+            IFR.write(IFR.read() & 0x7f);
             return true;
         }
     }
@@ -51,41 +52,41 @@ fn wait_shift_bounded() -> bool {
 /// the reply packet into `reply`; returns its length, or None if CUDA does
 /// not answer.
 fn pseudo_command(cmd: u8, reply: &mut [u8]) -> Option<usize> {
-    io::write8(DIRB, (io::read8(DIRB) | TIP | TACK) & !TREQ);
-    io::write8(B, io::read8(B) | TIP | TACK);
-    io::write8(ACR, io::read8(ACR) | ACR_SR_OUT);
-    io::write8(SR, 0x01);
-    io::write8(B, io::read8(B) & !TIP);
+    DIRB.write((DIRB.read() | TIP | TACK) & !TREQ);
+    B.write(B.read() | TIP | TACK);
+    ACR.write(ACR.read() | ACR_SR_OUT);
+    SR.write(0x01);
+    B.write(B.read() & !TIP);
     let sent = wait_shift_bounded() && {
-        io::write8(SR, cmd);
-        io::write8(B, io::read8(B) ^ TACK);
+        SR.write(cmd);
+        B.write(B.read() ^ TACK);
         wait_shift_bounded()
     };
-    io::write8(ACR, io::read8(ACR) & !ACR_SR_OUT);
-    let _ = io::read8(SR);
-    io::write8(B, io::read8(B) | TIP | TACK);
+    ACR.write(ACR.read() & !ACR_SR_OUT);
+    let _ = SR.read();
+    B.write(B.read() | TIP | TACK);
     // CUDA asserts TREQ when the reply is ready.
-    if !sent || !(0..PATIENCE).any(|_| io::read8(B) & TREQ == 0) {
+    if !sent || !(0..PATIENCE).any(|_| B.read() & TREQ == 0) {
         return None;
     }
     // The reply: TIP asserted starts it, each TACK toggle asks for the next byte.
-    io::write8(B, io::read8(B) & !TIP);
+    B.write(B.read() & !TIP);
     let mut n = 0;
     let ok = loop {
         if !wait_shift_bounded() {
             break false;
         }
-        let byte = io::read8(SR);
+        let byte = SR.read();
         if n < reply.len() {
             reply[n] = byte;
             n += 1;
         }
-        if io::read8(B) & TREQ != 0 {
+        if B.read() & TREQ != 0 {
             break true; // TREQ negated: that was the last byte
         }
-        io::write8(B, io::read8(B) ^ TACK);
+        B.write(B.read() ^ TACK);
     };
-    io::write8(B, io::read8(B) | TIP | TACK);
+    B.write(B.read() | TIP | TACK);
     ok.then_some(n)
 }
 
@@ -109,18 +110,18 @@ pub fn rtc_seconds() -> Option<u64> {
 
 /// Sends {1, 0x0a} to CUDA; QEMU powers off and does not return.
 pub fn power_off() -> ! {
-    io::write8(DIRB, io::read8(DIRB) | TIP | TACK);
-    io::write8(B, io::read8(B) | TIP | TACK);
-    io::write8(ACR, io::read8(ACR) | ACR_SR_OUT);
-    io::write8(SR, 0x01);
-    io::write8(B, io::read8(B) & !TIP);
+    DIRB.write(DIRB.read() | TIP | TACK);
+    B.write(B.read() | TIP | TACK);
+    ACR.write(ACR.read() | ACR_SR_OUT);
+    SR.write(0x01);
+    B.write(B.read() & !TIP);
     wait_shift();
-    io::write8(SR, 0x0a);
-    io::write8(B, io::read8(B) ^ TACK);
+    SR.write(0x0a);
+    B.write(B.read() ^ TACK);
     wait_shift();
-    io::write8(ACR, io::read8(ACR) & !ACR_SR_OUT);
-    let _ = io::read8(SR);
-    io::write8(B, io::read8(B) | TIP | TACK);
+    ACR.write(ACR.read() & !ACR_SR_OUT);
+    let _ = SR.read();
+    B.write(B.read() | TIP | TACK);
     // The power goes off a few CUDA cycles later; nothing is left to do.
     loop {
         core::hint::spin_loop();

@@ -10,16 +10,18 @@
 //! one received byte and takes the next from its chardev only after that
 //! one is read, so a byte left unread holds the sender back: no overrun.
 
-use super::io;
+use super::io::{self, Block, Reg};
 
-const CTRL: usize = io::MACIO + 0x13000 + 0x20;
-const DATA: usize = io::MACIO + 0x13000 + 0x30;
+/// Channel A of the ESCC at mac-io + 0x13000.
+const ESCC_A: Block = io::MACIO.sub(0x13020, 0x20);
+const CTRL: Reg<u8> = ESCC_A.reg(0);
+const DATA: Reg<u8> = ESCC_A.reg(0x10);
 const RR0_RX_AVAIL: u8 = 0x01;
 const RR0_TX_EMPTY: u8 = 0x04;
 
 fn write_reg(n: u8, v: u8) {
-    io::write8(CTRL, n);
-    io::write8(CTRL, v);
+    CTRL.write(n);
+    CTRL.write(v);
 }
 
 /// Resets the chip and enables 8-bit receive and transmit (QEMU drops output
@@ -35,14 +37,14 @@ pub fn init() {
 
 /// Writes one byte, waiting for the transmit buffer.
 pub fn putc(b: u8) {
-    while io::read8(CTRL) & RR0_TX_EMPTY == 0 {}
-    io::write8(DATA, b);
+    while CTRL.read() & RR0_TX_EMPTY == 0 {}
+    DATA.write(b);
 }
 
 /// Reads one byte if one has arrived.
 pub fn getc() -> Option<u8> {
-    if io::read8(CTRL) & RR0_RX_AVAIL != 0 {
-        Some(io::read8(DATA))
+    if CTRL.read() & RR0_RX_AVAIL != 0 {
+        Some(DATA.read())
     } else {
         None
     }

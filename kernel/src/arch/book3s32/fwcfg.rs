@@ -4,11 +4,11 @@
 //! Select an item with a big-endian 16-bit write, then read its bytes one by one.
 //! Integer items are little-endian.
 
-use super::io;
+use super::io::{self, Reg};
 use crate::arch::ppc32::BootInfo;
 
-const SELECT: usize = 0xf000_0510;
-const DATA: usize = 0xf000_0512;
+const SELECT: Reg<u16> = io::FW_CFG.reg(0x10);
+const DATA: Reg<u8> = io::FW_CFG.reg(0x12);
 
 const RAM_SIZE: u16 = 0x03;
 const CMDLINE_ADDR: u16 = 0x09;
@@ -17,10 +17,10 @@ const INITRD_SIZE: u16 = 0x0b;
 const PPC_TBFREQ: u16 = 0x8003;
 
 fn read_le(key: u16, len: usize) -> u64 {
-    io::write16(SELECT, key);
+    SELECT.write(key);
     let mut v = 0u64;
     for i in 0..len {
-        v |= (io::read8(DATA) as u64) << (8 * i);
+        v |= (DATA.read() as u64) << (8 * i);
     }
     v
 }

@@ -1,54 +1,22 @@
-//! MMIO on the g3beige board: the physical windows head.S maps with BATs, and
-//! the byte-order helpers PCI devices need.
+//! MMIO on the g3beige board: the physical windows head.S maps with BATs,
+//! as the register blocks (`ppc32::mmio::Block`) the drivers name their
+//! registers in.
 //!
 //! head.S maps (cache-inhibited, guarded):
 //!   0xf100_0000 -> 0x8100_0000  mac-io BAR (we assign it 0x8108_0000, see pci.rs)
-//!   0xfe00_0000 -> 0xfe00_0000  Grackle PCI config registers
+//!   0xfe00_0000 -> 0xfe00_0000  Grackle PCI I/O space and config registers
 //!   0xf000_0000 -> 0xf000_0000  fw_cfg
-//! The ppc is big-endian; PCI registers are little-endian, hence `lwbrx`/`stwbrx`.
+//! The ppc is big-endian; PCI registers are little-endian (`Reg::read_le`).
 
-/// Virtual address of the mac-io (Heathrow) block, with its BAR at 0x8108_0000.
-pub const MACIO: usize = 0xf108_0000;
+pub use crate::arch::ppc32::mmio::{Block, Reg};
 
-/// Reads an 8-bit device register.
-pub fn read8(addr: usize) -> u8 {
-    // SAFETY: only called with addresses inside the BAT-mapped device windows.
-    let v = unsafe { core::ptr::read_volatile(addr as *const u8) };
-    eieio();
-    v
-}
+// SAFETY (the three blocks): head.S's BATs map these windows cache-inhibited
+// and guarded for the kernel's life; they hold only device registers.
 
-/// Writes an 8-bit device register.
-pub fn write8(addr: usize, v: u8) {
-    // SAFETY: as for read8.
-    unsafe { core::ptr::write_volatile(addr as *mut u8, v) };
-    eieio();
-}
-
-/// Writes a big-endian 16-bit device register.
-pub fn write16(addr: usize, v: u16) {
-    // SAFETY: as for read8.
-    unsafe { core::ptr::write_volatile(addr as *mut u16, v) };
-    eieio();
-}
-
-/// Reads a little-endian 32-bit register (PCI, Heathrow PIC).
-pub fn read32_le(addr: usize) -> u32 {
-    // SAFETY: as for read8.
-    let v = unsafe { core::ptr::read_volatile(addr as *const u32) };
-    eieio();
-    u32::from_le(v)
-}
-
-/// Writes a little-endian 32-bit register (PCI, Heathrow PIC).
-pub fn write32_le(addr: usize, v: u32) {
-    // SAFETY: as for read8.
-    unsafe { core::ptr::write_volatile(addr as *mut u32, v.to_le()) };
-    eieio();
-}
-
-/// Keeps device accesses in program order.
-fn eieio() {
-    // SAFETY: a pure ordering barrier.
-    unsafe { core::arch::asm!("eieio", options(nostack, preserves_flags)) };
-}
+/// The mac-io (Heathrow) block, with its BAR at 0x8108_0000: 512 KiB.
+pub const MACIO: Block = unsafe { Block::new(0xf108_0000, 0x8_0000) };
+/// Grackle: the PCI I/O space (2 MiB) and the config address and data
+/// registers at 0xfec0_0000 and 0xfee0_0000.
+pub const PCI: Block = unsafe { Block::new(0xfe00_0000, 0x100_0000) };
+/// QEMU's fw_cfg selector and data registers.
+pub const FW_CFG: Block = unsafe { Block::new(0xf000_0500, 0x100) };

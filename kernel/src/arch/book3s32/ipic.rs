@@ -7,12 +7,13 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 
 use sigil_core::ipic::{self, Source};
 
+use crate::arch::ppc32::mmio::eieio;
+
 /// The IPIC's registers (0 until `init`).
 static BASE: AtomicUsize = AtomicUsize::new(0);
 
 fn read(r: usize) -> u32 {
-    // SAFETY: `init` stored the device tree's IPIC address, inside the IMMR
-    // window head.S maps cache-inhibited and guarded.
+    // SAFETY: `init`'s caller promised BASE is the IPIC's registers.
     let v = unsafe { core::ptr::read_volatile((BASE.load(Ordering::Relaxed) + r) as *const u32) };
     eieio();
     v
@@ -25,7 +26,11 @@ fn write(r: usize, v: u32) {
 }
 
 /// Boot: every source masked, internal ones routed to the core's int line.
-pub fn init(base: usize) {
+///
+/// # Safety
+/// `base` is the kernel virtual address of the IPIC's registers, mapped
+/// cache-inhibited and guarded for as long as the kernel runs.
+pub unsafe fn init(base: usize) {
     BASE.store(base, Ordering::Relaxed);
     write(ipic::SICNR, 0);
     for mask in [ipic::SIMSR_H, ipic::SIMSR_L, ipic::SEMSR] {
@@ -42,10 +47,4 @@ pub fn set_enabled(source: Source, enable: bool) {
 /// The interrupt number the IPIC presents, if any.
 pub fn pending() -> Option<u32> {
     ipic::pending(read(ipic::SIVCR))
-}
-
-/// Keeps device accesses in program order.
-fn eieio() {
-    // SAFETY: a pure ordering barrier.
-    unsafe { core::arch::asm!("eieio", options(nostack, preserves_flags)) };
 }

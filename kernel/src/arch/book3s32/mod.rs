@@ -4,42 +4,114 @@
 //! Owns everything that names a register, an SPR or a device address on these
 //! boards; the generic kernel reaches it only through `crate::arch`.
 
-pub mod kuap;
-pub mod mmu;
+mod kuap;
+mod mmu;
 mod trap;
 
 // The machine around the core, picked by the board file (KERNEL_ENV
 // SIGIL_PLATFORM, build.rs): QEMU's g3beige, or an MPC83xx SoC booted by
 // U-Boot. Each gives early_init, MACHINE, power_off and the console.
+// The console goes out only through `impl Console` below.
 #[cfg(not(sigil_platform = "mpc83xx"))]
 mod g3beige;
 #[cfg(not(sigil_platform = "mpc83xx"))]
-pub use g3beige::*;
+use g3beige as platform;
 #[cfg(sigil_platform = "mpc83xx")]
 mod mpc83xx;
 #[cfg(sigil_platform = "mpc83xx")]
-pub use mpc83xx::*;
+use mpc83xx as platform;
+pub use platform::{early_init, power_off, rtc_seconds, MACHINE};
 
-pub use super::ppc32::context::{
-    boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState,
-};
-pub use super::ppc32::cpu::{
-    emulate_privileged, idle, pvr, set_decrementer, skip_faulted_access, timebase,
-};
-pub use super::ppc32::frame::{
-    backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER,
-};
+pub use super::ppc32::context::FpState;
+pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, skip_faulted_access};
+pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, MSR_FP, MSR_USER};
 pub use trap::classify;
 
-/// Sets up user-space translation for this CPU; returns how its TLB is
-/// reloaded, for the boot log.
-pub fn mmu_init() -> &'static str {
-    let soft_tlb = is_603();
-    mmu::init(soft_tlb);
-    if soft_tlb {
-        "software (603)"
-    } else {
-        "hash table"
+/// The book3s/32 family: what it implements of `crate::arch`'s traits.
+pub struct Book3s32;
+
+/// KUAP with the segment registers' Ks bit: write windows only (kuap.rs).
+impl super::UserAccess for Book3s32 {
+    type State = u32;
+    #[inline(always)]
+    fn open_read(start: u32, end: u32) {
+        kuap::unlock_read(start, end)
+    }
+    #[inline(always)]
+    fn open_write(start: u32, end: u32) {
+        kuap::unlock_write(start, end)
+    }
+    #[inline(always)]
+    fn close() {
+        kuap::lock()
+    }
+    #[inline(always)]
+    fn save_and_close() -> u32 {
+        kuap::save_and_lock()
+    }
+    #[inline(always)]
+    fn restore(state: u32) {
+        kuap::restore(state)
+    }
+    fn write_allowed(ea: u32) -> bool {
+        kuap::write_allowed(ea)
+    }
+}
+
+/// Segments and the hash table (750) or software TLB reload (603/e300): mmu.rs.
+impl super::Mmu for Book3s32 {
+    fn init() -> &'static str {
+        let soft_tlb = is_603();
+        mmu::init(soft_tlb);
+        if soft_tlb {
+            "software (603)"
+        } else {
+            "hash table"
+        }
+    }
+    #[inline(always)]
+    fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
+        mmu::make_pte(phys, write, exec)
+    }
+    #[inline(always)]
+    fn pte_present(p: u32) -> bool {
+        mmu::pte_present(p)
+    }
+    #[inline(always)]
+    fn pte_writable(p: u32) -> bool {
+        mmu::pte_writable(p)
+    }
+    #[inline(always)]
+    fn pte_phys(p: u32) -> usize {
+        mmu::pte_phys(p)
+    }
+    fn activate(ctx: u32, pgdir_phys: usize) {
+        mmu::activate(ctx, pgdir_phys)
+    }
+    fn reload(ctx: u32, ea: u32, pte: u32) {
+        mmu::reload(ctx, ea, pte)
+    }
+    fn flush_page(ctx: u32, ea: u32) {
+        mmu::flush_page(ctx, ea)
+    }
+}
+
+/// The platform's UART: the ESCC on g3beige, a DUART channel on the MPC83xx.
+impl super::Console for Book3s32 {
+    fn putc(b: u8) {
+        platform::console_putc(b)
+    }
+    fn getc() -> Option<u8> {
+        platform::console_getc()
+    }
+    fn irq(enable: bool) {
+        platform::console_irq(enable)
+    }
+    fn take_irq() -> bool {
+        platform::take_console_irq()
+    }
+    fn select(name: &[u8]) -> bool {
+        platform::select_console(name)
     }
 }
 

@@ -47,7 +47,9 @@ pub fn early_init() -> Option<BootInfo> {
     console.init(uart.baud.and_then(|b| sigil_core::uart16550::divisor(uart.clock_hz, b)));
     CONSOLE.store(uart.base as usize, Ordering::Relaxed);
     if let (Some(base), Some(irq)) = (facts.ipic.filter(|a| IMMR.contains(a)), uart.irq) {
-        ipic::init(base as usize);
+        // SAFETY: the device tree's IPIC, inside the IMMR window head.S
+        // maps cache-inhibited and guarded.
+        unsafe { ipic::init(base as usize) };
         CONSOLE_IRQ.store(irq, Ordering::Relaxed);
     }
     Some(BootInfo::from_tree(fdt, &facts))

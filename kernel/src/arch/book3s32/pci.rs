@@ -11,10 +11,10 @@
 //! as sources 21-24, a device's line rotated by its slot number (QEMU's
 //! Grackle model, from OpenHackWare's wiring).
 
-use super::io;
+use super::io::{self, Reg};
 
-const CONFIG_ADDR: usize = 0xfec0_0000;
-const CONFIG_DATA: usize = 0xfee0_0000;
+const CONFIG_ADDR: Reg<u32> = io::PCI.reg(0xc0_0000);
+const CONFIG_DATA: Reg<u32> = io::PCI.reg(0xe0_0000);
 /// mac-io (Heathrow) is bus 0, device 16, function 0.
 const MACIO_DEV: u32 = 0x8000_0000 | (16 << 11);
 const MACIO_ID: u32 = 0x0010_106b;
@@ -23,13 +23,13 @@ const MACIO_ID: u32 = 0x0010_106b;
 pub const MACIO_BAR: u32 = 0x8108_0000;
 
 fn config_read(dev: u32, reg: u32) -> u32 {
-    io::write32_le(CONFIG_ADDR, dev | reg);
-    io::read32_le(CONFIG_DATA)
+    CONFIG_ADDR.write_le(dev | reg);
+    CONFIG_DATA.read_le()
 }
 
 fn config_write(dev: u32, reg: u32, v: u32) {
-    io::write32_le(CONFIG_ADDR, dev | reg);
-    io::write32_le(CONFIG_DATA, v);
+    CONFIG_ADDR.write_le(dev | reg);
+    CONFIG_DATA.write_le(v);
 }
 
 /// Assigns the mac-io BAR and enables memory decoding. Returns false if the
@@ -48,6 +48,7 @@ pub fn enable_macio() -> bool {
 const SERIAL_ID: u32 = 0x0002_1b36;
 /// The I/O port given to its BAR 0 (8 registers).
 const SERIAL_PORT: u32 = 0x1000;
+/// Where PCI I/O space starts in the kernel's address space.
 const PCI_IO: usize = 0xfe00_0000;
 const HEATHROW_PCI_IRQ: u32 = 21;
 

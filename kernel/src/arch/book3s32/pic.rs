@@ -14,13 +14,16 @@
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
-use super::io;
+use super::io::{self, Block, Reg};
 
-const BANK_LOW: usize = io::MACIO + 0x20;
-const EVENTS: usize = BANK_LOW;
-const MASK: usize = BANK_LOW + 0x4;
-const CLEAR: usize = BANK_LOW + 0x8;
-const LEVELS: usize = BANK_LOW + 0xc;
+/// Heathrow's two banks of events, mask, clear and levels words.
+const PIC: Block = io::MACIO.sub(0x10, 0x20);
+const HIGH_MASK: Reg<u32> = PIC.reg(0x4);
+const HIGH_CLEAR: Reg<u32> = PIC.reg(0x8);
+const EVENTS: Reg<u32> = PIC.reg(0x10);
+const MASK: Reg<u32> = PIC.reg(0x14);
+const CLEAR: Reg<u32> = PIC.reg(0x18);
+const LEVELS: Reg<u32> = PIC.reg(0x1c);
 const ESCC_A: u32 = 1 << 15;
 
 /// The console's source bit (in the low bank).
@@ -34,10 +37,10 @@ pub fn set_console_source(source: u32) {
 
 /// Masks every source and drops stale events (boot).
 pub fn init() {
-    io::write32_le(MASK, 0);
-    io::write32_le(CLEAR, !0);
-    io::write32_le(io::MACIO + 0x14, 0);
-    io::write32_le(io::MACIO + 0x18, !0);
+    MASK.write_le(0);
+    CLEAR.write_le(!0);
+    HIGH_MASK.write_le(0);
+    HIGH_CLEAR.write_le(!0);
 }
 
 /// Lets the console's receive interrupt through, or holds it back (the
@@ -45,16 +48,16 @@ pub fn init() {
 /// rest, until a reader makes room).
 pub fn console_irq(enable: bool) {
     let bit = CONSOLE.load(Ordering::Relaxed);
-    let mask = io::read32_le(MASK);
-    io::write32_le(MASK, if enable { mask | bit } else { mask & !bit });
+    let mask = MASK.read_le();
+    MASK.write_le(if enable { mask | bit } else { mask & !bit });
 }
 
 /// Was the external interrupt the console's? Clears its event if so.
 pub fn take_console_irq() -> bool {
     let bit = CONSOLE.load(Ordering::Relaxed);
-    if (io::read32_le(EVENTS) | io::read32_le(LEVELS)) & bit == 0 {
+    if (EVENTS.read_le() | LEVELS.read_le()) & bit == 0 {
         return false;
     }
-    io::write32_le(CLEAR, bit);
+    CLEAR.write_le(bit);
     true
 }

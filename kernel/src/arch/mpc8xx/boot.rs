@@ -12,6 +12,7 @@
 
 use sigil_core::mmu8xx::IO_BASE;
 
+use crate::arch::ppc32::mmio::Block;
 use crate::arch::ppc32::BootInfo;
 
 extern "C" {
@@ -46,46 +47,35 @@ pub fn boot_info() -> BootInfo {
     BootInfo { ram_size: RAM_SIZE, tb_freq: TB_FREQ, initrd, cmdline: r[3], fdt: 0 }
 }
 
-/// IMMR's base (SPR 638, upper half): the internal memory map U-Boot set up.
-/// None if it lies below the kernel's identity-mapped I/O window.
-pub fn immr_base() -> Option<usize> {
+/// The internal memory map U-Boot set up, as a register block: IMMR's base
+/// (SPR 638, upper half) and its 64 KiB. None if it lies below the kernel's
+/// identity-mapped I/O window.
+pub fn immr() -> Option<Block> {
     let v: u32;
     // SAFETY: reading IMMR has no side effects.
     unsafe { core::arch::asm!("mfspr {0}, 638", out(reg) v, options(nomem, nostack)) };
     let base = v & 0xffff_0000;
-    (base >= IO_BASE).then_some(base as usize)
+    // SAFETY: the on-chip registers, which head.S maps one-to-one from
+    // IO_BASE up, cache-inhibited and guarded.
+    (base >= IO_BASE).then(|| unsafe { Block::new(base as usize, 0x1_0000) })
 }
 
 /// Lets the timebase (and so the decrementer) count: TBSCR[TBE], behind its
 /// keep-alive key (MPC885 reference manual; Linux m8xx_setup.c does the same).
-pub fn start_timebase(immr: usize) {
-    const TBSCR: usize = 0x200;
-    const TBSCRK: usize = 0x300;
+pub fn start_timebase(immr: Block) {
     const KAPWR_KEY: u32 = 0x55cc_aa33;
     const TBE: u16 = 0x0001;
-    // SAFETY: IMMR registers in the identity-mapped, cache-inhibited I/O window.
-    unsafe {
-        core::ptr::write_volatile((immr + TBSCRK) as *mut u32, KAPWR_KEY);
-        let tbscr = (immr + TBSCR) as *mut u16;
-        core::ptr::write_volatile(tbscr, core::ptr::read_volatile(tbscr) | TBE);
-    }
+    let (tbscr, tbscrk) = (immr.reg::<u16>(0x200), immr.reg::<u32>(0x300));
+    tbscrk.write(KAPWR_KEY);
+    tbscr.write(tbscr.read() | TBE);
 }
 
 /// The SIU real-time clock (MPC885 reference manual, "Real-Time Clock"):
 /// RTC counts seconds, as Linux's `mpc8xx_get_rtc_time` reads it, while
 /// RTCSC[RTE] says it runs. None if it is stopped or IMMR is out of reach.
 pub fn rtc_seconds() -> Option<u64> {
-    const RTCSC: usize = 0x220;
-    const RTC: usize = 0x224;
     const RTE: u16 = 0x0001;
-    let immr = immr_base()?;
-    // SAFETY: IMMR registers in the identity-mapped, cache-inhibited I/O
-    // window; reading them has no side effects.
-    let (rtcsc, rtc) = unsafe {
-        (
-            core::ptr::read_volatile((immr + RTCSC) as *const u16),
-            core::ptr::read_volatile((immr + RTC) as *const u32),
-        )
-    };
+    let immr = immr()?;
+    let (rtcsc, rtc) = (immr.reg::<u16>(0x220).read(), immr.reg::<u32>(0x224).read());
     (rtcsc & RTE != 0).then_some(rtc as u64)
 }

@@ -11,46 +11,112 @@
 //! (`fp_load`/`fp_save`) is never reached.
 
 mod boot;
-pub mod kuap;
-pub mod mmu;
+mod kuap;
+mod mmu;
 mod smc;
 mod trap;
 
-pub use super::ppc32::context::{
-    boot_stack_bounds, fp_load, fp_save, new_thread, set_kernel_stack, switch, user_frame, FpState,
-};
-pub use super::ppc32::cpu::{
-    emulate_privileged, idle, pvr, set_decrementer, skip_faulted_access, timebase,
-};
-pub use super::ppc32::frame::{
-    backtrace, dump, stack_pointer, Event, TrapFrame, CR0_SO, MSR_FP, MSR_USER,
-};
+pub use super::ppc32::context::FpState;
+pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, skip_faulted_access};
+pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, MSR_FP, MSR_USER};
 pub use super::ppc32::BootInfo;
 pub use boot::rtc_seconds;
-pub use smc::{console_irq, getc as console_getc, putc as console_putc, take_console_irq};
 pub use trap::classify;
-
-/// `console=<name>`: SMC1 is the only console UART on these boards.
-pub fn select_console(_name: &[u8]) -> bool {
-    false
-}
 
 /// The machine, for the boot banner.
 pub const MACHINE: &str = "MPC885ADS (U-Boot)";
 
 /// Finds the CPM through IMMR, starts the timebase, reads U-Boot's registers.
 pub fn early_init() -> Option<BootInfo> {
-    let immr = boot::immr_base()?;
+    let immr = boot::immr()?;
     boot::start_timebase(immr);
     smc::init(immr);
     Some(boot::boot_info())
 }
 
-/// Sets up user-space translation: nothing beyond head.S (the TLB-miss
-/// handlers do it all). Returns how the TLB is reloaded, for the boot log.
-pub fn mmu_init() -> &'static str {
-    mmu::flush_all();
-    "software (8xx)"
+/// The 8xx family: what it implements of `crate::arch`'s traits.
+pub struct Mpc8xx;
+
+/// KUAP with MD_AP: one switch for all of user memory, reads and writes (kuap.rs).
+impl super::UserAccess for Mpc8xx {
+    type State = u32;
+    #[inline(always)]
+    fn open_read(start: u32, end: u32) {
+        kuap::unlock_read(start, end)
+    }
+    #[inline(always)]
+    fn open_write(start: u32, end: u32) {
+        kuap::unlock_write(start, end)
+    }
+    #[inline(always)]
+    fn close() {
+        kuap::lock()
+    }
+    #[inline(always)]
+    fn save_and_close() -> u32 {
+        kuap::save_and_lock()
+    }
+    #[inline(always)]
+    fn restore(state: u32) {
+        kuap::restore(state)
+    }
+    fn write_allowed(ea: u32) -> bool {
+        kuap::write_allowed(ea)
+    }
+}
+
+/// The software-reloaded TLB over Sigil's tables (mmu.rs, head.S's miss handlers).
+impl super::Mmu for Mpc8xx {
+    /// Nothing beyond head.S: the TLB-miss handlers do it all.
+    fn init() -> &'static str {
+        mmu::flush_all();
+        "software (8xx)"
+    }
+    #[inline(always)]
+    fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
+        mmu::make_pte(phys, write, exec)
+    }
+    #[inline(always)]
+    fn pte_present(p: u32) -> bool {
+        mmu::pte_present(p)
+    }
+    #[inline(always)]
+    fn pte_writable(p: u32) -> bool {
+        mmu::pte_writable(p)
+    }
+    #[inline(always)]
+    fn pte_phys(p: u32) -> usize {
+        mmu::pte_phys(p)
+    }
+    fn activate(ctx: u32, pgdir_phys: usize) {
+        mmu::activate(ctx, pgdir_phys)
+    }
+    fn reload(ctx: u32, ea: u32, pte: u32) {
+        mmu::reload(ctx, ea, pte)
+    }
+    fn flush_page(ctx: u32, ea: u32) {
+        mmu::flush_page(ctx, ea)
+    }
+}
+
+/// SMC1, the only console UART on these boards (no receive interrupt yet).
+impl super::Console for Mpc8xx {
+    fn putc(b: u8) {
+        smc::putc(b)
+    }
+    fn getc() -> Option<u8> {
+        smc::getc()
+    }
+    fn irq(enable: bool) {
+        smc::console_irq(enable)
+    }
+    fn take_irq() -> bool {
+        smc::take_console_irq()
+    }
+    /// `console=<name>`: there is no other console to pick.
+    fn select(_name: &[u8]) -> bool {
+        false
+    }
 }
 
 /// What Linux tells a program about this CPU (AT_PLATFORM, AT_HWCAP).

@@ -12,63 +12,60 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 
 use sigil_core::mmu8xx::{IO_BASE, KERNELBASE};
 
+use super::boot;
+use crate::arch::ppc32::mmio::Block;
+
 const DPRAM: usize = 0x2000;
 const SMC1_PARAM: usize = 0x3e80;
 const BD_READY: u16 = 0x8000; // Tx: owned by the CPM; Rx: EMPTY
 
-/// Kernel addresses of the Rx and Tx descriptors (0 until `init`).
+/// IMMR offsets of the Rx and Tx descriptors (0 until `init`).
 static RX_BD: AtomicUsize = AtomicUsize::new(0);
 static TX_BD: AtomicUsize = AtomicUsize::new(0);
 
-fn read16(a: usize) -> u16 {
-    // SAFETY: CPM registers/descriptors in the identity-mapped I/O window.
-    unsafe { core::ptr::read_volatile(a as *const u16) }
-}
-fn write16(a: usize, v: u16) {
-    // SAFETY: as for read16; eieio keeps device writes in order.
-    unsafe {
-        core::ptr::write_volatile(a as *mut u16, v);
-        core::arch::asm!("eieio", options(nostack, preserves_flags));
-    }
+/// The descriptor at IMMR offset `bd` (0: not found) and the IMMR block.
+fn descriptor(bd: &AtomicUsize) -> Option<(Block, usize)> {
+    let off = bd.load(Ordering::Relaxed);
+    Some((boot::immr().filter(|_| off != 0)?, off))
 }
 
 /// The kernel address of a descriptor's buffer (physical: DPRAM or RAM).
-fn buffer(bd: usize) -> *mut u8 {
-    // SAFETY: as for read16.
-    let phys = unsafe { core::ptr::read_volatile((bd + 4) as *const u32) };
+fn buffer(immr: Block, bd: usize) -> *mut u8 {
+    let phys = immr.reg::<u32>(bd + 4).read();
     (if phys >= IO_BASE { phys } else { phys + KERNELBASE }) as *mut u8
 }
 
 /// Finds the descriptors U-Boot set up for SMC1.
-pub fn init(immr: usize) {
-    let rbase = read16(immr + SMC1_PARAM) as usize;
-    let tbase = read16(immr + SMC1_PARAM + 2) as usize;
-    RX_BD.store(immr + DPRAM + rbase, Ordering::Relaxed);
-    TX_BD.store(immr + DPRAM + tbase, Ordering::Relaxed);
+pub fn init(immr: Block) {
+    let rbase = immr.reg::<u16>(SMC1_PARAM).read() as usize;
+    let tbase = immr.reg::<u16>(SMC1_PARAM + 2).read() as usize;
+    RX_BD.store(DPRAM + rbase, Ordering::Relaxed);
+    TX_BD.store(DPRAM + tbase, Ordering::Relaxed);
 }
 
 /// Writes one byte: wait until the CPM gave the Tx buffer back, fill it, hand it over.
 pub fn putc(b: u8) {
-    let bd = TX_BD.load(Ordering::Relaxed);
-    if bd == 0 {
-        return;
-    }
-    while read16(bd) & BD_READY != 0 {}
-    // SAFETY: the CPM does not own the buffer while READY is clear.
-    unsafe { core::ptr::write_volatile(buffer(bd), b) };
-    write16(bd + 2, 1);
-    write16(bd, read16(bd) | BD_READY);
+    let Some((immr, bd)) = descriptor(&TX_BD) else { return };
+    let (status, len) = (immr.reg::<u16>(bd), immr.reg::<u16>(bd + 2));
+    while status.read() & BD_READY != 0 {}
+    // SAFETY: the buffer U-Boot gave the descriptor (DPRAM, or RAM in the
+    // kernel's linear map); the CPM does not own it while READY is clear.
+    unsafe { core::ptr::write_volatile(buffer(immr, bd), b) };
+    len.write(1);
+    status.write(status.read() | BD_READY);
 }
 
 /// Reads one byte if one has arrived.
 pub fn getc() -> Option<u8> {
-    let bd = RX_BD.load(Ordering::Relaxed);
-    if bd == 0 || read16(bd) & BD_READY != 0 {
+    let (immr, bd) = descriptor(&RX_BD)?;
+    let status = immr.reg::<u16>(bd);
+    if status.read() & BD_READY != 0 {
         return None;
     }
-    // SAFETY: the CPM filled the buffer and handed it to us (EMPTY clear).
-    let b = unsafe { core::ptr::read_volatile(buffer(bd)) };
-    write16(bd, read16(bd) | BD_READY);
+    // SAFETY: as in `putc`; the CPM filled the buffer and handed it to us
+    // (EMPTY clear).
+    let b = unsafe { core::ptr::read_volatile(buffer(immr, bd)) };
+    status.write(status.read() | BD_READY);
     Some(b)
 }
 

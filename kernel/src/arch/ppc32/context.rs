@@ -12,11 +12,13 @@
 //! The FP registers then belong to that process until another one needs them
 //! or it is switched out, when they are saved (`fp_save`).
 
-use super::frame::{TrapFrame, MSR_FP};
+use super::frame::{asm_define, TrapFrame, MSR_FP};
 
-/// Bytes between a kernel stack's top and its TrapFrame's ABI header.
-pub const TRAP_FRAME_BYTES: usize = 192;
-const SWITCH_FRAME_BYTES: usize = 96;
+/// Bytes between a kernel stack's top and its TrapFrame's ABI header
+/// (entry.S's FRAME, which `frame.rs` checks against the struct).
+pub const TRAP_FRAME_BYTES: usize = asm_define("FRAME");
+/// switch_context's frame (entry.S's SWITCH_FRAME).
+const SWITCH_FRAME_BYTES: usize = asm_define("SWITCH_FRAME");
 
 extern "C" {
     fn switch_context(save_sp: *mut usize, new_sp: usize);
@@ -26,19 +28,19 @@ extern "C" {
 }
 
 /// The boot thread's stack (head.S's .bss), as [bottom, top).
-pub fn boot_stack_bounds() -> (usize, usize) {
+fn boot_stack_bounds() -> (usize, usize) {
     // SAFETY: linker symbols; only their addresses are used.
     unsafe { (&boot_stack as *const u8 as usize, &boot_stack_top as *const u8 as usize) }
 }
 
 /// The user TrapFrame at the top of the kernel stack ending at `top`.
-pub fn user_frame(top: usize) -> *mut TrapFrame {
-    (top - TRAP_FRAME_BYTES + 16) as *mut TrapFrame
+fn user_frame(top: usize) -> *mut TrapFrame {
+    (top - TRAP_FRAME_BYTES + asm_define("TF")) as *mut TrapFrame
 }
 
 /// Prepares the kernel stack ending at `top` so that switching to the returned
 /// stack pointer enters user mode with `tf`.
-pub fn new_thread(top: usize, tf: &TrapFrame) -> usize {
+fn new_thread(top: usize, tf: &TrapFrame) -> usize {
     // SAFETY: [top - 288, top) is the unused top of a fresh kernel stack.
     unsafe {
         *user_frame(top) = tf.clone();
@@ -57,13 +59,13 @@ pub fn new_thread(top: usize, tf: &TrapFrame) -> usize {
 /// # Safety
 /// `save` must stay valid until the thread is resumed, and `next` must come
 /// from `new_thread` or an earlier `switch`.
-pub unsafe fn switch(save: *mut usize, next: usize) {
+unsafe fn switch(save: *mut usize, next: usize) {
     // SAFETY: per the contract above.
     unsafe { switch_context(save, next) }
 }
 
 /// Where the next trap from user mode starts its kernel stack (SPRG0).
-pub fn set_kernel_stack(top: usize) {
+fn set_kernel_stack(top: usize) {
     // SAFETY: SPRG0 is read only by trap_entry, for exactly this.
     unsafe { core::arch::asm!("mtspr 272, {0}", in(reg) top, options(nostack)) };
 }
@@ -173,7 +175,7 @@ fn with_fp<R>(f: impl FnOnce() -> R) -> R {
 }
 
 /// Stores the live FP registers into `st`.
-pub fn fp_save(st: &mut FpState) {
+fn fp_save(st: &mut FpState) {
     let base = st as *mut FpState;
     with_fp(|| {
         // SAFETY: `base` points to 264 writable bytes; FP is enabled by with_fp.
@@ -185,7 +187,7 @@ pub fn fp_save(st: &mut FpState) {
 }
 
 /// Loads `st` into the FP registers.
-pub fn fp_load(st: &FpState) {
+fn fp_load(st: &FpState) {
     let base = st as *const FpState;
     with_fp(|| {
         // SAFETY: `base` points to 264 readable bytes; FP is enabled by with_fp.
@@ -194,4 +196,33 @@ pub fn fp_load(st: &FpState) {
                 b = in(reg_nonzero) base, options(nostack));
         }
     });
+}
+
+/// Every family switches threads the same way (entry.S).
+impl crate::arch::Context for crate::arch::Arch {
+    fn boot_stack_bounds() -> (usize, usize) {
+        boot_stack_bounds()
+    }
+    #[inline(always)]
+    fn user_frame(top: usize) -> *mut TrapFrame {
+        user_frame(top)
+    }
+    fn new_thread(top: usize, tf: &TrapFrame) -> usize {
+        new_thread(top, tf)
+    }
+    #[inline(always)]
+    fn set_kernel_stack(top: usize) {
+        set_kernel_stack(top)
+    }
+    #[inline(always)]
+    unsafe fn switch(save: *mut usize, next: usize) {
+        // SAFETY: the caller keeps the trait's contract, which is `switch`'s.
+        unsafe { switch(save, next) }
+    }
+    fn fp_save(st: &mut FpState) {
+        fp_save(st)
+    }
+    fn fp_load(st: &FpState) {
+        fp_load(st)
+    }
 }

@@ -12,8 +12,21 @@ pub fn pvr() -> u32 {
     v
 }
 
+/// The timebase and the decrementer are the same on every family.
+impl crate::arch::Clock for crate::arch::Arch {
+    /// The decrementer interrupts when it turns negative: 2^31 - 1 at most.
+    const TIMER_MAX_TICKS: u64 = 0x7fff_ffff;
+    #[inline(always)]
+    fn now() -> u64 {
+        timebase()
+    }
+    fn arm(ticks: u32) {
+        set_decrementer(ticks)
+    }
+}
+
 /// The 64-bit timebase.
-pub fn timebase() -> u64 {
+fn timebase() -> u64 {
     loop {
         let (hi, lo, hi2): (u32, u32, u32);
         // SAFETY: reading the timebase has no side effects.
@@ -28,7 +41,7 @@ pub fn timebase() -> u64 {
 }
 
 /// Arms the decrementer to interrupt after `ticks` timebase ticks.
-pub fn set_decrementer(ticks: u32) {
+fn set_decrementer(ticks: u32) {
     // SAFETY: the decrementer only raises the 0x900 interrupt.
     unsafe { core::arch::asm!("mtdec {0}", in(reg) ticks, options(nomem, nostack)) };
 }

@@ -9,7 +9,13 @@
  * coming from user mode) and calls trap_dispatch() in Rust (trap.rs, which
  * asks the family's classify).
  */
+/* The frame's offsets from r1; ../ppc32/frame.rs reads these #defines at
+ * compile time and asserts them against struct TrapFrame (offset_of!). */
 #define FRAME      192          /* 16-byte ABI header + struct TrapFrame */
+#define TF         16           /* the TrapFrame, above the ABI header */
+#define TF_GPR     16           /* TrapFrame.gpr: r0 .. r31 */
+#define TF_NIP     144          /* TrapFrame.nip: nip msr ctr lr xer cr trap dar dsisr orig_r3 */
+#define SWITCH_FRAME 96         /* switch_context's frame: back chain, LR slot, CR, r13-r31 */
 #define MSR_PR     0x4000
 #include "vector.h"
 
@@ -60,9 +66,9 @@ start_virt:
     beq     1f
     mfspr   r1, SPRG0                      /* from user: this thread's kernel stack */
 1:  stwu    r10, -FRAME(r1)
-    stw     r0, 16(r1)
-    stw     r10, 20(r1)             /* r1 as it was */
-    stmw    r2, 24(r1)              /* r2..r31; r10-r12 fixed just below */
+    stw     r0, TF_GPR(r1)
+    stw     r10, TF_GPR+4(r1)       /* r1 as it was */
+    stmw    r2, TF_GPR+8(r1)        /* r2..r31; r10-r12 fixed just below */
     /* Every register but r1 is saved now, so the rest is gathered into
      * r22..r31 and stored by stmw: two words (r10-r12 fixed up, then nip ..
      * orig_r3) in two stores instead of thirteen. Fewer instructions, not
@@ -70,7 +76,7 @@ start_virt:
     lwz     r29, 0(r11)             /* r10 */
     mfspr   r30, SPRG1              /* r11 */
     mfspr   r31, SPRG2              /* r12 */
-    stmw    r29, 56(r1)
+    stmw    r29, TF_GPR+40(r1)
     lwz     r22, 8(r11)             /* nip */
     lwz     r23, 12(r11)            /* msr */
     mfctr   r24
@@ -86,7 +92,7 @@ start_virt:
     li      r30, 0
     .endif
     mr      r31, r3                 /* orig_r3, for syscall restart */
-    stmw    r22, 144(r1)            /* TrapFrame.nip .. orig_r3 */
+    stmw    r22, TF_NIP(r1)         /* TrapFrame.nip .. orig_r3 */
 .endm
 
     .globl trap_entry
@@ -96,23 +102,23 @@ trap_entry:
     .globl syscall_entry
 syscall_entry:
     SAVE_FRAME 0
-2:  addi    r3, r1, 16
+2:  addi    r3, r1, TF
     bl      trap_dispatch
     .globl trap_return
 trap_return:
     /* r1 points at a trap frame: restore it all and rfi. lmw brings nip ..
      * cr into r26..r31 first (one instruction for six loads); those
      * registers are reloaded with the user's values by the lmw after. */
-    lmw     r26, 144(r1)
+    lmw     r26, TF_NIP(r1)
     mtsrr0  r26
     mtsrr1  r27
     mtctr   r28
     mtlr    r29
     mtxer   r30
     mtcr    r31
-    lwz     r0, 16(r1)
-    lmw     r2, 24(r1)
-    lwz     r1, 20(r1)
+    lwz     r0, TF_GPR(r1)
+    lmw     r2, TF_GPR+8(r1)
+    lwz     r1, TF_GPR+4(r1)
     rfi
 
 /* switch_context(save_sp: *mut u32, new_sp: u32): the kernel half of a
@@ -122,9 +128,9 @@ trap_return:
  * that this "returns" into trap_return with its TrapFrame (proc/mod.rs). */
     .globl switch_context
 switch_context:
-    stwu    r1, -96(r1)
+    stwu    r1, -SWITCH_FRAME(r1)
     mflr    r0
-    stw     r0, 100(r1)
+    stw     r0, SWITCH_FRAME+4(r1)
     mfcr    r0
     stw     r0, 8(r1)
     stmw    r13, 12(r1)
@@ -133,9 +139,9 @@ switch_context:
     lwz     r0, 8(r1)
     mtcr    r0
     lmw     r13, 12(r1)
-    lwz     r0, 100(r1)
+    lwz     r0, SWITCH_FRAME+4(r1)
     mtlr    r0
-    addi    r1, r1, 96
+    addi    r1, r1, SWITCH_FRAME
     blr
 
     .section .bss

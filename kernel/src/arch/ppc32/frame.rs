@@ -31,27 +31,200 @@ const _: () = assert!(core::mem::size_of::<TrapFrame>() == 176);
 const _: () = assert!(core::mem::offset_of!(TrapFrame, nip) == 128);
 const _: () = assert!(core::mem::offset_of!(TrapFrame, orig_r3) == 164);
 
-pub const MSR_EE: u32 = 0x8000;
-pub const MSR_PR: u32 = 0x4000;
-pub const MSR_FP: u32 = 0x2000;
-pub const MSR_ME: u32 = 0x1000;
-pub const MSR_IR: u32 = 0x20;
-pub const MSR_DR: u32 = 0x10;
-pub const MSR_RI: u32 = 0x2;
-/// What a user process runs with (Linux's MSR_USER): FP is added lazily.
-pub const MSR_USER: u32 = MSR_EE | MSR_PR | MSR_ME | MSR_IR | MSR_DR | MSR_RI;
+// entry.S's offsets (its `#define`s, read here at compile time) agree with
+// the struct: the header, r0.., and the ten words from nip that one stmw
+// stores and one lmw loads in this order.
+const TF: usize = asm_define("TF");
+const _: () = assert!(asm_define("FRAME") == TF + core::mem::size_of::<TrapFrame>());
+const _: () = assert!(asm_define("TF_GPR") == TF + core::mem::offset_of!(TrapFrame, gpr));
+const _: () = {
+    use core::mem::offset_of;
+    let nip = asm_define("TF_NIP") - TF;
+    assert!(nip == offset_of!(TrapFrame, nip));
+    let order = [
+        offset_of!(TrapFrame, msr),
+        offset_of!(TrapFrame, ctr),
+        offset_of!(TrapFrame, lr),
+        offset_of!(TrapFrame, xer),
+        offset_of!(TrapFrame, cr),
+        offset_of!(TrapFrame, trap),
+        offset_of!(TrapFrame, dar),
+        offset_of!(TrapFrame, dsisr),
+        offset_of!(TrapFrame, orig_r3),
+    ];
+    let mut i = 0;
+    while i < order.len() {
+        assert!(order[i] == nip + 4 * (i + 1));
+        i += 1;
+    }
+};
+
+/// The value of entry.S's `#define NAME <decimal>`, at compile time (a
+/// missing name fails the build).
+pub(super) const fn asm_define(name: &str) -> usize {
+    const TEXT: &[u8] = include_str!("entry.S").as_bytes();
+    const DEFINE: &[u8] = b"#define ";
+    let name = name.as_bytes();
+    let mut at = 0;
+    while at + DEFINE.len() + name.len() < TEXT.len() {
+        let n = at + DEFINE.len();
+        if starts_with(TEXT, at, DEFINE)
+            && starts_with(TEXT, n, name)
+            && TEXT[n + name.len()] == b' '
+        {
+            let mut i = n + name.len();
+            while TEXT[i] == b' ' {
+                i += 1;
+            }
+            let mut v = 0;
+            while TEXT[i].is_ascii_digit() {
+                v = v * 10 + (TEXT[i] - b'0') as usize;
+                i += 1;
+            }
+            return v;
+        }
+        at += 1;
+    }
+    panic!("entry.S has no such #define");
+}
+
+const fn starts_with(text: &[u8], at: usize, prefix: &[u8]) -> bool {
+    let mut i = 0;
+    while i < prefix.len() {
+        if text[at + i] != prefix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+// The MSR bits are the signal frame's too (its saved MSR word): defined once,
+// in sigil-core, next to the rules sigreturn applies to them.
+use sigil_core::layout::KERNELBASE;
+pub use sigil_core::signal::frame::{MSR_FP, MSR_PR, MSR_USER};
 
 /// CR0[SO]: set in the saved CR when a syscall fails (r3 then holds errno).
-pub const CR0_SO: u32 = 0x1000_0000;
+const CR0_SO: u32 = 0x1000_0000;
 
+/// The system call vector: `sc` traps here (the trap word of such a frame).
+pub const VEC_SYSCALL: u32 = 0xc00;
+
+/// The Linux ppc32 calling conventions in words, so that generic code names
+/// no register: a system call passes its number in r0 and its arguments in
+/// r3..r8 and returns in r3, with CR0[SO] set on failure (r3 = errno); the
+/// stack pointer is r1, the thread pointer r2, and a signal handler gets its
+/// arguments in r3..r6. Each is one load or store: the syscall round trip
+/// uses them.
 impl TrapFrame {
     pub fn is_user(&self) -> bool {
         self.msr & MSR_PR != 0
     }
 
-    /// The thread pointer (CLONE_SETTLS): r2 in the ppc32 ABI.
+    /// Did this frame come from `sc`, with its system call not yet finished
+    /// (`forget_syscall` not called)?
+    #[inline(always)]
+    pub fn is_syscall(&self) -> bool {
+        self.trap == VEC_SYSCALL
+    }
+
+    /// Syscall entry: the number (r0). Clears the error flag first, so a
+    /// call that succeeds leaves it clear unless the call itself set the
+    /// registers (sigreturn restores CR whole).
+    #[inline(always)]
+    pub fn syscall_begin(&mut self) -> u32 {
+        let nr = self.gpr[0];
+        self.cr &= !CR0_SO;
+        nr
+    }
+
+    /// System call argument `i` (0..6): r3..r8.
+    #[inline(always)]
+    pub fn arg(&self, i: usize) -> u32 {
+        self.gpr[3 + i]
+    }
+
+    /// The value a syscall returns in r3 (or, with the error flag set, its errno).
+    #[inline(always)]
+    pub fn ret(&self) -> u32 {
+        self.gpr[3]
+    }
+
+    /// A successful return value in r3; the error flag is left as it is.
+    #[inline(always)]
+    pub fn set_ret(&mut self, v: u32) {
+        self.gpr[3] = v;
+    }
+
+    /// A failed return: errno in r3, CR0[SO] set (glibc tests SO, not the sign).
+    #[inline(always)]
+    pub fn set_error(&mut self, errno: u32) {
+        self.gpr[3] = errno;
+        self.cr |= CR0_SO;
+    }
+
+    /// A successful return `v` with the error flag cleared (a clone child's 0).
+    #[inline(always)]
+    pub fn set_success(&mut self, v: u32) {
+        self.gpr[3] = v;
+        self.cr &= !CR0_SO;
+    }
+
+    /// Did the system call this frame came through fail (CR0[SO] set)?
+    #[inline(always)]
+    pub fn syscall_failed(&self) -> bool {
+        self.is_syscall() && self.cr & CR0_SO != 0
+    }
+
+    /// Restart: back to the `sc` with the first argument as it was at entry.
+    pub fn restart_same(&mut self) {
+        self.gpr[3] = self.orig_r3;
+        self.nip -= 4;
+    }
+
+    /// Restart as syscall `nr` instead (restart_syscall, whose number is 0).
+    pub fn restart_as(&mut self, nr: u32) {
+        self.gpr[0] = nr;
+        self.nip -= 4;
+    }
+
+    /// The call is over: nothing left for a restart to look at (Linux's
+    /// trap word cleared after sigreturn and after a restart decision).
+    #[inline(always)]
+    pub fn forget_syscall(&mut self) {
+        self.trap = 0;
+    }
+
+    /// The stack pointer (r1).
+    #[inline(always)]
+    pub fn sp(&self) -> u32 {
+        self.gpr[1]
+    }
+
+    #[inline(always)]
+    pub fn set_sp(&mut self, sp: u32) {
+        self.gpr[1] = sp;
+    }
+
+    /// The thread pointer (TLS): r2 in the ppc32 ABI.
+    pub fn tls(&self) -> u32 {
+        self.gpr[2]
+    }
+
+    /// Sets the thread pointer (CLONE_SETTLS, setcontext keeping it).
     pub fn set_tls(&mut self, tls: u32) {
         self.gpr[2] = tls;
+    }
+
+    /// A signal handler's arguments: r3 = signal, r4 = siginfo or sigcontext,
+    /// and for an SA_SIGINFO handler r5 = ucontext, r6 = siginfo again.
+    pub fn set_handler_args(&mut self, args: [u32; 2], rt: Option<[u32; 2]>) {
+        self.gpr[3] = args[0];
+        self.gpr[4] = args[1];
+        if let Some([r5, r6]) = rt {
+            self.gpr[5] = r5;
+            self.gpr[6] = r6;
+        }
     }
 }
 
@@ -117,7 +290,7 @@ pub fn backtrace(mut sp: u32) {
     p(format_args!("  backtrace:"));
     for _ in 0..16 {
         // Only follow frames inside kernel memory, 16-byte aligned.
-        if !(0xc000_0000..0xd000_0000).contains(&sp) || !sp.is_multiple_of(16) {
+        if !(KERNELBASE..KERNELBASE + 0x1000_0000).contains(&sp) || !sp.is_multiple_of(16) {
             break;
         }
         // SAFETY: sp lies in the BAT-mapped kernel RAM (checked above); the

@@ -1,7 +1,8 @@
 //! What every 32-bit PowerPC family shares: the trap frame and the words for
 //! exceptions (frame.rs), kernel stacks and the context switch (context.rs),
 //! their assembly half (entry.S, vector.h), and the common CPU instructions
-//! (cpu.rs: PVR, timebase, decrementer, idle), the Rust side of every
+//! (cpu.rs: PVR, timebase, decrementer, idle), device register blocks
+//! (mmio.rs), the Rust side of every
 //! exception (trap.rs: `trap_dispatch` and the vectors all families share),
 //! and the ns16550 UART of the book3s/32 boards (ns16550.rs; the 8xx has
 //! SMC UARTs instead).
@@ -9,6 +10,7 @@
 pub mod context;
 pub mod cpu;
 pub mod frame;
+pub mod mmio;
 #[cfg(not(sigil_arch = "mpc8xx"))]
 pub mod ns16550;
 pub mod trap;

@@ -8,10 +8,12 @@
 
 use sigil_core::uart16550 as reg;
 
-/// A UART whose registers are mapped at `base` (one byte apart).
+use super::mmio::Block;
+
+/// A UART whose eight registers are mapped at `base` (one byte apart).
 #[derive(Clone, Copy)]
 pub struct Ns16550 {
-    base: usize,
+    regs: Block,
 }
 
 impl Ns16550 {
@@ -20,20 +22,16 @@ impl Ns16550 {
     /// cache-inhibited and guarded for as long as the kernel runs, and no
     /// other code drives that UART.
     pub const unsafe fn new(base: usize) -> Ns16550 {
-        Ns16550 { base }
+        // SAFETY: the caller's promise is `Block::new`'s.
+        Ns16550 { regs: unsafe { Block::new(base, 8) } }
     }
 
     fn read(self, r: usize) -> u8 {
-        // SAFETY: `new`'s contract: the register is mapped, cache-inhibited.
-        let v = unsafe { core::ptr::read_volatile((self.base + r) as *const u8) };
-        eieio();
-        v
+        self.regs.reg::<u8>(r).read()
     }
 
     fn write(self, r: usize, v: u8) {
-        // SAFETY: as for `read`.
-        unsafe { core::ptr::write_volatile((self.base + r) as *mut u8, v) };
-        eieio();
+        self.regs.reg::<u8>(r).write(v)
     }
 
     /// Sets the line to 8N1 at the rate `div` gives (None keeps the rate
@@ -57,10 +55,4 @@ impl Ns16550 {
     pub fn getc(self) -> Option<u8> {
         (self.read(reg::LSR) & reg::LSR_DR != 0).then(|| self.read(reg::RBR_THR))
     }
-}
-
-/// Keeps device accesses in program order.
-fn eieio() {
-    // SAFETY: a pure ordering barrier.
-    unsafe { core::arch::asm!("eieio", options(nostack, preserves_flags)) };
 }

@@ -5,7 +5,7 @@
 //! does its own way (page faults, FP unavailable) by its `classify`, which
 //! hands the rest to `classify_common`.
 
-use super::frame::{Event, TrapFrame};
+use super::frame::{Event, TrapFrame, VEC_SYSCALL};
 
 const SRR1_PROGRAM_FP: u32 = 0x0010_0000;
 const SRR1_PROGRAM_ILLEGAL: u32 = 0x0008_0000;
@@ -22,7 +22,7 @@ pub fn classify_common(tf: &TrapFrame) -> Event {
         0x700 if tf.msr & SRR1_PROGRAM_PRIV != 0 => Event::PrivilegedInstruction,
         0x700 if tf.msr & SRR1_PROGRAM_TRAP != 0 => Event::TrapInstruction,
         0x900 => Event::Timer,
-        0xc00 => Event::Syscall,
+        VEC_SYSCALL => Event::Syscall,
         0xd00 => Event::Trace,
         _ => Event::Unexpected,
     }
@@ -35,7 +35,7 @@ extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
     // they go before `handle`. The common case first, with no `Event` at
     // all: `classify` returns one through memory, and `handle` (out of
     // line) saves the registers the rare cases need.
-    if tf.trap == 0xc00 && tf.is_user() {
+    if tf.is_syscall() && tf.is_user() {
         tf.msr &= 0xffff;
         crate::trap::syscall(tf);
     } else {

@@ -379,7 +379,7 @@ impl FileOps for ProcFile {
         let text = self.text.borrow();
         let start = (off as usize).min(text.len());
         let n = (text.len() - start).min(len as usize);
-        copy_to_user(buf, &text[start..start + n]).map_err(|_| Errno::EFAULT)?;
+        copy_to_user(buf, &text[start..start + n])?;
         Ok(n as u32)
     }
 
