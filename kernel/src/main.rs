@@ -6,6 +6,27 @@
 //! -> PID 1 (`/sbin/init`, which runs the program `/init` as its child) ->
 //! leak check and power-off (`shutdown`).
 //! Read docs/signals.md to follow one signal from kill() to the handler and back.
+//!
+//! # Layers
+//! The modules form layers, and a module uses only its own layer and the
+//! ones below it, so the kernel reads bottom-up. Where a lower layer must
+//! reach one above (a timer that wakes a thread), the upper one passes it a
+//! callback or acts on what the lower one returns. qemu/tests/layers.rs
+//! (`make layers`) checks every `crate::` path against this block; its
+//! `ALLOWED` list holds the upward edges that remain, each with its reason.
+//! ```text
+//! kcell arch console       | the CPU, its MMU and exceptions, the console
+//! mm devtree               | frames, heap, address spaces; the device tree
+//! uaccess                  | user memory through a checked window
+//! clock timers cputime     | kernel time, itimers, POSIX timers, CPU time
+//! trace                    | the signal trace points
+//! cred proc                | credentials, processes, threads, the scheduler
+//! signal                   | generation, queues, delivery, sigreturn
+//! fs event dev             | files, pipes, eventfd/pidfd, the devices
+//! syscall                  | the system calls
+//! fpemu trap               | the trap handlers
+//! cmdline selftest main    | boot: options, self-tests, kmain, shutdown
+//! ```
 #![no_std]
 #![no_main]
 #![deny(unsafe_op_in_unsafe_fn)]
