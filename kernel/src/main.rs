@@ -18,7 +18,7 @@
 //! kcell arch console       | the CPU, its MMU and exceptions, the console
 //! mm devtree               | frames, heap, address spaces; the device tree
 //! uaccess                  | user memory through a checked window
-//! clock timers cputime     | kernel time, itimers, POSIX timers, CPU time
+//! time                     | the clock, deadlines, itimers, POSIX timers, CPU time
 //! trace                    | the signal trace points
 //! cred proc                | credentials, processes, threads, the scheduler
 //! signal                   | generation, queues, delivery, sigreturn
@@ -39,10 +39,8 @@
 extern crate alloc;
 
 mod arch;
-mod clock;
 mod cmdline;
 mod console;
-mod cputime;
 mod cred;
 mod dev;
 mod devtree;
@@ -55,7 +53,7 @@ mod proc;
 mod selftest;
 mod signal;
 mod syscall;
-mod timers;
+mod time;
 mod trace;
 mod trap;
 mod uaccess;
@@ -111,8 +109,8 @@ extern "C" fn kmain() -> ! {
     }
 
     let tlb_reload = arch::mmu_init();
-    dev::timer::init(boot.tb_freq);
-    clock::init();
+    time::timer::init(boot.tb_freq);
+    time::clock::init();
     dev::tty::init();
     kprintln!("sigil: boot options: {}", core::str::from_utf8(cmdline).unwrap_or("?"));
     kprintln!(
@@ -181,9 +179,9 @@ impl Usage {
 /// (taken just before the initramfs was unpacked) and says so. A leak is printed even under `quiet`, and the
 /// integration tests fail on that line.
 fn leak_check(before: &Usage) {
-    dev::timer::release_empty_events();
+    time::timer::release_empty_events();
     dev::tty::release();
-    timers::release_empty_table();
+    time::timers::release_empty_table();
     proc::futex::release_empty_queues();
     fs::tmpfs::release();
     let after = Usage::now();
@@ -252,16 +250,16 @@ pub fn shutdown(wait_status: u32) -> ! {
     kprintln!(
         "sigil: init exited ({}) at {} ns; windows {}, window bytes {}, siginfo bytes copied {}, free frames {}, heap {} bytes, sigqueue nodes {}, timers {}, deadlines {}, timer interrupts {}, fp emulated {}",
         code,
-        dev::timer::now_ns(),
+        time::timer::now_ns(),
         uaccess::WINDOWS.load(Ordering::Relaxed),
         uaccess::BYTES.load(Ordering::Relaxed),
         sigil_core::signal::queue::SIGINFO_BYTES_COPIED.load(Ordering::Relaxed),
         mm::frames::free_count(),
         mm::heap::used(),
         sigil_core::signal::queue::LIVE_NODES.load(Ordering::Relaxed),
-        timers::LIVE.load(Ordering::Relaxed),
-        dev::timer::queued(),
-        dev::timer::INTERRUPTS.load(Ordering::Relaxed),
+        time::timers::LIVE.load(Ordering::Relaxed),
+        time::timer::queued(),
+        time::timer::INTERRUPTS.load(Ordering::Relaxed),
         fpemu::EMULATED.load(Ordering::Relaxed)
     );
     console::exit(code as i32)

@@ -56,7 +56,7 @@ pub fn handle(tf: &mut TrapFrame, event: Event) {
 fn user_exception(tf: &mut TrapFrame, event: Event) {
     match event {
         Event::Syscall => syscall::entry(tf),
-        Event::Timer => crate::dev::timer::tick(true),
+        Event::Timer => crate::time::timer::tick(true),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } => {
             let space = proc::group().space();
@@ -108,8 +108,8 @@ pub fn segv(tf: &TrapFrame, ea: u32) {
 #[inline(always)]
 fn return_to_user(tf: &mut TrapFrame) {
     // A plain load first: an atomic swap is a lwarx/stwcx. loop on every return.
-    if crate::dev::timer::NEED_RESCHED.load(Ordering::Relaxed) {
-        crate::dev::timer::NEED_RESCHED.store(false, Ordering::Relaxed);
+    if crate::time::timer::NEED_RESCHED.load(Ordering::Relaxed) {
+        crate::time::timer::NEED_RESCHED.store(false, Ordering::Relaxed);
         proc::yield_now();
     }
     signal::do_signal(tf);
@@ -118,7 +118,7 @@ fn return_to_user(tf: &mut TrapFrame) {
 #[inline(never)]
 fn kernel_trap(tf: &mut TrapFrame, event: Event) {
     match event {
-        Event::Timer => crate::dev::timer::tick(false),
+        Event::Timer => crate::time::timer::tick(false),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } if ea < TASK_SIZE => {
             let space = proc::try_current().and_then(|p| p.group().space.as_mut());

@@ -54,9 +54,9 @@ use sigil_core::pcm::{
     HwParams, PcmError, PcmIoctl, State, Stream, SwParams, SyncPtrIn, SyncPtrOut,
 };
 
-use super::timer;
 use crate::fs::poll::PollWait;
 use crate::fs::{flags, FileOps, StatusFlags, POLLERR, POLLOUT};
+use crate::time::timer;
 use crate::uaccess::{
     copy_from_user, copy_to_user, get_user, put_user, Access, Efault, UserWindow,
 };

@@ -132,7 +132,7 @@ fn pull(t: &mut Tty) {
         arch::console_irq(!full);
     }
     if got {
-        t.last_rx = crate::dev::timer::now_ns();
+        t.last_rx = crate::time::timer::now_ns();
         wake();
     }
 }
@@ -293,7 +293,7 @@ pub fn read_user(buf: u32, len: u32, nonblock: bool) -> Result<u32, Errno> {
     if len == 0 {
         return Ok(0);
     }
-    let start = crate::dev::timer::now_ns();
+    let start = crate::time::timer::now_ns();
     loop {
         let t = tty();
         pull(t);
@@ -301,7 +301,7 @@ pub fn read_user(buf: u32, len: u32, nonblock: bool) -> Result<u32, Errno> {
         let vmin = t.ld.termios.c_cc[VMIN];
         let deadline =
             t.ld.read_timer_ns().map(|ns| if vmin == 0 { start + ns } else { t.last_rx + ns });
-        let now = crate::dev::timer::now_ns();
+        let now = crate::time::timer::now_ns();
         let timed_out = deadline.is_some_and(|d| now >= d && (vmin == 0 || avail > 0));
         match t.ld.poll_read(len as usize, timed_out) {
             ReadNow::Bytes(n) => {
@@ -323,11 +323,11 @@ pub fn read_user(buf: u32, len: u32, nonblock: bool) -> Result<u32, Errno> {
             return Err(Errno::EAGAIN);
         }
         let timer = deadline.filter(|_| vmin == 0 || avail > 0).map(|d| {
-            crate::dev::timer::arm(d, crate::dev::timer::Event::Wake(proc::current().tid))
+            crate::time::timer::arm(d, crate::time::timer::Event::Wake(proc::current().tid))
         });
         let slept = proc::sleep(chan());
         if let Some(key) = timer {
-            crate::dev::timer::cancel(key);
+            crate::time::timer::cancel(key);
         }
         slept.map_err(|_| Errno::ERESTARTSYS)?;
     }

@@ -253,7 +253,7 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     // pgid and sid stay: they are the group's, and the group goes on.
     g.job.execed = true;
     g.cred = g.cred.exec();
-    crate::timers::exec(g.pid);
+    crate::time::timers::exec(g.pid);
     super::clone::vfork_done(g);
     Ok(0)
 }

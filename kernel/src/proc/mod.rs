@@ -12,7 +12,7 @@
 //! id (the PID) is its first thread's id (the TID of the leader), as on Linux.
 //!
 //! Scheduling is round-robin over threads: the decrementer preempts user
-//! code at the end of its 10 ms time slice (`dev::timer`); kernel code runs
+//! code at the end of its 10 ms time slice (`time::timer`); kernel code runs
 //! until it blocks (`sleep`) or returns to user mode.
 //!
 //! # Invariants (who owns what, and how long a borrow lives)
@@ -195,7 +195,7 @@ pub struct Group {
     /// descendants come here rather than to PID 1 (`wait::new_parent`).
     /// Kept across exec, not inherited by fork, as Linux's `is_child_subreaper`.
     pub child_subreaper: bool,
-    /// CPU time used and the timers counting it (see `crate::cputime`).
+    /// CPU time used and the timers counting it (see `crate::time::cputime`).
     pub cpu: CpuAccount,
     /// Who the process is (`crate::cred`): copied by fork, kept by exec.
     pub cred: Cred,
@@ -598,7 +598,7 @@ pub fn schedule() {
         if current().state == State::Runnable {
             return;
         }
-        crate::dev::timer::idle();
+        crate::time::timer::idle();
     }
 }
 
@@ -606,7 +606,7 @@ fn switch_to(next: &'static mut Thread) {
     check_kernel_stack(arch::stack_pointer() as usize);
     let t = TABLE.get();
     let prev = current();
-    crate::cputime::switch_out(prev);
+    crate::time::cputime::switch_out(prev);
     if prev.fp_live {
         arch::fp_save(&mut prev.fp);
         prev.frame().msr &= !arch::MSR_FP;

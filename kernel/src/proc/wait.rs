@@ -77,7 +77,7 @@ fn process_end() {
     let g = group();
     let status = g.exit.unwrap_or(g.leader_status);
     g.sig.flush();
-    crate::timers::exit(g.pid);
+    crate::time::timers::exit(g.pid);
     g.files.close_all();
     g.space = None;
     super::clone::vfork_done(g);

@@ -12,7 +12,7 @@ use super::time::{
     get_timespec, CLOCK_PROCESS_CPUTIME_ID, CLOCK_REALTIME, CLOCK_THREAD_CPUTIME_ID,
 };
 use super::SysResult;
-use crate::clock;
+use crate::time::clock;
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};
 
 fn may_set_time() -> Result<(), Errno> {

@@ -6,7 +6,7 @@
 //!
 //! The handlers here only move values across the user boundary and check
 //! arguments; layouts and rules come from `sigil_core::time`, timer state
-//! from `crate::timers` and (CPU time) `crate::cputime`.
+//! from `crate::time::timers` and (CPU time) `crate::time::cputime`.
 //!
 //! Sleeps interrupted by a signal end as Linux's do: a relative sleep writes
 //! the time left and returns ERESTART_RESTARTBLOCK (EINTR if a handler runs,
@@ -21,8 +21,8 @@ use sigil_core::time::cputime::{self, CpuTimes};
 use sigil_core::time::{self, decode_timespec, encode_timespec, ItimerSpec, Layout, SIGEVENT_SIZE};
 
 use super::SysResult;
-use crate::dev::timer;
-use crate::timers;
+use crate::time::timer;
+use crate::time::timers;
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};
 
 pub(super) const CLOCK_REALTIME: u32 = 0;
@@ -39,8 +39,8 @@ const CLOCK_REALTIME_COARSE: u32 = 5;
 
 /// Clocks clock_gettime/getres know: REALTIME, MONOTONIC, the CPU-time
 /// clocks, RAW, the COARSE ones and BOOTTIME. The CPU-time clocks read the
-/// caller's CPU time (`crate::cputime`), the realtime ones the wall clock
-/// (`crate::clock`), the others the timebase since boot.
+/// caller's CPU time (`crate::time::cputime`), the realtime ones the wall clock
+/// (`crate::time::clock`), the others the timebase since boot.
 fn readable_clock(clock: u32) -> Result<(), Errno> {
     if clock <= CLOCK_BOOTTIME {
         Ok(())
@@ -73,9 +73,9 @@ pub fn get_timespec(addr: u32, layout: Layout) -> Result<u64, Errno> {
 pub fn clock_gettime(clock: u32, ts: u32, layout: Layout) -> SysResult {
     readable_clock(clock)?;
     let ns = match clock {
-        CLOCK_PROCESS_CPUTIME_ID => crate::cputime::runtime(false),
-        CLOCK_THREAD_CPUTIME_ID => crate::cputime::runtime(true),
-        CLOCK_REALTIME | CLOCK_REALTIME_COARSE => crate::clock::realtime_ns(),
+        CLOCK_PROCESS_CPUTIME_ID => crate::time::cputime::runtime(false),
+        CLOCK_THREAD_CPUTIME_ID => crate::time::cputime::runtime(true),
+        CLOCK_REALTIME | CLOCK_REALTIME_COARSE => crate::time::clock::realtime_ns(),
         _ => timer::now_ns(),
     };
     put_timespec(ts, ns, layout)?;
@@ -115,7 +115,7 @@ pub fn clock_nanosleep(clock: u32, flags: u32, req: u32, rem: u32, layout: Layou
     let ns = get_timespec(req, layout)?;
     if flags & TIMER_ABSTIME != 0 {
         let slept = match clock {
-            CLOCK_REALTIME => crate::clock::sleep_until_realtime(ns),
+            CLOCK_REALTIME => crate::time::clock::sleep_until_realtime(ns),
             _ => timer::sleep_until(ns),
         };
         return slept.map(|_| 0).map_err(|_| Errno::ERESTARTNOHAND);
@@ -160,7 +160,7 @@ pub fn setitimer(which: u32, new: u32, old: u32) -> SysResult {
     };
     let prev = match which {
         ITIMER_REAL => timers::set_real(spec),
-        _ => crate::cputime::set_itimer(which == ITIMER_PROF, spec),
+        _ => crate::time::cputime::set_itimer(which == ITIMER_PROF, spec),
     };
     if old != 0 {
         copy_to_user(old, &prev.encode_itimerval()).map_err(|_| Errno::EFAULT)?;
@@ -171,7 +171,7 @@ pub fn setitimer(which: u32, new: u32, old: u32) -> SysResult {
 pub fn getitimer(which: u32, value: u32) -> SysResult {
     let spec = match which {
         ITIMER_REAL => timers::get_real(),
-        ITIMER_VIRTUAL | ITIMER_PROF => crate::cputime::get_itimer(which == ITIMER_PROF),
+        ITIMER_VIRTUAL | ITIMER_PROF => crate::time::cputime::get_itimer(which == ITIMER_PROF),
         _ => return Err(Errno::EINVAL),
     };
     copy_to_user(value, &spec.encode_itimerval()).map_err(|_| Errno::EFAULT)?;

@@ -1,6 +1,6 @@
 //! The wall clock: CLOCK_REALTIME, as an offset from the monotonic clock.
 //!
-//! The monotonic clock is the timebase since boot (`dev::timer`); the wall
+//! The monotonic clock is the timebase since boot (`time::timer`); the wall
 //! clock adds `OFFSET_NS`, set at boot from the board's real-time clock
 //! (`arch::rtc_seconds`: CUDA on g3beige, the SIU RTC on the MPC8xx) and by
 //! clock_settime/settimeofday. Changing it never moves the monotonic clock,
@@ -10,9 +10,9 @@
 //!
 //! Called by: `main` (init), the time system calls.
 
-use crate::dev::timer::{self, Event};
 use crate::kcell::KCell;
 use crate::proc;
+use crate::time::timer::{self, Event};
 
 /// Wall clock minus monotonic clock, in ns (the realtime clock before 1970
 /// reads as 0).

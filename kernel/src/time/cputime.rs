@@ -15,7 +15,7 @@
 //! So utime + stime is exactly the time a process held the CPU; only the
 //! split between them is statistical, decided by where each interrupt
 //! lands. While a process runs, the decrementer fires at least at the end
-//! of its 10 ms slice (`dev::timer`), so that is the sampling interval and
+//! of its 10 ms slice (`time::timer`), so that is the sampling interval and
 //! the granularity of the CPU timers: they expire at the first sample past
 //! their expiry, as Linux's do at the first tick.
 //!
@@ -27,9 +27,9 @@ use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::cputime::CpuTimer;
 use sigil_core::time::ItimerSpec;
 
-use crate::dev::timer;
 use crate::kcell::KCell;
 use crate::proc::{self, Thread};
+use crate::time::timer;
 
 /// The granularity of sampling while a process runs: its time slice. The
 /// CPU timers add it to a first expiry (see `CpuTimer::set`).

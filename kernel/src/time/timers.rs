@@ -3,7 +3,7 @@
 //!
 //! The arithmetic lives in `sigil_core::time::timer`; this module keeps one
 //! `ProcTimers` per process that has used a timer, arms their deadlines in
-//! the one deadline queue (`dev::timer`), and turns expiries into signals:
+//! the one deadline queue (`time::timer`), and turns expiries into signals:
 //! - ITIMER_REAL sends SIGALRM (SI_KERNEL); a periodic one re-arms when that
 //!   SIGALRM is dequeued.
 //! - A POSIX timer queues its signal with si_code SI_TIMER, its id and its
@@ -19,7 +19,7 @@
 //! objects; the shutdown line reports it so tests catch leaks.
 //!
 //! ITIMER_VIRTUAL and ITIMER_PROF count CPU time, not wall time: they live
-//! with the CPU-time accounting in `crate::cputime`, not in this table.
+//! with the CPU-time accounting in `crate::time::cputime`, not in this table.
 
 use alloc::collections::BTreeMap;
 use core::sync::atomic::{AtomicUsize, Ordering};
@@ -30,9 +30,9 @@ use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::timer::{IdAllocator, PosixTimer, RealTimer};
 use sigil_core::time::{ItimerSpec, Notify};
 
-use crate::dev::timer::{self, Event, Key};
 use crate::kcell::KCell;
 use crate::proc;
+use crate::time::timer::{self, Event, Key};
 
 /// Which of a process's timers a deadline belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,7 +148,7 @@ fn posix(id: u32) -> Result<(u32, &'static mut Slot<PosixTimer>), Errno> {
 pub fn settime(id: u32, mut new: ItimerSpec, abs: bool) -> Result<ItimerSpec, Errno> {
     let (pid, s) = posix(id)?;
     if abs && s.realtime && new.value != 0 {
-        new.value = crate::clock::to_monotonic(new.value).max(1);
+        new.value = crate::time::clock::to_monotonic(new.value).max(1);
     }
     let (old, deadline) = s.t.set(new, abs, timer::now_ns());
     s.arm(deadline, pid, Which::Posix(id));

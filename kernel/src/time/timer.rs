@@ -1,7 +1,7 @@
 //! Time: the clock, the one queue of deadlines, and the decrementer that
 //! serves both the queue and the scheduler's time slice.
 //!
-//! Each interrupt is also the CPU-time sample point (`crate::cputime`).
+//! Each interrupt is also the CPU-time sample point (`crate::time::cputime`).
 //!
 //! Every deadline in the kernel (a sleeping process, an armed alarm or POSIX
 //! timer) is one entry in `EVENTS`, a BTreeMap ordered by (deadline,
@@ -19,7 +19,7 @@ use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use crate::arch;
 use crate::kcell::KCell;
-use crate::timers::Which;
+use crate::time::timers::Which;
 
 /// How long a process runs before the scheduler may preempt it (10 ms,
 /// Linux's HZ=100 tick).
@@ -46,7 +46,7 @@ static SEQ: AtomicU32 = AtomicU32::new(0);
 pub enum Event {
     /// Wake the thread sleeping in `sleep_until` or a timed futex wait.
     Wake(u32),
-    /// A process timer expired (see `crate::timers`).
+    /// A process timer expired (see `crate::time::timers`).
     Timer(u32, Which),
 }
 
@@ -120,7 +120,7 @@ fn program(now: u64, slice: bool) {
 pub fn tick(from_user: bool) {
     INTERRUPTS.fetch_add(1, Ordering::Relaxed);
     let now = now_ns();
-    crate::cputime::tick(from_user, now);
+    crate::time::cputime::tick(from_user, now);
     let events = EVENTS.get();
     while let Some(entry) = events.first_entry() {
         if entry.key().0 > now {
@@ -128,7 +128,7 @@ pub fn tick(from_user: bool) {
         }
         match entry.remove() {
             Event::Wake(tid) => crate::proc::make_runnable(tid),
-            Event::Timer(pid, which) => crate::timers::expire(pid, which),
+            Event::Timer(pid, which) => crate::time::timers::expire(pid, which),
         }
     }
     if now >= *SLICE_END.get() {
@@ -141,10 +141,10 @@ pub fn tick(from_user: bool) {
 /// Nothing can run: sleep until the next deadline or another interrupt,
 /// without a slice to end. Called by the scheduler's idle loop.
 pub fn idle() {
-    crate::cputime::idle_begin();
+    crate::time::cputime::idle_begin();
     program(now_ns(), false);
     arch::idle();
-    crate::cputime::idle_end();
+    crate::time::cputime::idle_end();
     let now = now_ns();
     *SLICE_END.get() = now + SLICE_NS;
     program(now, true);
