@@ -26,8 +26,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("arch", "devtree", "the boards' early set-up finds the device tree (devtree::at) before mm exists"),
     ("arch", "uaccess", "the 8xx's DTLB-error handler reads a user dcbx instruction to find the address (DAR unset)"),
     ("arch", "trap", "the exception vectors hand each trap to the generic handler (the entry shim)"),
-    ("time", "proc", "sleeps wait on the current thread and the tick wakes them; CPU time is charged to proc's Thread; the timer table is the current process's"),
-    ("time", "signal", "expired timers (ITIMER_REAL, POSIX, SIGVTALRM/SIGPROF) send their signals; MAX_TIMERS is SIGQUEUE_MAX"),
     ("proc", "fs", "a process owns its file table and cwd; exec opens the binary"),
     ("proc", "signal", "exit and stop notify the parent (SIGCHLD); orphaned groups get SIGHUP/SIGCONT"),
     ("proc", "dev", "exec's AT_RANDOM bytes (dev::random); exit tells the tty its session leader left"),

@@ -23,6 +23,7 @@
 
 pub mod context;
 pub mod deliver;
+pub mod timer;
 
 use sigil_core::abi::{self, wait_status, Errno};
 use sigil_core::job::wait::Event;
@@ -38,13 +39,9 @@ use sigil_core::signal::queue::LIVE_NODES;
 use crate::arch::TrapFrame;
 use crate::proc::{self, Group, State, Thread};
 
-/// RLIMIT_SIGPENDING: the signals one user may have queued at once, in all
-/// its processes together. As Linux does, each queued signal is charged to
-/// its receiver's real user (`Group::user`, a `queue::Charge` beside the node)
-/// and RT signals are refused beyond this limit. Per process it would let 64
-/// processes each queue the limit and fill the kernel heap; per user, one
-/// user's flood cannot take another's room (root's, say).
-pub const SIGQUEUE_MAX: usize = 1024;
+/// RLIMIT_SIGPENDING (`queue::SIGQUEUE_MAX`: the timer layer bounds POSIX
+/// timers by it too).
+pub use sigil_core::signal::queue::SIGQUEUE_MAX;
 /// All users together: a bound Linux does not have, so that root, which can
 /// make any number of users, still cannot fill the fixed kernel heap.
 pub const SIGQUEUE_SYSTEM_MAX: usize = 8 * SIGQUEUE_MAX;

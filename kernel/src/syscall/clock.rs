@@ -69,7 +69,7 @@ pub fn settimeofday(tv: u32, tz: u32) -> SysResult {
         return Err(Errno::EINVAL);
     }
     if let Some(ns) = ns {
-        clock::set_realtime(ns);
+        crate::proc::set_wall_clock(ns);
     }
     Ok(0)
 }
@@ -85,6 +85,6 @@ pub fn clock_settime(clock: u32, ts: u32, layout: Layout) -> SysResult {
     }
     let ns = get_timespec(ts, layout)?;
     may_set_time()?;
-    clock::set_realtime(ns);
+    crate::proc::set_wall_clock(ns);
     Ok(0)
 }

@@ -138,7 +138,9 @@ fn set_action(sig: Signal, new: SigAction) -> SysResult {
             t.sig.pending.flush_signal(sig);
         }
     } else if was_ignored {
-        crate::time::timers::sig_unignore(g.pid, sig);
+        for ts in crate::time::timers::sig_unignore(g.pid, sig) {
+            crate::signal::timer::queue_timer_signal(g.pid, ts);
+        }
     }
     Ok(0)
 }
@@ -395,7 +397,7 @@ fn wait_for(want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
         match deadline {
             Some(d) if crate::time::timer::now_ns() >= d => return Err(Errno::EAGAIN),
             Some(d) => {
-                let _ = crate::time::timer::sleep_until(d);
+                let _ = proc::sleep_until(d);
             }
             None => {
                 let _ = proc::sleep(p as *const proc::Thread as usize);

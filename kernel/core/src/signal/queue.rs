@@ -64,6 +64,14 @@ pub static LIVE_NODES: AtomicUsize = AtomicUsize::new(0);
 /// `dequeue` never adds to it. Benchmarks read it.
 pub static SIGINFO_BYTES_COPIED: AtomicUsize = AtomicUsize::new(0);
 
+/// RLIMIT_SIGPENDING: the signals one user may have queued at once, in all
+/// its processes together. As Linux does, each queued signal is charged to
+/// its receiver's real user (`Group::user`, a `Charge` beside the node)
+/// and RT signals are refused beyond this limit. Per process it would let 64
+/// processes each queue the limit and fill the kernel heap; per user, one
+/// user's flood cannot take another's room (root's, say).
+pub const SIGQUEUE_MAX: usize = 1024;
+
 /// A count kept per user (Linux `ucounts`): the signals queued to its
 /// processes, or their POSIX timers. Every process of the user shares it;
 /// each thing counted holds a [`Charge`].
