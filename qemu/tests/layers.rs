@@ -26,8 +26,8 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("arch", "devtree", "the boards' early set-up finds the device tree (devtree::at) before mm exists"),
     ("arch", "uaccess", "the 8xx's DTLB-error handler reads a user dcbx instruction to find the address (DAR unset)"),
     ("arch", "trap", "the exception vectors hand each trap to the generic handler (the entry shim)"),
-    ("proc", "fs", "a process owns its file table and cwd; exec opens the binary"),
-    ("proc", "signal", "exit and stop notify the parent (SIGCHLD); orphaned groups get SIGHUP/SIGCONT"),
+    ("proc", "fs", "a process owns its file table, cwd and /proc view; exec reads the binary through the file tree"),
+    ("proc", "signal", "Thread and Group hold their signal state; a sleep ends for a pending signal; exit sends SIGCHLD and kills the other threads; group::send is kill()'s broadcast"),
     ("proc", "dev", "exec's AT_RANDOM bytes (dev::random); exit tells the tty its session leader left"),
     ("syscall", "main", "reboot(2) powers off through crate::shutdown"),
 ];

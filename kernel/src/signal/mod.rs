@@ -34,17 +34,15 @@ use sigil_core::signal::{
 
 use core::sync::atomic::Ordering;
 
-use sigil_core::signal::queue::LIVE_NODES;
+use sigil_core::signal::queue::{queue_limit, LIVE_NODES};
 
 use crate::arch::TrapFrame;
 use crate::proc::{self, Group, State, Thread};
 
-/// RLIMIT_SIGPENDING (`queue::SIGQUEUE_MAX`: the timer layer bounds POSIX
-/// timers by it too).
+/// RLIMIT_SIGPENDING, per user (`queue::SIGQUEUE_MAX`, with the whole
+/// kernel's bound and `queue_limit`; the timer layer bounds POSIX timers by
+/// it too).
 pub use sigil_core::signal::queue::SIGQUEUE_MAX;
-/// All users together: a bound Linux does not have, so that root, which can
-/// make any number of users, still cannot fill the fixed kernel heap.
-pub const SIGQUEUE_SYSTEM_MAX: usize = 8 * SIGQUEUE_MAX;
 
 /// A thread's own signal state.
 pub struct ThreadSignals {
@@ -239,8 +237,7 @@ fn generate(
     };
     let limit = match user {
         Some(count) if rt_limit || sig.is_rt() => {
-            let system = SIGQUEUE_SYSTEM_MAX.saturating_sub(LIVE_NODES.load(Ordering::Relaxed));
-            pending.count_queued() + SIGQUEUE_MAX.saturating_sub(count.get()).min(system)
+            queue_limit(pending.count_queued(), count.get(), LIVE_NODES.load(Ordering::Relaxed))
         }
         _ => usize::MAX,
     };

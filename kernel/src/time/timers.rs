@@ -49,7 +49,7 @@ pub enum Which {
 /// `Group::user.timers`): beyond it, EAGAIN. Linux charges timers and queued
 /// signals to one count; Sigil gives each its own limit of the same size.
 pub const MAX_TIMERS: usize = SIGQUEUE_MAX;
-/// All users together (`LIVE`), as `signal::SIGQUEUE_SYSTEM_MAX` bounds
+/// All users together (`LIVE`), as `queue::SIGQUEUE_SYSTEM_MAX` bounds
 /// queued signals: the fixed heap holds this many.
 pub const MAX_TIMERS_SYSTEM: usize = 8 * MAX_TIMERS;
 
