@@ -15,7 +15,7 @@
 //! (`make layers`) checks every `crate::` path against this block; its
 //! `ALLOWED` list holds the upward edges that remain, each with its reason.
 //! ```text
-//! kcell arch console       | the CPU, its MMU and exceptions, the console
+//! kcell arch console random| the CPU, its MMU and exceptions, the console, random bytes
 //! mm devtree               | frames, heap, address spaces; the device tree
 //! uaccess                  | user memory through a checked window
 //! time                     | the clock, deadlines, itimers, POSIX timers, CPU time
@@ -50,6 +50,7 @@ mod fs;
 mod kcell;
 mod mm;
 mod proc;
+mod random;
 mod selftest;
 mod signal;
 mod syscall;

@@ -90,6 +90,7 @@ fn wake() {
 
 /// Boot: settings for the input kind, then the receive interrupt on.
 pub fn init() {
+    crate::proc::wait::on_exit(exiting);
     let t = tty();
     if PIPE_INPUT.load(Ordering::Relaxed) {
         t.link = Some(Decoder::new());
@@ -208,8 +209,9 @@ pub fn opened(rdev: (u32, u32), noctty: bool) -> Result<(), Errno> {
 
 /// Process `p` is exiting: if it leads the session this terminal controls,
 /// the foreground group is hung up and the terminal is free again (Linux
-/// `disassociate_ctty(1)`).
-pub fn exiting(p: &Group) {
+/// `disassociate_ctty(1)`). The exit path calls it through
+/// `proc::wait::on_exit`, as the process layer is below the devices.
+fn exiting(p: &Group) {
     let t = tty();
     if controls(t, p) && p.pid == p.job.sid {
         disassociate(false);

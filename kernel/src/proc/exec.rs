@@ -138,7 +138,7 @@ pub fn load(
         false,
     );
 
-    let random = crate::dev::random::bytes16();
+    let random = crate::random::bytes16();
     let cred = crate::cred::current().exec();
     let spec = StackSpec {
         argv,

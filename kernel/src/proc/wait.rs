@@ -26,7 +26,19 @@ use sigil_core::job::wait::{autoreap, Event, WaitFor};
 use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::cputime::CpuTimes;
 
-use super::{current, get, group, schedule, sleep, State, TABLE};
+use super::{current, get, group, schedule, sleep, Group, State, TABLE};
+use crate::kcell::KCell;
+
+/// Told of every process that ends, before its parent hears of it: the
+/// terminal (`dev::tty` registers at boot), which hangs up the foreground
+/// group when the session leader exits. A hook, not a call, as the devices
+/// are a layer above the processes.
+static EXIT_HOOK: KCell<fn(&Group)> = KCell::new(|_| {});
+
+/// Registers the exit hook (once, at boot).
+pub fn on_exit(hook: fn(&Group)) {
+    *EXIT_HOOK.get() = hook;
+}
 
 /// exit_group(status), or a fatal signal: the whole process ends with wait
 /// status `status` (the first reason wins). Never returns.
@@ -87,7 +99,7 @@ fn process_end() {
     g.wait_status = status;
     g.zombie = true;
     let pid = g.pid;
-    crate::dev::tty::exiting(g);
+    (*EXIT_HOOK.get())(g);
     let reaper = new_parent(g.ppid);
     super::group::hangup_orphaned(pid, reaper);
     let mut zombies = alloc::vec::Vec::new();
