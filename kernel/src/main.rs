@@ -90,7 +90,7 @@ extern "C" fn kmain() -> ! {
         (fdt_addr.unwrap_or(0) as usize, fdt.map_or(0, |b| b.len())),
     ];
     let (ranges, n) = free_ranges(first, last, kept);
-    mm::frames::init(&ranges[..n], HEAP_FRAMES);
+    mm::frames::init(&ranges[..n], HEAP_FRAMES, last);
     let opts = cmdline::parse(cmdline);
     kprintln!(
         "Sigil on {}: CPU PVR {:#010x} ({}), RAM {} MiB, kernel {} KiB, timebase {} Hz",

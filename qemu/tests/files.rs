@@ -1,5 +1,5 @@
 //! The writable file tree (tmpfs): files, directories, links, attributes,
-//! the working directory, `#!` scripts, and the ENOSPC path, each program
+//! the working directory, named pipes, `#!` scripts, and the ENOSPC path, each program
 //! compared with qemu-ppc where the host agrees, and BusyBox through the
 //! console for what a user types.
 
@@ -25,6 +25,31 @@ fn fs_tree() {
             "inherited cwd ends in /fst",
             "opened until: Too many open files",
             "rmdir fst: 0",
+        ],
+    );
+}
+
+/// Named pipes: fifo_open's waits and ENXIO, poll's hang-up rule, data
+/// gone with the last close, EINTR in a blocking open, stat and fd links.
+#[test]
+fn fifo() {
+    let out = compare("fifo", &[]);
+    has_lines(
+        &out,
+        &[
+            "mkfifo ff: 0",
+            "stat: fifo 1, mode 640, size 0, nlink 1",
+            "readdir: d_type fifo 1",
+            "open O_WRONLY|O_NONBLOCK, no reader: -1, No such device or address",
+            "poll, no writer yet: 0",
+            "fstat: fifo 1, same inode 1",
+            "read got \"abc\"",
+            "from the child: \"hello\", then EOF 1",
+            "after the last close, FIONREAD: 0",
+            "fd link ends in: ff",
+            "write, reader gone: -1, Broken pipe",
+            "blocking open, alarm: -1, Interrupted system call",
+            "read after unlink: 2",
         ],
     );
 }

@@ -63,6 +63,7 @@ fn proc_files_values_on_sigil() {
             "open /proc/self/stat for writing: 3 Success",
             "fd 0 links to /dev/console, a new file's to /tmp/proc_files",
             "an open /proc file's link: /proc/uptime",
+            "cpuinfo: processor 0 1, a cpu name 1, bogomips is timebase / 500000: 1, Memory is RAM: 1",
             "chdir /proc, then ls-style open of \"self/stat\": 1",
         ],
     );

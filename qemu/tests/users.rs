@@ -45,6 +45,7 @@ fn cred_files() {
             "open(root's directory, create): Permission denied",
             "chmod(public): Operation not permitted",
             "own file: uid 1000 gid 1000 mode 644",
+            "own pipe: uid 1000 gid 1000 mode 600",
             "chown(own file, -1, 0): Operation not permitted",
             "open(secret as root, read): ok",
         ],

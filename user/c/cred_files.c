@@ -7,7 +7,7 @@
  * chmod/chown of root's files are EPERM. In the sticky /tmp the user makes
  * a file of its own: it belongs to 1000:1000, its owner may chmod it and
  * give it to a group it is in, not to another. access() answers with the
- * real ids. Everything is removed at the end; no pid or name is printed, so
+ * real ids. A pipe the user makes is the user's. Everything is removed at the end; no pid or name is printed, so
  * the output is the same on any run and on qemu-ppc.
  */
 #define _GNU_SOURCE
@@ -71,6 +71,10 @@ static void as_user(void)
 	printf("chown(own file, -1, 0): %s\n", err(chown(mine, -1, 0)));
 	printf("chown(own file, 0, -1): %s\n", err(chown(mine, 0, -1)));
 	printf("unlink(own file): %s\n", err(unlink(mine)));
+	int p[2];
+	pipe(p);
+	fstat(p[0], &st);
+	printf("own pipe: uid %u gid %u mode %o\n", st.st_uid, st.st_gid, st.st_mode & 07777);
 	exit(0);
 }
 

@@ -307,6 +307,21 @@ static void values(char **argv)
 	readlink(proc_fd, file, sizeof file - 1);
 	printf("an open /proc file's link: %s\n", file);
 	close(fd);
+	/* cpuinfo's names are padded with tabs before the colon. */
+	slurp("/proc/cpuinfo");
+	unsigned long tb = 0, bogo = 0, bogo_cents = 0, mem = 0;
+	const char *v = strstr(buf, "\ntimebase\t: ");
+	if (v)
+		sscanf(v, "\ntimebase\t: %lu", &tb);
+	if ((v = strstr(buf, "\nbogomips\t: ")))
+		sscanf(v, "\nbogomips\t: %lu.%lu", &bogo, &bogo_cents);
+	if ((v = strstr(buf, "\nMemory\t\t: ")))
+		sscanf(v, "\nMemory\t\t: %lu MB", &mem);
+	printf("cpuinfo: processor 0 %d, a cpu name %d, bogomips is timebase / 500000: %d, "
+	       "Memory is RAM: %d\n",
+	       strncmp(buf, "processor\t: 0\n", 14) == 0, strstr(buf, "\ncpu\t\t: ") != NULL,
+	       tb > 0 && bogo * 100 + bogo_cents == tb / 5000,
+	       mem > 0 && mem * 1024 >= (unsigned long)((unsigned long long)si.totalram * si.mem_unit >> 10));
 	printf("chdir /proc, then ls-style open of \"self/stat\": %d\n",
 	       chdir("/proc") == 0 && slurp("self/stat") > 0);
 }

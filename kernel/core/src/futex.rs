@@ -190,7 +190,23 @@ impl FutexKey {
         }
         Ok(FutexKey { space, addr })
     }
+
+    /// Which of `FUTEX_BUCKETS` wait lists holds this key's waiters
+    /// (Linux's `futex_hash`, with Fibonacci hashing in place of jhash2):
+    /// the word index and the space folded into one number, times 2^32/phi,
+    /// top bits. Multiples of 1/phi spread evenly, so neighbouring words of
+    /// one lock array, and one address in processes of neighbouring pids,
+    /// land in different lists.
+    pub fn bucket(&self) -> usize {
+        let x = (self.addr >> 2) ^ (self.space << 20);
+        (x.wrapping_mul(0x9e37_79b9) >> (32 - FUTEX_BUCKET_BITS)) as usize
+    }
 }
+
+/// log2 of the number of futex wait lists. 64 lists for at most a few
+/// hundred threads: a list rarely holds more than one key.
+pub const FUTEX_BUCKET_BITS: u32 = 6;
+pub const FUTEX_BUCKETS: usize = 1 << FUTEX_BUCKET_BITS;
 
 /// A robust futex whose owner `tid` died holding it: the new word (the
 /// waiters bit kept, OWNER_DIED set, no owner) and whether to wake one
@@ -272,5 +288,22 @@ mod tests {
         );
         assert_eq!(owner_died(43, 42), None);
         assert_eq!(owner_died(FUTEX_OWNER_DIED | 42, 42), Some((FUTEX_OWNER_DIED, false)));
+    }
+
+    #[test]
+    fn keys_spread_over_buckets() {
+        let key = |space, addr| FutexKey::new(space, addr).unwrap().bucket();
+        // Neighbouring words and the same word in other processes: no two
+        // of eight share a list.
+        let words: alloc::vec::Vec<usize> = (0..8).map(|i| key(1, 0x1000_0000 + 4 * i)).collect();
+        let spaces: alloc::vec::Vec<usize> = (1..9).map(|s| key(s, 0x1000_0000)).collect();
+        for set in [words, spaces] {
+            assert!(set.iter().all(|&b| b < FUTEX_BUCKETS));
+            let mut sorted = set.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), set.len(), "{set:?}");
+        }
+        assert_eq!(key(3, 0x7fff_fff0), key(3, 0x7fff_fff0));
     }
 }

@@ -44,11 +44,13 @@ pub enum Global {
     Uptime,
     Loadavg,
     Stat,
+    Cpuinfo,
 }
 
 /// /proc's fixed entries: "self" first, then the files (a listing shows
 /// them before the process directories, as Linux's does).
-pub const GLOBALS: [(&str, Global); 4] = [
+pub const GLOBALS: [(&str, Global); 5] = [
+    ("cpuinfo", Global::Cpuinfo),
     ("meminfo", Global::Meminfo),
     ("uptime", Global::Uptime),
     ("loadavg", Global::Loadavg),
@@ -495,6 +497,42 @@ pub fn sys_stat(t: &SysStat) -> String {
     s
 }
 
+/// The name Linux's cputable gives a 32-bit PowerPC of this PVR (the
+/// cores Sigil runs on; others print as Linux prints an unknown one).
+fn cpu_name(pvr: u32) -> Option<&'static str> {
+    match pvr >> 16 {
+        0x0008 => Some("740/750"),
+        0x0083 => Some("e300c1"),
+        0x0084 => Some("e300c2"),
+        0x0085 => Some("e300c3"),
+        0x0006 => Some("603e"),
+        0x0007 => Some("603ev"),
+        0x0050 => Some("8xx"),
+        _ => None,
+    }
+}
+
+/// /proc/cpuinfo for one 32-bit PowerPC, as Linux's `show_cpuinfo` prints
+/// it: the processor's name, revision (major.minor from the PVR's low
+/// half) and bogomips, then the summary: timebase, platform and memory.
+/// With the timebase as the delay loop (ppc's `loops_per_jiffy` is the
+/// timebase ticks per jiffy), bogomips is timebase / 500000.
+pub fn cpuinfo(pvr: u32, tb_hz: u32, platform: &str, mem_mb: u32) -> String {
+    let mut s = String::new();
+    let _ = write!(s, "processor\t: 0\ncpu\t\t: ");
+    match cpu_name(pvr) {
+        Some(name) => s.push_str(name),
+        None => {
+            let _ = write!(s, "unknown ({pvr:08x})");
+        }
+    }
+    let (maj, min) = ((pvr >> 8) & 0xff, pvr & 0xff);
+    let _ = writeln!(s, "\nrevision\t: {maj}.{min} (pvr {:04x} {:04x})", pvr >> 16, pvr & 0xffff);
+    let _ = writeln!(s, "bogomips\t: {}.{:02}\n", tb_hz / 500_000, tb_hz / 5_000 % 100);
+    let _ = writeln!(s, "timebase\t: {tb_hz}\nplatform\t: {platform}\nMemory\t\t: {mem_mb} MB");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -649,5 +687,20 @@ mod tests {
         assert_eq!(loadavg(1, 3, 9), "0.00 0.00 0.00 1/3 9\n");
         let s = sys_stat(&SysStat { user: 1, system: 2, idle: 3, ..SysStat::default() });
         assert!(s.starts_with("cpu  1 0 2 3 0 0 0 0 0 0\ncpu0 1 0 2 3 0 0 0 0 0 0\n"), "{s}");
+    }
+
+    #[test]
+    fn cpuinfo_is_linuxs() {
+        let s = cpuinfo(0x0008_0301, 16_600_000, "PowerMac", 256);
+        assert_eq!(
+            s,
+            "processor\t: 0\ncpu\t\t: 740/750\nrevision\t: 3.1 (pvr 0008 0301)\n\
+             bogomips\t: 33.20\n\ntimebase\t: 16600000\nplatform\t: PowerMac\n\
+             Memory\t\t: 256 MB\n"
+        );
+        assert!(
+            cpuinfo(0x0084_0011, 66_000_000, "x", 64).contains("cpu\t\t: e300c2\nrevision\t: 0.17")
+        );
+        assert!(cpuinfo(0x1234_0000, 1, "x", 1).contains("unknown (12340000)"));
     }
 }

@@ -32,6 +32,7 @@ impl OpenFile {
 }
 
 /// linux_dirent64 d_type values.
+const DT_FIFO: u8 = 1;
 const DT_CHR: u8 = 2;
 pub(super) const DT_DIR: u8 = 4;
 pub(super) const DT_REG: u8 = 8;
@@ -43,31 +44,43 @@ fn dtype(n: &Node) -> u8 {
         Kind::File(_) => DT_REG,
         Kind::Symlink(_) => DT_LNK,
         Kind::Device(_) => DT_CHR,
+        Kind::Fifo(_) => DT_FIFO,
     }
 }
 
-/// Appends one linux_dirent64 record (u64 ino, i64 offset of the next, u16
-/// record length, u8 type, the NUL-terminated name padded to 8 bytes) if it
-/// fits in `room`.
-pub(super) fn put_dirent(
-    out: &mut Vec<u8>,
-    room: usize,
-    ino: u64,
-    next: u64,
-    ty: u8,
-    name: &str,
-) -> bool {
-    let reclen = (19 + name.len() + 1).next_multiple_of(8);
-    if out.len() + reclen > room {
-        return false;
+/// getdents64 over a directory's (cookie, inode, type, name) entries, in
+/// cookie order: writes the records from cookie `pos` on that fit in `len`
+/// bytes at `buf` and moves `pos` past the last one (its d_off, where the
+/// next read resumes). A buffer too small for even the first is EINVAL.
+/// Each record is a linux_dirent64: u64 ino, i64 offset of the next, u16
+/// record length, u8 type, the NUL-terminated name padded to 8 bytes.
+pub(super) fn getdents<'a>(
+    entries: impl Iterator<Item = (u64, u64, u8, &'a str)>,
+    pos: &Cell<u64>,
+    buf: u32,
+    len: u32,
+) -> Result<u32, Errno> {
+    let from = pos.get();
+    let (mut out, mut next) = (Vec::new(), from);
+    for (cookie, ino, ty, name) in entries.filter(|e| e.0 >= from) {
+        let reclen = (19 + name.len() + 1).next_multiple_of(8);
+        if out.len() + reclen > len as usize {
+            if out.is_empty() {
+                return Err(Errno::EINVAL);
+            }
+            break;
+        }
+        out.extend_from_slice(&ino.to_be_bytes());
+        out.extend_from_slice(&(cookie + 1).to_be_bytes());
+        out.extend_from_slice(&(reclen as u16).to_be_bytes());
+        out.push(ty);
+        out.extend_from_slice(name.as_bytes());
+        out.resize(out.len() + reclen - 19 - name.len(), 0);
+        next = cookie + 1;
     }
-    out.extend_from_slice(&ino.to_be_bytes());
-    out.extend_from_slice(&next.to_be_bytes());
-    out.extend_from_slice(&(reclen as u16).to_be_bytes());
-    out.push(ty);
-    out.extend_from_slice(name.as_bytes());
-    out.resize(out.len() + reclen - 19 - name.len(), 0);
-    true
+    copy_to_user(buf, &out).map_err(|_| Errno::EFAULT)?;
+    pos.set(next);
+    Ok(out.len() as u32)
 }
 
 impl FileOps for OpenFile {
@@ -124,40 +137,15 @@ impl FileOps for OpenFile {
         Ok(new as u64)
     }
 
-    /// "." and ".." first (positions 0 and 1), as on Linux, then each
-    /// entry whose cookie is at least the position; a record's d_off is
-    /// where the next read resumes.
+    /// "." and ".." first (cookies 0 and 1), as on Linux, then the entries
+    /// by their cookies.
     fn getdents(&self, buf: u32, len: u32) -> Result<u32, Errno> {
         let dir = self.node.dir()?.borrow();
         let parent_ino = self.node.parent().map_or(self.node.ino, |p| p.ino) as u64;
-        let (mut out, room) = (Vec::new(), len as usize);
-        let mut pos = self.pos.get();
-        let mut full = false;
-        for (off, ino, name) in [(0, self.node.ino as u64, "."), (1, parent_ino, "..")] {
-            if pos == off && !full {
-                match put_dirent(&mut out, room, ino, off + 1, DT_DIR, name) {
-                    true => pos = off + 1,
-                    false => full = true,
-                }
-            }
-        }
-        if !full {
-            let from = pos;
-            for e in dir.entries.iter().filter(|e| e.off >= from) {
-                let ty = dtype(&e.node);
-                if !put_dirent(&mut out, room, e.node.ino as u64, e.off + 1, ty, &e.name) {
-                    full = true;
-                    break;
-                }
-                pos = e.off + 1;
-            }
-        }
-        if out.is_empty() && full {
-            return Err(Errno::EINVAL);
-        }
-        copy_to_user(buf, &out).map_err(|_| Errno::EFAULT)?;
-        self.pos.set(pos);
-        Ok(out.len() as u32)
+        let dots = [(0, self.node.ino as u64, DT_DIR, "."), (1, parent_ino, DT_DIR, "..")];
+        let entries =
+            dir.entries.iter().map(|e| (e.off, e.node.ino as u64, dtype(&e.node), &*e.name));
+        getdents(dots.into_iter().chain(entries), &self.pos, buf, len)
     }
 
     fn status_flags(&self) -> u32 {

@@ -1,4 +1,4 @@
-//! Pipes: a bounded byte ring shared by a read end and a write end.
+//! Pipes and FIFOs: a bounded byte ring shared by read ends and write ends.
 //!
 //! Linux semantics (`fs/pipe.c`): a read returns what is buffered (at most
 //! `len`), blocks while the ring is empty and a writer exists, and returns 0
@@ -10,9 +10,11 @@
 //! into EINTR), or the partial count.
 //!
 //! Each end is one open file description: fork and dup share it, so "all
-//! writers closed" is "the write end object dropped" (`Drop` keeps the
-//! counts). The ring grows on demand up to its capacity, so an idle pipe
-//! costs no buffer.
+//! writers closed" is "the last write end object dropped" (`Drop` keeps the
+//! counts). A FIFO (named pipe, `mkfifo`) is the same ring reached through
+//! a tmpfs inode: each open(2) adds an end, and opening waits for the other
+//! side as Linux's `fifo_open` does. The ring grows on demand up to its
+//! capacity, so an idle pipe costs no buffer.
 //!
 //! Rings live on the kernel heap, so their capacities are reserved from a
 //! system-wide budget when a pipe is made (Linux's pipe-user-pages limits):
@@ -21,7 +23,7 @@
 //! filling pipes would exhaust the heap and panic the kernel.
 
 use alloc::collections::VecDeque;
-use alloc::rc::Rc;
+use alloc::rc::{Rc, Weak};
 use alloc::sync::Arc;
 use core::cell::RefCell;
 use core::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
@@ -30,6 +32,7 @@ use sigil_core::abi::Errno;
 use sigil_core::signal::{SigInfo, Signal};
 
 use super::poll::{PollWait, WaitQueue};
+use super::tmpfs::Node;
 use super::{flags, File, FileOps, Stat, StatusFlags, POLLERR, POLLHUP, POLLIN, POLLOUT};
 use crate::proc;
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};
@@ -56,19 +59,27 @@ struct Ring {
     cap: usize,
     readers: u32,
     writers: u32,
+    /// Opens of a read and of a write end so far (Linux's r_counter and
+    /// w_counter): a FIFO opener waiting for its partner waits for one of
+    /// these to move, so a partner that opens and closes at once is seen.
+    r_opens: u32,
+    w_opens: u32,
     ino: u64,
+    /// The maker's fs uid and gid, which fstat reports.
+    owner: (u32, u32),
 }
 
-/// What both ends share: the ring, and the processes polling either end.
-struct Pipe {
+/// What every end shares: the ring, and the processes polling either end.
+pub struct Pipe {
     ring: RefCell<Ring>,
     pollers: WaitQueue,
 }
 
 type Shared = Rc<Pipe>;
 
-/// Sleep channel for a pipe: its shared state's address. Readers and writers
-/// sleep on the same channel; every change wakes both, and the pollers.
+/// Sleep channel for a pipe: its shared state's address. Readers, writers
+/// and FIFO openers sleep on the same channel; every change wakes them all,
+/// and the pollers.
 fn chan(s: &Shared) -> usize {
     Rc::as_ptr(s) as usize
 }
@@ -78,14 +89,17 @@ fn wake(s: &Shared) {
     s.pollers.wake();
 }
 
-pub struct ReadEnd {
+/// One open end: pipe(2) makes a read end and a write end; open(2) of a
+/// FIFO makes one end for its access mode, O_RDWR being both at once.
+pub struct End {
     pipe: Shared,
     flags: StatusFlags,
-}
-
-pub struct WriteEnd {
-    pipe: Shared,
-    flags: StatusFlags,
+    /// The FIFO's inode (stat, fchmod, /proc/<pid>/fd); None for pipe(2)'s.
+    node: Option<Node>,
+    /// `w_opens` when this end was opened: a reader sees a hang-up only
+    /// once a writer came and went (Linux compares `f_version` with
+    /// `w_counter` in pipe_poll), not on a FIFO no writer ever opened.
+    w_seen: u32,
 }
 
 impl Drop for Ring {
@@ -94,31 +108,122 @@ impl Drop for Ring {
     }
 }
 
+impl Pipe {
+    /// A new pipe with no end open yet, its capacity reserved from the
+    /// budget: ENFILE when that is spent.
+    fn new() -> Result<Shared, Errno> {
+        let reserved = RESERVED.load(Ordering::Relaxed);
+        let cap = if reserved + PIPE_SIZE <= PIPES_SOFT { PIPE_SIZE } else { PIPE_BUF };
+        if reserved + cap > PIPES_HARD {
+            return Err(Errno::ENFILE);
+        }
+        RESERVED.fetch_add(cap, Ordering::Relaxed);
+        let ino = NEXT_INO.fetch_add(1, Ordering::Relaxed) as u64;
+        let c = crate::cred::current();
+        let (readers, writers, r_opens, w_opens) = (0, 0, 0, 0);
+        let owner = (c.uid.fs, c.gid.fs);
+        let ring =
+            Ring { buf: VecDeque::new(), cap, readers, writers, r_opens, w_opens, ino, owner };
+        Ok(Rc::new(Pipe { ring: RefCell::new(ring), pollers: WaitQueue::new() }))
+    }
+}
+
+impl End {
+    /// Opens an end of `pipe` with `oflags`' access mode and O_NONBLOCK,
+    /// counting it among the readers and/or writers.
+    fn open(pipe: &Shared, oflags: u32, node: Option<Node>) -> End {
+        let flags = StatusFlags::new(oflags & (flags::O_ACCMODE | flags::O_NONBLOCK));
+        let mut r = pipe.ring.borrow_mut();
+        let w_seen = r.w_opens;
+        let end = End { pipe: pipe.clone(), flags, node, w_seen };
+        if end.reads() {
+            r.readers += 1;
+            r.r_opens += 1;
+        }
+        if end.writes() {
+            r.writers += 1;
+            r.w_opens += 1;
+        }
+        drop(r);
+        wake(pipe);
+        end
+    }
+
+    fn reads(&self) -> bool {
+        self.flags.get() & flags::O_ACCMODE != flags::O_WRONLY
+    }
+
+    fn writes(&self) -> bool {
+        self.flags.get() & flags::O_ACCMODE != flags::O_RDONLY
+    }
+
+    /// Sleeps until `opens` (of the other kind of end) moves: a FIFO's
+    /// blocking open waiting for its partner (Linux `wait_for_partner`).
+    fn wait_partner(&self, opens: fn(&Ring) -> u32) -> Result<(), Errno> {
+        let seen = opens(&self.pipe.ring.borrow());
+        while opens(&self.pipe.ring.borrow()) == seen {
+            proc::sleep(chan(&self.pipe)).map_err(|_| Errno::ERESTARTSYS)?;
+        }
+        Ok(())
+    }
+}
+
 /// pipe2: a new pipe's (read end, write end), with O_NONBLOCK from `oflags`.
 /// ENFILE when the pipe budget is spent.
 pub fn new(oflags: u32) -> Result<(Arc<File>, Arc<File>), Errno> {
-    let reserved = RESERVED.load(Ordering::Relaxed);
-    let cap = if reserved + PIPE_SIZE <= PIPES_SOFT { PIPE_SIZE } else { PIPE_BUF };
-    if reserved + cap > PIPES_HARD {
-        return Err(Errno::ENFILE);
-    }
-    RESERVED.fetch_add(cap, Ordering::Relaxed);
-    let ino = NEXT_INO.fetch_add(1, Ordering::Relaxed) as u64;
-    let ring = Ring { buf: VecDeque::new(), cap, readers: 1, writers: 1, ino };
-    let pipe = Rc::new(Pipe { ring: RefCell::new(ring), pollers: WaitQueue::new() });
+    let pipe = Pipe::new()?;
     let nb = oflags & flags::O_NONBLOCK;
-    let r = ReadEnd { pipe: pipe.clone(), flags: StatusFlags::new(flags::O_RDONLY | nb) };
-    let w = WriteEnd { pipe, flags: StatusFlags::new(flags::O_WRONLY | nb) };
+    let r = End::open(&pipe, flags::O_RDONLY | nb, None);
+    let w = End::open(&pipe, flags::O_WRONLY | nb, None);
     Ok((Arc::new(r), Arc::new(w)))
 }
 
-impl FileOps for ReadEnd {
-    /// Linux: the read end is not open for writing.
-    fn write(&self, _buf: u32, _len: u32) -> Result<u32, Errno> {
-        Err(Errno::EBADF)
-    }
+/// A FIFO's inode (mkfifo): the pipe its openers share. The first open
+/// makes it and the last close frees it (Linux's `inode->i_pipe`), so
+/// bytes left when nobody has the FIFO open are discarded.
+#[derive(Default)]
+pub struct Fifo(RefCell<Weak<Pipe>>);
 
+/// open(2) of the FIFO `node` (Linux `fifo_open`). O_RDONLY waits for a
+/// writer and O_WRONLY for a reader, unless one is there or O_NONBLOCK is
+/// set: then a read end opens at once, and a write end with no reader is
+/// ENXIO. O_RDWR never waits. A signal while waiting is ERESTARTSYS.
+pub fn open_fifo(fifo: &Fifo, node: &Node, oflags: u32) -> Result<Arc<File>, Errno> {
+    let live = fifo.0.borrow().upgrade();
+    let pipe = match live {
+        Some(p) => p,
+        None => {
+            let p = Pipe::new()?;
+            *fifo.0.borrow_mut() = Rc::downgrade(&p);
+            p
+        }
+    };
+    let nonblock = oflags & flags::O_NONBLOCK != 0;
+    let acc = oflags & flags::O_ACCMODE;
+    let (readers, writers) = {
+        let r = pipe.ring.borrow();
+        (r.readers, r.writers)
+    };
+    if acc == flags::O_WRONLY && nonblock && readers == 0 {
+        return Err(Errno::ENXIO);
+    }
+    let end = End::open(&pipe, oflags, Some(node.clone()));
+    if !nonblock {
+        match acc {
+            flags::O_RDONLY if writers == 0 => end.wait_partner(|r| r.w_opens)?,
+            flags::O_WRONLY if readers == 0 => end.wait_partner(|r| r.r_opens)?,
+            _ => {}
+        }
+    }
+    Ok(Arc::new(end))
+}
+
+impl FileOps for End {
     fn read(&self, buf: u32, len: u32) -> Result<u32, Errno> {
+        // Linux: a write-only end is not open for reading.
+        if !self.reads() {
+            return Err(Errno::EBADF);
+        }
         if len == 0 {
             return Ok(0);
         }
@@ -149,6 +254,7 @@ impl FileOps for ReadEnd {
         }
     }
 
+    /// FIONREAD, on either end as on Linux: the bytes waiting to be read.
     fn ioctl(&self, req: u32, arg: u32) -> Result<u32, Errno> {
         if req != FIONREAD {
             return Err(Errno::ENOTTY);
@@ -158,7 +264,16 @@ impl FileOps for ReadEnd {
     }
 
     fn stat(&self) -> Stat {
-        Stat::fifo(self.pipe.ring.borrow().ino)
+        match &self.node {
+            Some(node) => node.stat(),
+            None => {
+                let r = self.pipe.ring.borrow();
+                Stat::fifo(r.ino, r.owner)
+            }
+        }
+    }
+    fn inode(&self) -> Option<&Node> {
+        self.node.as_ref()
     }
     fn status_flags(&self) -> u32 {
         self.flags.get()
@@ -168,24 +283,33 @@ impl FileOps for ReadEnd {
     }
     fn poll_ready(&self) -> u16 {
         let r = self.pipe.ring.borrow();
-        let mut ev = if r.buf.is_empty() { 0 } else { POLLIN };
-        if r.writers == 0 {
-            ev |= POLLHUP;
+        let mut ev = 0;
+        if self.reads() {
+            if !r.buf.is_empty() {
+                ev |= POLLIN;
+            }
+            if r.writers == 0 && r.w_opens != self.w_seen {
+                ev |= POLLHUP;
+            }
+        }
+        if self.writes() {
+            if r.readers == 0 {
+                ev |= POLLOUT | POLLERR;
+            } else if r.cap - r.buf.len() >= PIPE_BUF {
+                ev |= POLLOUT;
+            }
         }
         ev
     }
     fn poll_wait(&self) -> PollWait<'_> {
         PollWait::Queue(&self.pipe.pollers)
     }
-}
-
-impl FileOps for WriteEnd {
-    /// Linux: the write end is not open for reading.
-    fn read(&self, _buf: u32, _len: u32) -> Result<u32, Errno> {
-        Err(Errno::EBADF)
-    }
 
     fn write(&self, buf: u32, len: u32) -> Result<u32, Errno> {
+        // Linux: a read-only end is not open for writing.
+        if !self.writes() {
+            return Err(Errno::EBADF);
+        }
         let len = len as usize;
         let mut done = 0usize;
         let mut chunk = [0u8; 512];
@@ -235,39 +359,18 @@ impl FileOps for WriteEnd {
             }
         }
     }
-
-    fn stat(&self) -> Stat {
-        Stat::fifo(self.pipe.ring.borrow().ino)
-    }
-    fn status_flags(&self) -> u32 {
-        self.flags.get()
-    }
-    fn set_status_flags(&self, f: u32) {
-        self.flags.set(f)
-    }
-    fn poll_ready(&self) -> u16 {
-        let r = self.pipe.ring.borrow();
-        if r.readers == 0 {
-            return POLLOUT | POLLERR;
-        }
-        if r.cap - r.buf.len() >= PIPE_BUF {
-            POLLOUT
-        } else {
-            0
-        }
-    }
 }
 
-impl Drop for ReadEnd {
+impl Drop for End {
     fn drop(&mut self) {
-        self.pipe.ring.borrow_mut().readers -= 1;
-        wake(&self.pipe);
-    }
-}
-
-impl Drop for WriteEnd {
-    fn drop(&mut self) {
-        self.pipe.ring.borrow_mut().writers -= 1;
+        let mut r = self.pipe.ring.borrow_mut();
+        if self.reads() {
+            r.readers -= 1;
+        }
+        if self.writes() {
+            r.writers -= 1;
+        }
+        drop(r);
         wake(&self.pipe);
     }
 }

@@ -60,9 +60,10 @@ impl Stat {
         Stat::kernel_made((0, 5), ino, S_IFCHR | 0o620, (major, minor))
     }
 
-    /// A pipe end (both ends of one pipe share `ino`).
-    pub fn fifo(ino: u64) -> Stat {
-        Stat::kernel_made(PIPEFS_DEV, ino, S_IFIFO | 0o600, (0, 0))
+    /// A pipe end (both ends of one pipe share `ino`), owned by the fs
+    /// ids of the process that made the pipe, as pipefs inodes are.
+    pub fn fifo(ino: u64, (uid, gid): (u32, u32)) -> Stat {
+        Stat { uid, gid, ..Stat::kernel_made(PIPEFS_DEV, ino, S_IFIFO | 0o600, (0, 0)) }
     }
 
     /// An anonymous-inode file (eventfd, pidfd; Linux `anon_inode`: mode

@@ -67,6 +67,8 @@ pub enum Kind {
     Symlink(String),
     /// A device node: opening it is `devices::open`'s business.
     Device(&'static str),
+    /// A named pipe (mkfifo): opening it is `pipe::open_fifo`'s.
+    Fifo(super::pipe::Fifo),
 }
 
 /// A directory's entries in creation order. `off` is each entry's getdents

@@ -18,6 +18,8 @@ struct Frames {
     free: usize,
     /// Frames user memory may ever have (sysinfo's totalram).
     total: usize,
+    /// All of RAM, the kernel's part included (/proc/cpuinfo's Memory).
+    ram: usize,
 }
 
 static FRAMES: Mutex<Option<Frames>> = Mutex::new(None);
@@ -25,8 +27,8 @@ static FRAMES: Mutex<Option<Frames>> = Mutex::new(None);
 /// Gives the kernel heap the first `heap_frames` frames of the first range
 /// large enough (the buddy allocator keeps its free lists on the heap, so the
 /// heap comes first), then hands every other frame in `ranges` (half-open
-/// frame numbers) to the buddy allocator.
-pub fn init(ranges: &[(usize, usize)], heap_frames: usize) {
+/// frame numbers) to the buddy allocator. `ram` is the frames of all RAM.
+pub fn init(ranges: &[(usize, usize)], heap_frames: usize, ram: usize) {
     let heap = ranges.iter().find(|r| r.1 - r.0 >= heap_frames).expect("RAM for the kernel heap").0;
     super::heap::init(to_virt(heap * PAGE_SIZE), heap_frames * PAGE_SIZE);
     let mut buddy = FrameAllocator::<32>::new();
@@ -49,7 +51,7 @@ pub fn init(ranges: &[(usize, usize)], heap_frames: usize) {
     }
     let max = ranges.iter().map(|r| r.1).max().unwrap_or(0);
     let counts = alloc::vec![0; max];
-    *FRAMES.lock() = Some(Frames { buddy, counts, free, total: free });
+    *FRAMES.lock() = Some(Frames { buddy, counts, free, total: free, ram });
 }
 
 /// Allocates `1 << order` physically contiguous frames, naturally aligned and
@@ -113,6 +115,11 @@ pub fn release(phys: usize) {
 /// `totalram_pages`: RAM less the kernel, its heap and the initrd).
 pub fn total_count() -> usize {
     FRAMES.lock().as_ref().map_or(0, |f| f.total)
+}
+
+/// The frames of all RAM, the kernel's included (Linux's `total_memory`).
+pub fn ram_count() -> usize {
+    FRAMES.lock().as_ref().map_or(0, |f| f.ram)
 }
 
 /// Free frames right now (for the leak check at power-off).

@@ -8,11 +8,18 @@
 //! = woken (or its requeue target woken), field still set = a timeout or a
 //! signal, and it takes itself off the queue. The queues are bounded by the
 //! number of threads (each waits on at most one futex).
+//!
+//! As Linux's `futex_queues`, the waiters live in a fixed table of lists
+//! picked by a hash of the key (`FutexKey::bucket`), each list in arrival
+//! order, so a key's waiters wake first come, first served. A list keeps
+//! its storage when it empties: a wait allocates nothing once its list
+//! has grown (a map of per-key queues, as before, allocated and freed a
+//! node and a queue for every wait).
 
-use alloc::collections::{BTreeMap, VecDeque};
+use alloc::vec::Vec;
 
 use sigil_core::abi::Errno;
-use sigil_core::futex::{self as rules, FutexKey, WakeOp};
+use sigil_core::futex::{self as rules, FutexKey, WakeOp, FUTEX_BUCKETS};
 use sigil_core::signal::restart::RestartBlock;
 
 use super::{current, group, thread};
@@ -20,17 +27,24 @@ use crate::kcell::KCell;
 use crate::uaccess::{get_user, put_user};
 
 struct Waiter {
+    key: FutexKey,
     tid: u32,
     bitset: u32,
 }
 
-static QUEUES: KCell<BTreeMap<FutexKey, VecDeque<Waiter>>> = KCell::new(BTreeMap::new());
+static QUEUES: KCell<[Vec<Waiter>; FUTEX_BUCKETS]> =
+    KCell::new([const { Vec::new() }; FUTEX_BUCKETS]);
 
-/// Every queue is empty at power-off; free the map's storage for the leak check.
+/// The list `k`'s waiters are in (with other keys' of the same hash);
+/// callers borrow it only until they next sleep or switch.
+fn list(k: FutexKey) -> &'static mut Vec<Waiter> {
+    &mut QUEUES.get()[k.bucket()]
+}
+
+/// Every list is empty at power-off; free their storage for the leak check.
 pub fn release_empty_queues() {
-    let q = QUEUES.get();
-    if q.is_empty() {
-        *q = BTreeMap::new();
+    for l in QUEUES.get().iter_mut().filter(|l| l.is_empty()) {
+        *l = Vec::new();
     }
 }
 
@@ -48,8 +62,7 @@ fn chan(tid: u32) -> usize {
 /// handler runs, else restart_syscall waits again until the same deadline
 /// (Linux `futex_wait` and `futex_wait_restart`). Inlined into both of its
 /// callers (futex and restart_syscall): as a call of its own it made the
-/// futex ping-pong 88 instructions per round trip dearer, inlined 51
-/// (3405 -> 3456; the queue's map entry and push are no longer inlined).
+/// futex ping-pong 88 instructions per round trip dearer.
 #[inline(always)]
 pub fn wait(addr: u32, val: u32, bitset: u32, deadline: Option<u64>) -> Result<u32, Errno> {
     let k = key(addr)?;
@@ -59,7 +72,7 @@ pub fn wait(addr: u32, val: u32, bitset: u32, deadline: Option<u64>) -> Result<u
     }
     let me = current();
     let tid = me.tid;
-    QUEUES.get().entry(k).or_default().push_back(Waiter { tid, bitset });
+    list(k).push(Waiter { key: k, tid, bitset });
     me.futex = Some(k);
     let timer = deadline.map(|d| crate::time::timer::arm(d, crate::time::timer::Event::Wake(tid)));
     let r = loop {
@@ -86,22 +99,17 @@ pub fn wait(addr: u32, val: u32, bitset: u32, deadline: Option<u64>) -> Result<u
 }
 
 fn unqueue(k: FutexKey, tid: u32) {
-    let q = QUEUES.get();
-    if let Some(list) = q.get_mut(&k) {
-        list.retain(|w| w.tid != tid);
-        if list.is_empty() {
-            q.remove(&k);
-        }
+    let l = list(k);
+    if let Some(i) = l.iter().position(|w| w.tid == tid) {
+        l.remove(i);
     }
 }
 
 /// Wakes up to `n` waiters on `k` whose bitset meets `bitset`; returns how many.
 fn wake_key(k: FutexKey, n: u32, bitset: u32) -> u32 {
-    let q = QUEUES.get();
-    let Some(list) = q.get_mut(&k) else { return 0 };
     let mut woken = 0;
-    list.retain(|w| {
-        if woken >= n || w.bitset & bitset == 0 {
+    list(k).retain(|w| {
+        if woken >= n || w.key != k || w.bitset & bitset == 0 {
             return true;
         }
         woken += 1;
@@ -111,9 +119,6 @@ fn wake_key(k: FutexKey, n: u32, bitset: u32) -> u32 {
         }
         false
     });
-    if list.is_empty() {
-        q.remove(&k);
-    }
     woken
 }
 
@@ -149,23 +154,25 @@ pub fn requeue(
     if k1 == k2 {
         return Ok(woken);
     }
-    let q = QUEUES.get();
-    let mut moved = alloc::vec::Vec::new();
-    if let Some(list) = q.get_mut(&k1) {
-        while moved.len() < move_max as usize {
-            let Some(w) = list.pop_front() else { break };
-            moved.push(w);
-        }
-        if list.is_empty() {
-            q.remove(&k1);
+    // Take the first `move_max` of k1's waiters, in order, and append them
+    // to k2's (Linux `requeue_futex`).
+    let from = list(k1);
+    let mut moved = Vec::new();
+    let mut i = 0;
+    while i < from.len() && moved.len() < move_max as usize {
+        if from[i].key == k1 {
+            moved.push(from.remove(i));
+        } else {
+            i += 1;
         }
     }
     let count = moved.len() as u32;
-    for w in moved {
+    for mut w in moved {
         if let Some(t) = thread(w.tid) {
             t.futex = Some(k2);
         }
-        q.entry(k2).or_default().push_back(w);
+        w.key = k2;
+        list(k2).push(w);
     }
     Ok(woken + count)
 }

@@ -200,6 +200,7 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
             Arc::new(OpenFile::new(node.clone(), flags))
         }
         Kind::Dir(_) => Arc::new(OpenFile::new(node.clone(), flags)),
+        Kind::Fifo(fifo) => pipe::open_fifo(fifo, &node, flags)?,
         Kind::Symlink(_) => return Err(Errno::ELOOP),
     };
     proc::group().files.install(file, 0, flags & O_CLOEXEC != 0)

@@ -50,13 +50,13 @@ pub fn mkdirat(dirfd: i32, p: u32, mode: u32) -> SysResult {
     walk::create(&dir, &last, node).map(|_| 0)
 }
 
-/// mknodat(dirfd, path, mode, dev): a regular file (type S_IFREG or 0),
-/// or, for root, a character device this kernel has a driver for (a node
-/// like those in /dev). In Linux's order: a bad type is EINVAL (a directory
-/// EPERM), then the name (`create_at`), then a device by a non-root caller
-/// EPERM; a FIFO, a socket, a block device or an unknown device number is
-/// EPERM too, Linux's answer for a node type the file system does not
-/// support (this tmpfs has no named pipes).
+/// mknodat(dirfd, path, mode, dev): a regular file (type S_IFREG or 0), a
+/// FIFO (mkfifo), or, for root, a character device this kernel has a
+/// driver for (a node like those in /dev). In Linux's order: a bad type is
+/// EINVAL (a directory EPERM), then the name (`create_at`), then a device
+/// by a non-root caller EPERM; a socket, a block device or an unknown
+/// device number is EPERM too, Linux's answer for a node type the file
+/// system does not support (there are no Unix sockets to bind one to).
 pub fn mknodat(dirfd: i32, p: u32, mode: u32, dev: u32) -> SysResult {
     const S_IFBLK: u32 = 0o060000;
     const S_IFSOCK: u32 = 0o140000;
@@ -70,6 +70,7 @@ pub fn mknodat(dirfd: i32, p: u32, mode: u32, dev: u32) -> SysResult {
     let (dir, last) = create_at(dirfd, &name, false)?;
     let kind = match ty {
         0 | S_IFREG => tmpfs::empty_file(),
+        S_IFIFO => Kind::Fifo(Default::default()),
         S_IFCHR if crate::cred::current().uid.fs == 0 => {
             // Linux `new_decode_dev`: the 32-bit dev_t.
             let rdev = ((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));

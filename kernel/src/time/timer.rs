@@ -67,6 +67,11 @@ static NS_PER_TICK_32_32: KCell<u64> = KCell::new((1_000_000_000u64 << 32) / 16_
 /// may pass a tick late, never early).
 static TICKS_PER_NS_32_32: KCell<u64> = KCell::new((16_600_000u64 << 32).div_ceil(1_000_000_000));
 
+/// The timebase's frequency in Hz (/proc/cpuinfo's "timebase").
+pub fn tb_freq() -> u32 {
+    TB_FREQ.load(Ordering::Relaxed)
+}
+
 pub fn init(tb_freq: u32) {
     TB_FREQ.store(tb_freq, Ordering::Relaxed);
     *NS_PER_TICK_32_32.get() = (1_000_000_000u64 << 32) / tb_freq as u64;

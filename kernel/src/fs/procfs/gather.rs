@@ -235,6 +235,15 @@ fn global(which: Global) -> String {
                 page_tables: tables * (PAGE_SIZE as u64 / 1024),
             })
         }
+        Global::Cpuinfo => {
+            let mb = (frames::ram_count() * PAGE_SIZE >> 20) as u32;
+            fmt::cpuinfo(
+                crate::arch::pvr(),
+                crate::time::timer::tb_freq(),
+                crate::arch::MACHINE,
+                mb,
+            )
+        }
         Global::Uptime => fmt::uptime(now_ns(), crate::time::cputime::totals().idle),
         Global::Loadavg => fmt::loadavg(running, threads as u32, proc::last_id()),
         Global::Stat => {

@@ -31,7 +31,7 @@ use sigil_core::abi::Errno;
 use sigil_core::path::{may_access, MAY_READ, MAY_WRITE};
 use sigil_core::procfs::{self as fmt, Entry, PidFile};
 
-use super::file::{put_dirent, OpenFile, DT_DIR, DT_LNK, DT_REG};
+use super::file::{OpenFile, DT_DIR, DT_LNK, DT_REG};
 use super::flags::{O_ACCMODE, O_CREAT, O_DIRECTORY, O_EXCL, O_RDONLY, O_TRUNC, O_WRONLY};
 use super::stat::{Stat, S_IFDIR, S_IFLNK, S_IFREG};
 use super::{tmpfs, walk, File, FileOps, StatusFlags};
@@ -411,20 +411,9 @@ impl FileOps for ProcFile {
 
     fn getdents(&self, buf: u32, len: u32) -> Result<u32, Errno> {
         let entries = listing(self.entry)?;
-        let from = self.pos.get();
-        let (mut out, mut pos) = (Vec::new(), from);
-        for (cookie, ino, ty, name) in entries.iter().filter(|e| e.0 >= from) {
-            if !put_dirent(&mut out, len as usize, *ino, cookie + 1, *ty, name) {
-                if out.is_empty() {
-                    return Err(Errno::EINVAL);
-                }
-                break;
-            }
-            pos = cookie + 1;
-        }
-        copy_to_user(buf, &out).map_err(|_| Errno::EFAULT)?;
-        self.pos.set(pos);
-        Ok(out.len() as u32)
+        let entries =
+            entries.iter().map(|(cookie, ino, ty, name)| (*cookie, *ino, *ty, name.as_str()));
+        super::file::getdents(entries, &self.pos, buf, len)
     }
 
     fn status_flags(&self) -> u32 {
