@@ -11,8 +11,9 @@
 //!
 //! What counts as a reference: `crate::a`, the items of `use crate::{a, b::c}`
 //! and the exported macros (`kprintln!`/`kprint!` are `console`'s,
-//! `sigtrace!` is `trace`'s). Comments and string literals are skipped;
-//! `super::` stays inside a module and is not an edge. A name that is no
+//! `sigtrace!` is `trace`'s). Comments and string literals are skipped. A
+//! `super::` that stays inside a top-level module is no edge; one that
+//! climbs to the crate root counts as `crate::`. A name that is no
 //! module is an item of main.rs (`crate::shutdown`), the top layer.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -150,8 +151,12 @@ fn graph(src: &Path, modules: &BTreeSet<String>) -> Graph {
             "main.rs" => "main".to_owned(),
             t => t.trim_end_matches(".rs").to_owned(),
         };
+        // `super::` climbs to the crate root from a top-level module's own
+        // file (`a.rs`, `a/mod.rs`), `super::super::` from `a/b.rs`, ...
+        let depth = rel.trim_end_matches("/mod.rs").trim_end_matches(".rs").split('/').count();
         let text = std::fs::read_to_string(&f).expect("readable source");
-        for r in references(&strip(&text)) {
+        let text = strip(&text).replace(&"super::".repeat(depth), "crate::");
+        for r in references(&text) {
             let to = if modules.contains(&r) { r } else { "main".to_owned() };
             if to != top {
                 g.entry(top.clone()).or_default().entry(to).or_default().insert(rel.clone());
