@@ -23,8 +23,8 @@ use sigil_qemu::repo_root;
 
 /// Upward edges still in the tree: (from, to, why).
 const ALLOWED: &[(&str, &str, &str)] = &[
-    ("arch", "mm", "the MMU code maps with mm's frame allocator and page-size constants"),
-    ("arch", "devtree", "the boards' early set-up finds the device tree (devtree::at) before mm exists"),
+    ("arch", "mm", "the hash table is allocated from mm::frames; the address translations (to_virt, to_phys) and TASK_SIZE are mm's"),
+    ("arch", "devtree", "the U-Boot boards' early set-up reads the device tree blob (devtree::at)"),
     ("arch", "uaccess", "the 8xx's DTLB-error handler reads a user dcbx instruction to find the address (DAR unset)"),
     ("arch", "trap", "the exception vectors hand each trap to the generic handler (the entry shim)"),
     ("proc", "fs", "a process owns its file table, cwd and /proc view; exec reads the binary through the file tree"),
