@@ -89,4 +89,7 @@ impl FileOps for EventFd {
     fn poll_wait(&self) -> PollWait<'_> {
         PollWait::Queue(&self.pollers)
     }
+    fn anon_name(&self) -> Option<&'static str> {
+        Some("[eventfd]")
+    }
 }

@@ -29,4 +29,7 @@ impl FileOps for PidFd {
     fn pidfd(&self) -> Option<u32> {
         Some(self.pid)
     }
+    fn anon_name(&self) -> Option<&'static str> {
+        Some("[pidfd]")
+    }
 }

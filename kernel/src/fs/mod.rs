@@ -142,6 +142,16 @@ pub trait FileOps {
     fn pidfd(&self) -> Option<u32> {
         None
     }
+    /// An anonymous-inode file's kind as /proc/<pid>/fd links name it
+    /// ("[eventfd]", "[pidfd]", "[signalfd]"); None for other files.
+    fn anon_name(&self) -> Option<&'static str> {
+        None
+    }
+    /// signalfd4 on an existing descriptor: a signalfd takes the new mask;
+    /// any other file is EINVAL.
+    fn set_signal_mask(&self, _mask: sigil_core::signal::SigSet) -> Result<(), Errno> {
+        Err(Errno::EINVAL)
+    }
 }
 
 /// The console terminal (`dev::tty`), opened under one of its names:

@@ -58,6 +58,23 @@ impl WaitQueue {
         self.pollers.borrow_mut().retain(|&p| p != tid);
     }
 
+    /// Sleeps the current thread until the queue is woken or a signal
+    /// interrupts (Err): a blocking read's wait on the object its pollers
+    /// watch (Linux `wait_event_interruptible`).
+    pub fn sleep(&self) -> Result<(), ()> {
+        let tid = proc::current().tid;
+        self.add(tid);
+        let r = proc::sleep(chan(tid));
+        self.remove(tid);
+        r
+    }
+
+    /// Is nobody waiting? (A cheap test before `wake` on a hot path.)
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.pollers.borrow().is_empty()
+    }
+
     /// The object changed: every thread polling it scans again.
     pub fn wake(&self) {
         for &tid in self.pollers.borrow().iter() {

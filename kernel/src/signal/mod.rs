@@ -34,7 +34,7 @@ use sigil_core::signal::{
 
 use core::sync::atomic::Ordering;
 
-use sigil_core::signal::queue::{queue_limit, LIVE_NODES};
+use sigil_core::signal::queue::{queue_limit, SigQueueNode, LIVE_NODES};
 
 use crate::arch::TrapFrame;
 use crate::proc::{self, Group, State, Thread};
@@ -307,8 +307,13 @@ fn complete(g: &mut Group, target: Option<&mut Thread>, sig: Signal) {
             if let State::Sleeping(_) = t.state {
                 proc::wake(t);
             }
+            return;
         }
     }
+    // Blocked where it can go: a signalfd reader or poller may be waiting
+    // for it (Linux `signalfd_notify`). A thread that takes the signal
+    // needs no such wake-up: a signalfd read it sleeps in is interrupted.
+    crate::event::signalfd::notify();
 }
 
 /// The current thread has just blocked `newly`: process-directed signals
@@ -367,6 +372,21 @@ fn work_pending(t: &Thread, g: &Group) -> bool {
 /// another thread's exec)?
 fn doomed(t: &Thread, g: &Group) -> bool {
     g.exit.is_some() && g.exec_tid != Some(t.tid)
+}
+
+/// Takes the next signal of `want` off `t`'s own queue, else its
+/// process's, for a taker that is not a handler (sigtimedwait, a signalfd
+/// read); a stale timer signal is dropped and the next one taken (Linux
+/// `dequeue_signal`).
+pub fn take(t: &mut Thread, want: SigSet) -> Option<alloc::boxed::Box<SigQueueNode>> {
+    let others = SigSet::from_bits(!want.bits());
+    loop {
+        let mut node =
+            t.sig.pending.dequeue(others).or_else(|| t.group().sig.shared.dequeue(others))?;
+        if crate::time::timers::on_dequeue(t.group().pid, &mut node.info) {
+            return Some(node);
+        }
+    }
 }
 
 /// Should an interruptible sleep end?

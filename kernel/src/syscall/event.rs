@@ -1,12 +1,13 @@
 //! Event descriptors' system calls: eventfd2 (and the old eventfd),
-//! pidfd_open and pidfd_send_signal. The files are `crate::event`'s.
+//! signalfd4 (and the old signalfd), pidfd_open and pidfd_send_signal.
+//! The files are `crate::event`'s.
 
 use sigil_core::abi::Errno;
 use sigil_core::eventfd::{Counter, EFD_CLOEXEC, EFD_NONBLOCK};
 use sigil_core::signal::SigInfo;
 
 use super::SysResult;
-use crate::event::{eventfd, pidfd};
+use crate::event::{eventfd, pidfd, signalfd};
 use crate::proc;
 
 /// eventfd2(initval, flags): EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC.
@@ -14,6 +15,29 @@ pub fn eventfd2(initval: u32, flags: u32) -> SysResult {
     let counter = Counter::new(initval, flags)?;
     let file = eventfd::new(counter, flags & EFD_NONBLOCK);
     proc::group().files.install(file, 0, flags & EFD_CLOEXEC != 0)
+}
+
+/// signalfd4(fd, mask, sizemask, flags): a new signalfd for `mask` (fd -1)
+/// or a new mask for signalfd `fd`. In Linux's order: a sizemask other
+/// than the kernel sigset's 8 bytes is EINVAL, a bad mask pointer EFAULT,
+/// unknown flags EINVAL, then `fd` (EBADF if not open, EINVAL if not a
+/// signalfd). SIGKILL and SIGSTOP are dropped from the mask.
+pub fn signalfd4(fd: u32, mask: u32, sizemask: u32, flags: u32) -> SysResult {
+    const SFD_CLOEXEC: u32 = crate::fs::flags::O_CLOEXEC;
+    const SFD_NONBLOCK: u32 = crate::fs::flags::O_NONBLOCK;
+    if sizemask != sigil_core::abi::SIGSET_SIZE {
+        return Err(Errno::EINVAL);
+    }
+    let mask = super::sig::read_sigset(mask)?.blockable();
+    if flags & !(SFD_CLOEXEC | SFD_NONBLOCK) != 0 {
+        return Err(Errno::EINVAL);
+    }
+    if fd as i32 == -1 {
+        let file = signalfd::new(mask, flags & SFD_NONBLOCK);
+        return proc::group().files.install(file, 0, flags & SFD_CLOEXEC != 0);
+    }
+    proc::group().files.get(fd)?.set_signal_mask(mask)?;
+    Ok(fd)
 }
 
 /// PIDFD_NONBLOCK is O_NONBLOCK; a pidfd is always close-on-exec.

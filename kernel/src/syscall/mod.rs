@@ -135,6 +135,8 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Pwrite64 => fs::pread64(a!(0), a!(1), a!(2), a!(4), a!(5), true),
         Close => fs::close(a!(0)),
         Ioctl => fs::ioctl(a!(0), a!(1), a!(2)),
+        Signalfd => event::signalfd4(a!(0), a!(1), a!(2), 0),
+        Signalfd4 => event::signalfd4(a!(0), a!(1), a!(2), a!(3)),
         Eventfd => event::eventfd2(a!(0), 0),
         Eventfd2 => event::eventfd2(a!(0), a!(1)),
         PidfdOpen => event::pidfd_open(a!(0), a!(1)),

@@ -4,13 +4,12 @@
 //! alternate stack (sigaltstack), and the way back from a handler
 //! (sigreturn, rt_sigreturn).
 
-use alloc::boxed::Box;
 use sigil_core::abi::{self, Errno};
 use sigil_core::job::kill::kill_target;
 use sigil_core::signal::action::check_rt_sigaction;
 use sigil_core::signal::frame::FrameKind;
 use sigil_core::signal::info::check_queue_code;
-use sigil_core::signal::{SigAction, SigInfo, SigQueueNode, SigSet, Signal, StackT};
+use sigil_core::signal::{SigAction, SigInfo, SigSet, Signal, StackT};
 
 use super::SysResult;
 use crate::arch::TrapFrame;
@@ -242,7 +241,7 @@ fn blocked_pending() -> SigSet {
     t.sig.pending.pending().union(t.group().sig.shared.pending()).intersect(t.sig.blocked)
 }
 
-fn read_sigset(addr: u32) -> Result<SigSet, Errno> {
+pub(super) fn read_sigset(addr: u32) -> Result<SigSet, Errno> {
     let w = UserWindow::open(addr, 8, Access::Read).map_err(|_| Errno::EFAULT)?;
     let s = SigSet::from_user_words(w.get(0), w.get(4));
     w.finish().map_err(|_| Errno::EFAULT)?;
@@ -363,20 +362,11 @@ pub fn rt_sigtimedwait(
     r
 }
 
-/// Takes a signal of `want` off the thread's own set, else the process's.
-fn take_wanted(p: &mut proc::Thread, want: SigSet) -> Option<Box<SigQueueNode>> {
-    let others = SigSet::from_bits(!want.bits());
-    p.sig.pending.dequeue(others).or_else(|| p.group().sig.shared.dequeue(others))
-}
-
 fn wait_for(want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
     loop {
         // Looked up again after each sleep (the invariants of `proc`).
         let p = proc::current();
-        if let Some(mut node) = take_wanted(p, want) {
-            if !crate::time::timers::on_dequeue(p.group().pid, &mut node.info) {
-                continue; // a stale timer signal
-            }
+        if let Some(node) = signal::take(p, want) {
             if uinfo != 0 {
                 let mut w =
                     UserWindow::open(uinfo, 128, Access::Write).map_err(|_| Errno::EFAULT)?;

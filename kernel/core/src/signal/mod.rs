@@ -23,6 +23,7 @@ pub mod frame;
 pub mod info;
 pub mod queue;
 pub mod restart;
+pub mod signalfd;
 pub mod sigset;
 
 #[cfg(test)]

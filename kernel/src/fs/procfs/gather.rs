@@ -236,7 +236,7 @@ fn global(which: Global) -> String {
             })
         }
         Global::Cpuinfo => {
-            let mb = (frames::ram_count() * PAGE_SIZE >> 20) as u32;
+            let mb = ((frames::ram_count() * PAGE_SIZE) >> 20) as u32;
             fmt::cpuinfo(
                 crate::arch::pvr(),
                 crate::time::timer::tb_freq(),

@@ -152,8 +152,7 @@ fn fd_target(f: &File) -> String {
     match st.mode & super::stat::S_IFMT {
         super::stat::S_IFIFO => format!("pipe:[{}]", st.ino),
         super::stat::S_IFCHR => String::from(super::devices::path_of(st.rdev).unwrap_or("/dev/?")),
-        _ if f.pidfd().is_some() => String::from("anon_inode:[pidfd]"),
-        _ => String::from("anon_inode:[eventfd]"),
+        _ => format!("anon_inode:{}", f.anon_name().unwrap_or("[?]")),
     }
 }
 
