@@ -140,6 +140,11 @@ fn event_fds() {
             "poll woke: 1, POLLIN, then read 6",
             "child: killed by 15",
             "pidfd_send_signal after the reap: No such process",
+            "pidfd poll while it runs: 0",
+            "waitid(P_PIDFD, nonblocking pidfd): Resource temporarily unavailable",
+            "pidfd poll until it ends: 1, revents 0x1",
+            "waitid(P_PIDFD): ok, si_pid is the child 1, code 1, status 3",
+            "waitid(P_PIDFD, an eventfd): Bad file descriptor",
         ],
     );
 }

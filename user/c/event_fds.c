@@ -1,5 +1,6 @@
 /* event_fds: eventfd (counter and semaphore modes, blocking, poll) and
- * pidfd_open + pidfd_send_signal, with the errors Linux gives for misuse.
+ * pidfd_open + pidfd_send_signal, poll on a pidfd and waitid(P_PIDFD),
+ * with the errors Linux gives for misuse.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +14,10 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#ifndef P_PIDFD
+#define P_PIDFD 3 /* Linux 5.3's idtype */
+#endif
 
 static const char *err(long r)
 {
@@ -83,6 +88,46 @@ static void eventfds(void)
 	printf("eventfd2 with an unknown flag: %s\n", err(eventfd(0, 8)));
 }
 
+/* A pidfd becomes readable when its process ends, and waitid(P_PIDFD)
+ * waits for that child (with PIDFD_NONBLOCK: EAGAIN while it runs). */
+static void pidfd_wait(int efd)
+{
+	int go[2];
+	pipe(go);
+	pid_t pid = fork();
+	if (pid == 0) {
+		char c;
+		read(go[0], &c, 1);
+		_exit(3);
+	}
+	int fd = pidfd_open(pid, O_NONBLOCK);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	printf("pidfd poll while it runs: %d\n", poll(&p, 1, 0));
+	printf("pidfd F_GETFL has O_NONBLOCK: %d\n", (fcntl(fd, F_GETFL) & O_NONBLOCK) != 0);
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	errno = 0;
+	printf("waitid(P_PIDFD, nonblocking pidfd): %s\n", err(waitid(P_PIDFD, fd, &si, WEXITED)));
+	printf("waitid(P_PIDFD, WNOHANG): %s, si_pid 0 %d\n",
+	       err(waitid(P_PIDFD, fd, &si, WEXITED | WNOHANG)), si.si_pid == 0);
+	write(go[1], "x", 1);
+	printf("pidfd poll until it ends: %d, revents %#x\n", poll(&p, 1, -1), p.revents);
+	printf("waitid(P_PIDFD): %s, si_pid is the child %d, code %d, status %d\n",
+	       err(waitid(P_PIDFD, fd, &si, WEXITED)), si.si_pid == pid, si.si_code, si.si_status);
+	errno = 0;
+	printf("waitid(P_PIDFD) again: %s\n", err(waitid(P_PIDFD, fd, &si, WEXITED)));
+	printf("pidfd poll after the reap: %d\n", poll(&p, 1, 0));
+	errno = 0;
+	printf("waitid(P_PIDFD, an eventfd): %s\n", err(waitid(P_PIDFD, efd, &si, WEXITED)));
+	errno = 0;
+	printf("waitid(P_PIDFD, fd 99): %s\n", err(waitid(P_PIDFD, 99, &si, WEXITED)));
+	errno = 0;
+	printf("waitid(P_PIDFD, -1): %s\n", err(waitid(P_PIDFD, -1, &si, WEXITED)));
+	close(fd);
+	close(go[0]);
+	close(go[1]);
+}
+
 static void pidfds(void)
 {
 	int status;
@@ -124,6 +169,7 @@ static void pidfds(void)
 	printf("pidfd_send_signal on an eventfd: %s\n", err(pidfd_send_signal(efd, SIGTERM, NULL, 0)));
 	errno = 0;
 	printf("pidfd_send_signal on fd 99: %s\n", err(pidfd_send_signal(99, SIGTERM, NULL, 0)));
+	pidfd_wait(efd);
 	errno = 0;
 	printf("pidfd_open(-1): %s\n", err(pidfd_open(-1, 0)));
 	errno = 0;

@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timing.h"
+
 #define MS 1000000L
 
 static volatile sig_atomic_t hits;
@@ -34,18 +36,6 @@ static void on_usr1(int sig)
 {
 	(void)sig;
 	hits++;
-}
-
-static const char *yes(int c)
-{
-	return c ? "yes" : "no";
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void sleep_ms(long ms)

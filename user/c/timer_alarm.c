@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timing.h"
+
 static volatile sig_atomic_t alarms, last_code;
 
 static void on_alrm(int sig, siginfo_t *si, void *uc)
@@ -33,18 +35,6 @@ static void sleep_ms(long ms)
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static const char *yes(int c)
-{
-	return c ? "yes" : "no";
 }
 
 int main(void)

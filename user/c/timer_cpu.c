@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timing.h"
+
 static volatile sig_atomic_t vtalrms, profs, last_code;
 static volatile unsigned long sink;
 
@@ -35,13 +37,6 @@ static void on_sig(int sig, siginfo_t *si, void *uc)
 	else
 		profs++;
 	last_code = si->si_code;
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
 static long tv_ms(struct timeval tv)
@@ -112,11 +107,6 @@ static void set(int which, long interval_ms, long value_ms, struct itimerval *ol
 		perror("setitimer");
 		exit(1);
 	}
-}
-
-static const char *yes(int c)
-{
-	return c ? "yes" : "no";
 }
 
 static void periodic(int which, const char *name, volatile sig_atomic_t *count, const char *sig)

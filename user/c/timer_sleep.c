@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timing.h"
+
 #define MS 1000000L
 
 struct ts32 {
@@ -34,18 +36,6 @@ static void on_alrm(int sig)
 {
 	(void)sig;
 	hits++;
-}
-
-static const char *yes(int c)
-{
-	return c ? "yes" : "no";
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* SIGALRM in `ms` milliseconds. */

@@ -1,30 +1,49 @@
 //! pidfd: a descriptor naming a process (Linux `kernel/pid.c`), so that a
-//! signal reaches the process it was opened for (pidfd_send_signal).
+//! signal reaches the process it was opened for (pidfd_send_signal), a
+//! poll learns when it ends, and waitid(P_PIDFD) waits for it.
 //!
 //! The descriptor keeps the pid number. Linux keeps a reference to the
 //! `struct pid`, so its pidfd can never reach a later process that reuses
 //! the number; Sigil's pids wrap only after 32767 ids, and until then the
-//! number names one process. Poll on a pidfd (readable when the process
-//! exits) is not implemented: it never reports ready.
+//! number names one process. Poll reports POLLIN once the process has
+//! ended (a zombie, or reaped): every process end wakes the pollers of
+//! all pidfds (`proc::wait::EXITED`), and each looks at its own.
 
 use alloc::sync::Arc;
 
-use crate::fs::{File, FileOps, Stat};
+use crate::fs::poll::PollWait;
+use crate::fs::{flags, File, FileOps, Stat, StatusFlags, POLLIN};
+use crate::proc;
 
 pub struct PidFd {
     pub pid: u32,
+    /// O_RDWR, and O_NONBLOCK from PIDFD_NONBLOCK (waitid then does not wait).
+    flags: StatusFlags,
 }
 
-pub fn new(pid: u32) -> Arc<File> {
-    Arc::new(PidFd { pid })
+/// pidfd_open's file for `pid`, O_NONBLOCK from `oflags`.
+pub fn new(pid: u32, oflags: u32) -> Arc<File> {
+    Arc::new(PidFd { pid, flags: StatusFlags::new(flags::O_RDWR | oflags & flags::O_NONBLOCK) })
 }
 
 impl FileOps for PidFd {
     fn stat(&self) -> Stat {
         crate::fs::Stat::anon()
     }
+    fn status_flags(&self) -> u32 {
+        self.flags.get()
+    }
+    fn set_status_flags(&self, f: u32) {
+        self.flags.set(f)
+    }
     fn poll_ready(&self) -> u16 {
-        0
+        match proc::get(self.pid) {
+            Some(g) if !g.zombie => 0,
+            _ => POLLIN,
+        }
+    }
+    fn poll_wait(&self) -> PollWait<'_> {
+        PollWait::Queue(proc::wait::EXITED.get())
     }
     fn pidfd(&self) -> Option<u32> {
         Some(self.pid)

@@ -27,6 +27,7 @@ use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::cputime::CpuTimes;
 
 use super::{current, get, group, schedule, sleep, Group, State, TABLE};
+use crate::fs::poll::WaitQueue;
 use crate::kcell::KCell;
 
 /// Told of every process that ends, before its parent hears of it: the
@@ -38,6 +39,15 @@ static EXIT_HOOK: KCell<fn(&Group)> = KCell::new(|_| {});
 /// Registers the exit hook (once, at boot).
 pub fn on_exit(hook: fn(&Group)) {
     *EXIT_HOOK.get() = hook;
+}
+
+/// The pollers of every pidfd: a process that ends wakes them, and each
+/// looks whether its process was the one (Linux wakes `pid->wait_pidfd`).
+pub static EXITED: KCell<WaitQueue> = KCell::new(WaitQueue::new());
+
+/// Nobody polls at power-off: free the queue's storage for the leak check.
+pub fn release_pollers() {
+    *EXITED.get() = WaitQueue::new();
 }
 
 /// exit_group(status), or a fatal signal: the whole process ends with wait
@@ -98,6 +108,7 @@ fn process_end() {
     }
     g.wait_status = status;
     g.zombie = true;
+    EXITED.get().wake();
     let pid = g.pid;
     (*EXIT_HOOK.get())(g);
     let reaper = new_parent(g.ppid);

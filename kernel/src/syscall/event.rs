@@ -52,7 +52,7 @@ pub fn pidfd_open(pid: u32, flags: u32) -> SysResult {
     if proc::get(pid).is_none() {
         return Err(if proc::thread(pid).is_some() { Errno::EINVAL } else { Errno::ESRCH });
     }
-    proc::group().files.install(pidfd::new(pid), 0, true)
+    proc::group().files.install(pidfd::new(pid, flags), 0, true)
 }
 
 /// pidfd_send_signal(pidfd, sig, info, flags): kill() to the process the

@@ -42,8 +42,27 @@ pub fn wait4(pid: i32, status: u32, options: u32, rusage: u32) -> SysResult {
 /// waitid(idtype, id, &info, options, &rusage): the event as a SIGCHLD
 /// siginfo (all zero when WNOHANG finds nothing); returns 0.
 pub fn waitid(idtype: u32, id: i32, info: u32, options: u32, rusage: u32) -> SysResult {
-    let sel = WaitFor::from_waitid(idtype, id, proc::group().job.pgid)?;
-    let found = proc::wait::wait(sel, wait::waitid_options(options)?)?;
+    let mut options = wait::waitid_options(options)?;
+    let mut nonblock = false;
+    let sel = if idtype == wait::P_PIDFD {
+        // Linux `kernel_waitid`: EINVAL for a negative descriptor, then
+        // `pidfd_get_pid`'s EBADF for one not open or not a pidfd; a
+        // PIDFD_NONBLOCK one makes the wait WNOHANG and "nothing yet" EAGAIN.
+        let f = proc::group().files.get(u32::try_from(id).map_err(|_| Errno::EINVAL)?)?;
+        let pid = f.pidfd().ok_or(Errno::EBADF)?;
+        nonblock = f.status_flags() & crate::fs::flags::O_NONBLOCK != 0;
+        WaitFor::Pid(pid)
+    } else {
+        WaitFor::from_waitid(idtype, id, proc::group().job.pgid)?
+    };
+    let asked_wnohang = options & abi::WNOHANG != 0;
+    if nonblock {
+        options |= abi::WNOHANG;
+    }
+    let found = proc::wait::wait(sel, options)?;
+    if found.is_none() && nonblock && !asked_wnohang {
+        return Err(Errno::EAGAIN);
+    }
     if info != 0 {
         let words = found.as_ref().map_or([0; 8], |f| *f.event.siginfo(f.pid, 0).words());
         let mut w = UserWindow::open(info, 4 * wait::WAITID_WORDS as u32, Access::Write)

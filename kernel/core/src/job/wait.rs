@@ -4,7 +4,8 @@
 //! Linux `kernel/exit.c` (`do_wait`, `wait_consider_task`):
 //! - wait4(pid): `pid > 0` that child, `-1` any child, `0` any child in the
 //!   caller's group, `< -1` any child in group `-pid`. waitid(idtype, id):
-//!   P_PID, P_PGID (id 0: the caller's group), P_ALL.
+//!   P_PID, P_PGID (id 0: the caller's group), P_ALL, and P_PIDFD once the
+//!   caller has resolved the descriptor to a pid.
 //! - Events: an exit (WEXITED, always on for wait4), a stop (WSTOPPED, which
 //!   wait4 spells WUNTRACED), a continue (WCONTINUED). Each is reported once,
 //!   unless WNOWAIT (waitid only) leaves it to be reported again.
@@ -27,6 +28,9 @@ const INTERNAL: u32 = WNOTHREAD | WALL | WCLONE;
 pub const P_ALL: u32 = 0;
 pub const P_PID: u32 = 1;
 pub const P_PGID: u32 = 2;
+/// The child a pidfd names: the caller resolves the descriptor, then
+/// waits for `WaitFor::Pid` (`from_waitid` alone cannot).
+pub const P_PIDFD: u32 = 3;
 
 /// The children one wait call selects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
