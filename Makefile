@@ -24,6 +24,8 @@ include boards/$(BOARD).mk
 CARGO      := /usr/bin/cargo
 KERNEL_DIR := target/kernel/$(BOARD)
 KERNEL     := $(KERNEL_DIR)/sigil.elf
+# Cargo's build directory for the kernel (`make debug` has its own).
+KERNEL_BUILD = target/kernel-build/$(BOARD)
 HOST_BIN   := target/host
 RUNNER     := $(HOST_BIN)/sigil-run
 INIT       ?=
@@ -55,10 +57,10 @@ deps: ## Install the Debian packages Sigil needs (only the missing ones)
 
 kernel: deps ## Build the kernel for BOARD
 	@mkdir -p $(KERNEL_DIR)
-	$(CROSS_ENV) $(KERNEL_ENV) SIGIL_ARCH=$(KERNEL_ARCH) RUSTFLAGS="-C link-arg=-T$(CURDIR)/$(KERNEL_LD)" \
+	$(CROSS_ENV) $(KERNEL_ENV) $(STEPPING_ENV) SIGIL_ARCH=$(KERNEL_ARCH) SIGIL_LD=$(KERNEL_LD) \
 	  $(CARGO) build -q -p sigil-kernel --release --target kernel/ppc32-sigil.json $(BUILD_STD) \
-	  --target-dir target/kernel-build/$(BOARD)
-	cp target/kernel-build/$(BOARD)/ppc32-sigil/release/sigil $(KERNEL)
+	  --target-dir $(KERNEL_BUILD)
+	cp $(KERNEL_BUILD)/ppc32-sigil/release/sigil $(KERNEL)
 	@echo "kernel: $(KERNEL) ($$(stat -c %s $(KERNEL)) bytes ELF, $$(powerpc-linux-gnu-size $(KERNEL) | awk 'NR==2{print $$4}') bytes loaded)" >&2
 
 runner: deps ## Build the host-side QEMU runner
@@ -128,7 +130,7 @@ lint: deps layers ## cargo fmt --check, clippy -D warnings on the host crates, t
 
 .PHONY: lint-kernel
 lint-kernel:
-	$(CROSS_ENV) $(KERNEL_ENV) SIGIL_ARCH=$(KERNEL_ARCH) RUSTFLAGS="-C link-arg=-T$(CURDIR)/$(KERNEL_LD)" \
+	$(CROSS_ENV) $(KERNEL_ENV) SIGIL_ARCH=$(KERNEL_ARCH) SIGIL_LD=$(KERNEL_LD) \
 	  $(CLIPPY) -p sigil-kernel --release --target kernel/ppc32-sigil.json $(BUILD_STD) \
 	  --target-dir target/clippy/$(KERNEL_ARCH)$(if $(findstring SIGIL_PLATFORM,$(KERNEL_ENV)),-$(BOARD)) $(CLIPPY_DENY)
 
@@ -176,16 +178,26 @@ initrd: kernel runner user busybox ## The initramfs for a U-Boot board: INIT (as
 
 # The runner builds the initramfs and the command line exactly as for `make run`;
 # `-s -S` makes QEMU wait for gdb on :1234 before the first instruction.
-debug: kernel runner user ## Start QEMU halted, waiting for gdb on :1234 (then: gdb-multiarch -x qemu/gdbinit)
+# make debug boots a kernel built for stepping: SIGIL_STEPPING=1 gives it
+# `--cfg sigil_stepping` (kernel/build.rs), which keeps the signal path out of
+# line. It has its own ELF (the one qemu/gdbinit loads) and build directory,
+# so the test kernel stays as it is; the first `make debug` compiles core and
+# alloc for it once. (User programs always carry -g: user/build.mk.)
+debug: KERNEL = $(KERNEL_DIR)/sigil-stepping.elf
+debug: KERNEL_BUILD = target/kernel-build/$(BOARD)-stepping
+debug: STEPPING_ENV = SIGIL_STEPPING=1
+debug: kernel runner user ## Start QEMU halted with a kernel built for stepping, waiting for gdb on :1234 (then: gdb-multiarch -x qemu/gdbinit)
 	@echo "In another terminal: gdb-multiarch -x qemu/gdbinit   (docs/debugging.md)"
 	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) \
 	  $(if $(INIT),--bin-dir target/user --init $(INIT)) --timeout 86400 --qemu-flags "-s -S $(QEMU_FLAGS)" -- $(ARGS)
 
 TRACE_NAME = $(notdir $(INIT))
+# --docs-clock: the clocks docgen boots with (guest time in instructions, a
+# fixed wall clock), so the t= values match docs/signals.md's.
 trace: kernel runner user ## Boot INIT with trace=signal; print the trace and draw target/trace/<name>.svg
 	@test -n "$(INIT)" || { echo "make trace needs INIT=<program>, e.g. INIT=target/user/sig_demo"; exit 2; }
 	@mkdir -p target/trace
-	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user --init $(INIT) --quiet \
+	@$(RUNNER) --board $(BOARD) --kernel $(KERNEL) --bin-dir target/user --init $(INIT) --quiet --docs-clock \
 	  --append "$(strip trace=signal $(BOOT))" $(if $(QEMU_FLAGS),--qemu-flags "$(QEMU_FLAGS)") \
 	  --output target/trace/$(TRACE_NAME).log -- $(ARGS); status=$$?; echo; \
 	  $(HOST_BIN)/sigil-trace --title "$(TRACE_NAME) $(ARGS) on $(BOARD), trace=signal" \

@@ -4,9 +4,10 @@
 #   gdb-multiarch -batch -x qemu/gdbinit -x qemu/debug-session.gdb
 #
 # It follows sig_demo's SIGUSR1 into delivery, looks at the sigqueue node, at
-# the frame the handler sees in user memory, and at rt_sigreturn. Each step
-# starts with an `echo @@step N`: `make docs` cuts gdb's output there into the
-# transcripts of docs/debugging.md (qemu/src/docgen.rs).
+# the KUAP window the frame is written in, at the frame the handler sees in
+# user memory, and at rt_sigreturn. Each step starts with an `echo @@step N`:
+# `make docs` cuts gdb's output there into the transcripts of
+# docs/debugging.md (qemu/src/docgen.rs).
 
 # 1. Delivery starts: the child is on its way back to user mode with SIGUSR1.
 echo @@step 1\n
@@ -24,10 +25,21 @@ sigil-node $node
 print/x tf.gpr[1]
 print/x tf.nip
 
-# 3. The handler's first instruction: r3 = signo, r4 = &siginfo, r5 = &ucontext,
+# 3. The frame is written inside one KUAP window: at handle_signal every
+#    user segment is locked; where the window finishes, the segment of the
+#    user stack (SR10) is open. (Then delete the breakpoints: the handler's
+#    comes next.)
+echo @@step 3\n
+sigil-kuap
+break sigil::uaccess::UserWindow::finish
+continue
+sigil-kuap
+delete
+
+# 4. The handler's first instruction: r3 = signo, r4 = &siginfo, r5 = &ucontext,
 #    r1 = the new stack pointer (back chain), lr = the trampoline in the frame.
 # (on_usr1 is C: gdb's Rust mode cannot name it, so switch language first.)
-echo @@step 3\n
+echo @@step 4\n
 set language c
 break *on_usr1
 continue
@@ -36,9 +48,9 @@ x/1wx $r1
 sigil-rtframe $r4
 backtrace
 
-# 4. The handler returned to the trampoline, which made the rt_sigreturn call.
+# 5. The handler returned to the trampoline, which made the rt_sigreturn call.
 #    (Then let the program finish: no breakpoints, gdb lets go.)
-echo @@step 4\n
+echo @@step 5\n
 set language auto
 break sigil::signal::deliver::restore_frame
 continue

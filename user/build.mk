@@ -21,9 +21,11 @@ user-c: $(USER_C_BINS) ## Build the C test programs (static glibc) into target/u
 # A static pattern rule, so it claims only the C programs and never another
 # rule's target/user/<name> (Rust user programs live there too). A program
 # may include the shared headers of user/c/, so it is rebuilt when they change.
+# -g: gdb (`sigil-user PROG`, docs/debugging.md) then knows the program's
+# lines and variables; gcc's code is the same with or without it.
 $(USER_C_BINS): target/user/%: user/c/%.c $(wildcard user/c/*.h) user/build.mk
 	@mkdir -p $(@D)
-	$(USER_CC) -O2 -static -Wall -Werror $(USER_CFLAGS) -o $@ $< -lm
+	$(USER_CC) -O2 -g -static -Wall -Werror $(USER_CFLAGS) -o $@ $< -lm
 
 # C++ programs: every user/cxx/<name>.cc becomes target/user/<name> the
 # same way, with the cross g++ and its static libstdc++.
@@ -36,7 +38,7 @@ user-cxx: $(USER_CXX_BINS) ## Build the C++ test programs (static glibc, libstdc
 
 $(USER_CXX_BINS): target/user/%: user/cxx/%.cc user/build.mk
 	@mkdir -p $(@D)
-	$(USER_CXX) -O2 -static -Wall -Werror $(USER_CFLAGS) -o $@ $<
+	$(USER_CXX) -O2 -g -static -Wall -Werror $(USER_CFLAGS) -o $@ $<
 
 # Sigil's own Rust programs: user/ulib/src/bin/<name>.rs on the ulib runtime
 # (user/ulib), cross-built for the built-in powerpc-unknown-linux-gnu target

@@ -31,13 +31,19 @@ use crate::{bench, trace, RunConfig};
 
 /// The board the docs were made on.
 pub const BOARD: &str = "g3beige";
-const ICOUNT: [&str; 2] = ["-icount", "shift=0,sleep=off"];
 
-/// The wall clock the runs start from. QEMU's RTC is otherwise the host's
-/// time, and the boot's conversion of it (64-bit divisions done in
-/// software on ppc32) costs a few instructions more or less with its value:
-/// enough to move every `t=` of the trace by a timebase tick.
-const RTC: [&str; 2] = ["-rtc", "base=2026-01-01T00:00:00"];
+/// The clocks of the docs' runs, QEMU flags that `sigil-run --docs-clock`
+/// (`make trace`) passes too, so a reader's `t=` values are the docs' own:
+/// guest time counted in instructions (`-icount`, one per ns), and the wall
+/// clock the runs start from. QEMU's RTC is otherwise the host's time, and
+/// the boot's conversion of it (64-bit divisions done in software on ppc32)
+/// costs a few instructions more or less with its value: enough to move
+/// every `t=` of the trace by a timebase tick.
+pub const DOCS_CLOCK: [&str; 4] =
+    ["-icount", "shift=0,sleep=off", "-rtc", "base=2026-01-01T00:00:00"];
+
+/// The ELF qemu/gdbinit loads: `make debug`'s stepping build.
+const GDB_ELF: &str = "target/kernel/g3beige/sigil-stepping.elf";
 
 /// Where a piece of generated text goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,7 +105,7 @@ impl Inputs {
         cfg.bin_dir = Some(self.user_dir.clone());
         cfg.quiet = true;
         cfg.boot_opts = boot_opts.iter().map(|s| s.to_string()).collect();
-        cfg.qemu_flags = ICOUNT.iter().chain(&RTC).map(|s| s.to_string()).collect();
+        cfg.qemu_flags = DOCS_CLOCK.iter().map(|s| s.to_string()).collect();
         cfg.timeout = Duration::from_secs(120);
         cfg
     }
@@ -166,10 +172,17 @@ fn gdb_parts(inputs: &Inputs) -> Result<Vec<(Part, String)>, String> {
     let scratch = crate::initramfs::ScratchDir::new("sigil-docgen")?;
     let gdbinit = std::fs::read_to_string(root.join("qemu/gdbinit"))
         .map_err(|e| format!("qemu/gdbinit: {e}"))?;
-    let patched =
-        gdbinit.replace("target remote 127.0.0.1:1234", &format!("target remote 127.0.0.1:{port}"));
-    if patched == gdbinit {
-        return Err("qemu/gdbinit no longer says `target remote 127.0.0.1:1234`".into());
+    // The session runs against the test kernel (the one this boot uses),
+    // not the stepping build `make debug` boots, and on its own port.
+    let mut patched = gdbinit.clone();
+    for (from, to) in [
+        ("target remote 127.0.0.1:1234".to_owned(), format!("target remote 127.0.0.1:{port}")),
+        (format!("file {}", GDB_ELF), format!("file {}", inputs.kernel.display())),
+    ] {
+        if !patched.contains(&from) {
+            return Err(format!("qemu/gdbinit no longer says `{from}`"));
+        }
+        patched = patched.replace(&from, &to);
     }
     let init_path = scratch.path().join("gdbinit");
     std::fs::write(&init_path, patched).map_err(|e| format!("{}: {e}", init_path.display()))?;

@@ -27,6 +27,7 @@ pub mod initramfs;
 pub mod process;
 pub mod reference;
 pub mod session;
+pub mod symbols;
 pub mod trace;
 
 use std::io::{Read, Write};

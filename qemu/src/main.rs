@@ -2,14 +2,18 @@
 //!
 //! ```text
 //! sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--busybox <dir>] [--quiet]
-//!           [--append "<boot options>"] [--timeout S] [--qemu-flags "<flags>"]
+//!           [--append "<boot options>"] [--timeout S] [--qemu-flags "<flags>"] [--docs-clock]
 //!           [--output <file>] [--write-initramfs <file>] [-- args for init...]
 //! ```
 //! The console is copied to stdout as it arrives (without the exit marker with
 //! `--quiet`) and, with `--output`, to a file. Exit status: PID 1's (128 + signo
 //! if a signal killed it, 255 after a kernel oops), 124 on timeout, 125 if QEMU
 //! ended without the exit marker, 130 after the quit key, 2 for a usage error.
-//! `--write-initramfs` writes the archive a boot would get (for a board that
+//! After an oops it names the reported addresses from the kernel ELF's debug
+//! info (symbols.rs).
+//! `--docs-clock` boots with the clocks of the docs' runs (`docgen::DOCS_CLOCK`:
+//! guest time in instructions, a fixed wall clock), so a trace's `t=` values
+//! are the ones docs/signals.md shows. `--write-initramfs` writes the archive a boot would get (for a board that
 //! U-Boot boots: `make initrd`) and exits without booting.
 //!
 //! The console's input is stdin: a terminal is put in raw mode and its keys
@@ -27,7 +31,7 @@ mod terminal;
 
 const USAGE: &str =
     "usage: sigil-run --board <name> --kernel <elf> [--init <elf>] [--bin-dir <dir>] [--busybox <dir>] [--quiet]
-                 [--append \"<boot options>\"] [--timeout S] [--qemu-flags \"<flags>\"]
+                 [--append \"<boot options>\"] [--timeout S] [--qemu-flags \"<flags>\"] [--docs-clock]
                  [--output <file>] [--write-initramfs <file>] [-- args for init...]";
 
 /// Exit status after the quit key (Ctrl-A x), as for a Ctrl-C'd program.
@@ -65,6 +69,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
             }
             "--qemu-flags" => {
                 cfg.qemu_flags.extend(value("--qemu-flags")?.split_whitespace().map(str::to_owned))
+            }
+            "--docs-clock" => {
+                cfg.qemu_flags.extend(sigil_qemu::docgen::DOCS_CLOCK.iter().map(|s| s.to_string()))
             }
             "--output" => output = Some(PathBuf::from(value("--output")?)),
             "--write-initramfs" => {
@@ -156,6 +163,13 @@ fn main() {
         eprintln!("sigil-run: QEMU ended without the @@SIGIL-EXIT marker (kernel crashed or never started)");
     } else if result.oopsed() {
         eprintln!("sigil-run: kernel oops (see the console above)");
+        match sigil_qemu::symbols::symbolize_oops(&result.console, &cli.cfg.kernel) {
+            Some(names) => eprint!("{names}"),
+            None => eprintln!(
+                "sigil-run: no names for the oops's addresses ({} failed)",
+                sigil_qemu::symbols::ADDR2LINE
+            ),
+        }
     }
     exit(code);
 }

@@ -8,7 +8,10 @@
 //! parser does not know is an error: the kernel and this file change together.
 //!
 //! The picture: time runs left to right, one column per event, in console
-//! order, with each column's guest time (`t=`) on an axis under the lanes.
+//! order, with each column's guest time (`t=`) on an axis under the lanes;
+//! under that, a ruler draws guest time to scale, and a thin line joins each
+//! column to its place on it (bursts of events bunch up there, the columns
+//! stay readable).
 //! Each process has two lanes, user mode above kernel mode. Each event is a
 //! mark on the kernel lane of the process it happened to (`pid=`), except
 //! `generate`, which sits on the sender's lane when the sender is a process
@@ -294,7 +297,7 @@ pub fn svg(events: &[Event], title: &str) -> String {
     let top = 40 + 18 * legend_rows + 20;
     let width = (LEFT + STEP * events.len().max(1) + 20).max(3 * LEGEND + 20);
     let lanes_end = top + 2 * LANE * pids.len().max(1);
-    let height = lanes_end + 60;
+    let height = lanes_end + 130;
     // User lane above kernel lane, per process.
     let y = |pid: u32, user: bool| {
         let p = pids.iter().position(|&q| q == pid).unwrap_or(0);
@@ -385,14 +388,25 @@ pub fn svg(events: &[Event], title: &str) -> String {
             Kind::Generate.color()
         );
     }
-    // The guest-time axis: one tick per column.
+    // Two time axes: the columns' own (each event's guest time, not to
+    // scale), and under it a ruler to scale, each column joined by a thin
+    // line to its place on the ruler.
     let axis_y = lanes_end + 10;
+    let ruler_y = axis_y + 70;
     let _ = writeln!(
         s,
-        r##"<line x1="{LEFT}" y1="{axis_y}" x2="{}" y2="{axis_y}" stroke="#444"/><text x="10" y="{}">guest time, us since boot (one column per event, not to scale)</text>"##,
+        r##"<line x1="{LEFT}" y1="{axis_y}" x2="{}" y2="{axis_y}" stroke="#444"/><text x="10" y="{}">event</text><text x="10" y="{}">times, us</text>"##,
         width - 10,
-        axis_y + 40
+        axis_y + 4,
+        axis_y + 18
     );
+    let times: Vec<Option<u64>> =
+        events.iter().map(|e| e.get("t").and_then(|t| t.parse().ok())).collect();
+    let scale =
+        Ruler::new(times.iter().flatten().copied(), LEFT + STEP / 2, x(events.len().max(1) - 1));
+    if let Some(r) = &scale {
+        r.draw(&mut s, ruler_y);
+    }
     for (i, e) in events.iter().enumerate() {
         let (ex, y0) = (x(i), ey(e));
         let _ = writeln!(
@@ -421,7 +435,7 @@ pub fn svg(events: &[Event], title: &str) -> String {
             r#"<text x="{ex}" y="{detail_y}" text-anchor="middle">{}</text>"#,
             escape(&detail(e))
         );
-        if let Some(t) = e.get("t").and_then(|t| t.parse::<u64>().ok()) {
+        if let Some(t) = times[i] {
             let _ = writeln!(
                 s,
                 r##"<line x1="{ex}" y1="{}" x2="{ex}" y2="{}" stroke="#444"/><text x="{ex}" y="{}" text-anchor="middle">{}.{:03}</text>"##,
@@ -431,10 +445,83 @@ pub fn svg(events: &[Event], title: &str) -> String {
                 t / 1000,
                 t % 1000
             );
+            if let Some(r) = &scale {
+                let _ = writeln!(
+                    s,
+                    r##"<line x1="{ex}" y1="{}" x2="{}" y2="{ruler_y}" stroke="{}" stroke-width="0.7"/>"##,
+                    axis_y + 24,
+                    r.x(t),
+                    e.kind.color()
+                );
+            }
         }
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// The guest-time ruler under the trace: linear from the first event's
+/// time to the last one's, between two x positions, with a tick at every
+/// multiple of a round step (1, 2 or 5 times a power of ten ns: about eight
+/// ticks), labelled in us since boot.
+struct Ruler {
+    t0: u64,
+    span: u64,
+    x0: usize,
+    width: usize,
+    step: u64,
+}
+
+impl Ruler {
+    /// None without any time to draw.
+    fn new(times: impl Iterator<Item = u64>, x0: usize, x1: usize) -> Option<Ruler> {
+        let (mut lo, mut hi) = (u64::MAX, 0);
+        for t in times {
+            (lo, hi) = (lo.min(t), hi.max(t));
+        }
+        if lo > hi {
+            return None;
+        }
+        let span = (hi - lo).max(1);
+        let mut step = 1;
+        while step * 10 <= span / 8 {
+            step *= 10;
+        }
+        step *= [1, 2, 5, 10].into_iter().find(|m| step * m >= span / 8).unwrap_or(10);
+        Some(Ruler { t0: lo, span, x0, width: x1.saturating_sub(x0).max(1), step })
+    }
+
+    /// Where guest time `t` falls.
+    fn x(&self, t: u64) -> usize {
+        self.x0 + ((t - self.t0) as u128 * self.width as u128 / self.span as u128) as usize
+    }
+
+    fn draw(&self, s: &mut String, y: usize) {
+        let _ = writeln!(
+            s,
+            r##"<line x1="{}" y1="{y}" x2="{}" y2="{y}" stroke="#444"/><text x="10" y="{}">guest time,</text><text x="10" y="{}">us, to scale</text>"##,
+            self.x0,
+            self.x0 + self.width,
+            y + 4,
+            y + 18
+        );
+        let mut t = self.t0.div_ceil(self.step) * self.step;
+        while t <= self.t0 + self.span {
+            let us = if self.step < 1000 {
+                format!("{}.{:03}", t / 1000, t % 1000)
+            } else {
+                (t / 1000).to_string()
+            };
+            let x = self.x(t);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{x}" y1="{y}" x2="{x}" y2="{}" stroke="#444"/><text x="{x}" y="{}" text-anchor="middle">{us}</text>"##,
+                y + 6,
+                y + 20
+            );
+            t += self.step;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -504,6 +591,19 @@ parent: child exited with status 0
         assert!(pic.contains(">frame</tspan>: frame written to the user stack"));
         assert!(pic.contains(">generate (kill)<") && pic.contains(">sigreturn (rt_sigreturn)<"));
         assert!(pic.contains(">51234.567<") && pic.contains(">51234.890<"));
-        assert_eq!(pic.matches("us since boot").count(), 1);
+        assert!(pic.contains("us, to scale"));
+    }
+
+    #[test]
+    fn ruler_is_to_scale_with_round_ticks() {
+        let r = Ruler::new([3_403_132, 3_705_481].into_iter(), 100, 1100).unwrap();
+        assert_eq!(r.step, 50_000, "about eight ticks of 1, 2 or 5 times a power of ten");
+        assert_eq!((r.x(3_403_132), r.x(3_705_481)), (100, 1100));
+        // Halfway in time is halfway across.
+        assert_eq!(r.x(3_403_132 + 302_349 / 2), 599);
+        let mut s = String::new();
+        r.draw(&mut s, 0);
+        assert!(s.contains(">3450<") && s.contains(">3700<") && !s.contains(">3400<"));
+        assert!(Ruler::new(std::iter::empty(), 0, 10).is_none());
     }
 }

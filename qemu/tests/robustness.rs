@@ -136,4 +136,8 @@ fn kernel_stack_overflow_is_an_oops() {
     assert!(r.oopsed(), "no oops:\n{}", r.console);
     assert!(r.console.contains("kernel stack overflow: tid 0"), "{}", r.console);
     assert!(!r.console.contains("FAILED"), "{}", r.console);
+    // The runner names the oops's addresses from the ELF it booted.
+    let names = sigil_qemu::symbols::symbolize_oops(&r.console, &cfg.kernel)
+        .unwrap_or_else(|| panic!("no symbols for the oops:\n{}", r.console));
+    assert!(names.contains(" sigil::"), "{names}\n{}", r.console);
 }

@@ -19,6 +19,11 @@
 //! copies the siginfo out of the node into a kernel-stack buffer (Linux's
 //! `dequeue_signal`), and `signal.frame=field` opens one window per store (Linux's
 //! `__put_user` per field before user_access_begin existed).
+//!
+//! `make debug` builds the kernel with `--cfg sigil_stepping` (kernel/build.rs):
+//! then the functions of steps 2 and 3 and the frame's stores stay out of
+//! line, so gdb's `step` and `next` walk through them one by one; the
+//! shipped kernel inlines them into the return-to-user path.
 
 use alloc::boxed::Box;
 use core::sync::atomic::{AtomicBool, Ordering};
@@ -114,7 +119,7 @@ pub(super) trait FrameSink {
 
 /// One window: the runs of words are range-checked once and stored in a loop.
 impl FrameSink for UserWindow {
-    #[inline(always)]
+    #[cfg_attr(not(sigil_stepping), inline(always))]
     fn put(&mut self, off: u32, v: u32) {
         UserWindow::put(self, off, v);
     }
@@ -176,6 +181,7 @@ pub(super) fn put_mcontext(
 
 /// Writes a whole frame; `frame` is the frame's offset in the window (whose
 /// base, offset 0, is the handler's stack pointer: the back chain goes there).
+#[cfg_attr(sigil_stepping, inline(never))]
 fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u32, d: &FrameData) {
     w.put(0, d.tf.gpr[1]);
     let (m0, m1) = d.mask.words();
@@ -210,6 +216,7 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
 
 /// Builds the frame for `sig` and points the user registers at its handler;
 /// true if it did. A frame that cannot be written gets the process SIGSEGV.
+#[cfg_attr(sigil_stepping, inline(never))]
 pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
     let p = proc::current();
     let g = p.group();
@@ -326,6 +333,7 @@ fn restart_failed_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
 
 /// sigreturn / rt_sigreturn: reads the frame at the user stack pointer back
 /// and resumes what the signal interrupted. A bad frame kills with SIGSEGV.
+#[cfg_attr(sigil_stepping, inline(never))]
 pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
     let p = proc::current();
     // The call the handler interrupted has failed with EINTR: a later
@@ -350,6 +358,7 @@ pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> 
     }
 }
 
+#[cfg_attr(sigil_stepping, inline(never))]
 fn read_frame(
     tf: &mut TrapFrame,
     p: &mut Thread,
