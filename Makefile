@@ -3,7 +3,8 @@
 #   make run   [BOARD=g3beige] [INIT=path/to/static-elf] [ARGS="a b"] [BOOT="opts"] [QUIET=1] [QEMU_FLAGS="..."]
 #   make busybox               BusyBox from Debian's source package, static for ppc32 (once; cached in target/busybox)
 #   make test  [BOARD=...]     host unit tests + QEMU integration tests
-#   make lint                  cargo fmt --check and clippy -D warnings on every crate (CI runs it)
+#   make lint                  cargo fmt --check and clippy -D warnings on every crate, and make layers (CI runs it)
+#   make layers                check the kernel's imports against main.rs's layer order; print the module graph
 #   make test-fresh            README's two commands on a pristine Debian 12 (10-15 min)
 #   make bench                 the mailing-list experiments, in guest instructions
 #   make debug [INIT=...]      QEMU waiting for gdb, and the gdb script to attach (docs/debugging.md)
@@ -41,7 +42,7 @@ MAKEFLAGS += --silent
 endif
 BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
 
-.PHONY: help deps kernel runner user busybox initrd run run-cmd test test-host test-boards test-qemu lint test-fresh bench docs debug trace image lab lab-check clean
+.PHONY: help deps kernel runner user busybox initrd run run-cmd test test-host layers test-boards test-qemu lint test-fresh bench docs debug trace image lab lab-check clean
 .DEFAULT_GOAL := help
 
 help: ## Show this help
@@ -104,6 +105,11 @@ test: test-host test-boards test-qemu ## Run every test: host unit tests, hardwa
 test-host: deps ## Host unit tests of the portable logic (cargo test)
 	$(CARGO) test -q -p sigil-abi -p sigil-core --lib --tests
 
+# A host test (qemu/tests/layers.rs) that reads kernel/src, nothing built:
+# it prints the module graph and fails on an import against the layer order.
+layers: ## Check the kernel's imports against the layer order in kernel/src/main.rs; print the module graph
+	$(CARGO) test -q --profile host -p sigil-qemu --test layers -- --nocapture
+
 test-qemu: kernel runner user busybox ## QEMU integration tests (boot, programs, signals)
 	SIGIL_BOARD=$(BOARD) $(CARGO) test -q --profile host -p sigil-qemu --lib --bins --tests -- --test-threads=2
 
@@ -113,7 +119,7 @@ test-qemu: kernel runner user busybox ## QEMU integration tests (boot, programs,
 # Debian's cargo-clippy before rustup's, which has no ppc32 std.
 CLIPPY      := PATH=/usr/bin:$$PATH $(CARGO) clippy -q
 CLIPPY_DENY := -- -D warnings
-lint: deps ## cargo fmt --check, and clippy -D warnings on the host crates, the kernel (each family) and ulib
+lint: deps layers ## cargo fmt --check, clippy -D warnings on the host crates, the kernel (each family) and ulib; make layers
 	PATH=/usr/bin:$$PATH $(CARGO) fmt --all --check
 	$(CLIPPY) -p sigil-abi -p sigil-core -p sigil-qemu --all-targets $(CLIPPY_DENY)
 	for b in g3beige mpc885ads mpc8321erdb; do \

@@ -6,6 +6,27 @@
 //! -> PID 1 (`/sbin/init`, which runs the program `/init` as its child) ->
 //! leak check and power-off (`shutdown`).
 //! Read docs/signals.md to follow one signal from kill() to the handler and back.
+//!
+//! # Layers
+//! The modules form layers, and a module uses only its own layer and the
+//! ones below it, so the kernel reads bottom-up. Where a lower layer must
+//! reach one above (a timer that wakes a thread), the upper one passes it a
+//! callback or acts on what the lower one returns. qemu/tests/layers.rs
+//! (`make layers`) checks every `crate::` path against this block; its
+//! `ALLOWED` list holds the upward edges that remain, each with its reason.
+//! ```text
+//! kcell arch console random| the CPU, its MMU and exceptions, the console, random bytes
+//! mm devtree               | frames, heap, address spaces; the device tree
+//! uaccess                  | user memory through a checked window
+//! time                     | the clock, deadlines, itimers, POSIX timers, CPU time
+//! trace                    | the signal trace points
+//! cred proc                | credentials, processes, threads, the scheduler
+//! signal                   | generation, queues, delivery, sigreturn
+//! fs event dev             | files, pipes, eventfd/pidfd, the devices
+//! syscall                  | the system calls
+//! fpemu trap               | the trap handlers
+//! cmdline selftest main    | boot: options, self-tests, kmain, shutdown
+//! ```
 #![no_std]
 #![no_main]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -18,10 +39,8 @@
 extern crate alloc;
 
 mod arch;
-mod clock;
 mod cmdline;
 mod console;
-mod cputime;
 mod cred;
 mod dev;
 mod devtree;
@@ -31,10 +50,11 @@ mod fs;
 mod kcell;
 mod mm;
 mod proc;
+mod random;
 mod selftest;
 mod signal;
 mod syscall;
-mod timers;
+mod time;
 mod trace;
 mod trap;
 mod uaccess;
@@ -90,8 +110,8 @@ extern "C" fn kmain() -> ! {
     }
 
     let tlb_reload = <arch::Arch as arch::Mmu>::init();
-    dev::timer::init(boot.tb_freq);
-    clock::init();
+    time::timer::init(boot.tb_freq);
+    time::clock::init();
     dev::tty::init();
     kprintln!("sigil: boot options: {}", core::str::from_utf8(cmdline).unwrap_or("?"));
     kprintln!(
@@ -160,9 +180,9 @@ impl Usage {
 /// (taken just before the initramfs was unpacked) and says so. A leak is printed even under `quiet`, and the
 /// integration tests fail on that line.
 fn leak_check(before: &Usage) {
-    dev::timer::release_empty_events();
+    time::timer::release_empty_events();
     dev::tty::release();
-    timers::release_empty_table();
+    time::timers::release_empty_table();
     proc::futex::release_empty_queues();
     event::signalfd::release();
     proc::wait::release_pollers();
@@ -230,16 +250,16 @@ pub fn shutdown(wait_status: u32) -> ! {
     kprintln!(
         "sigil: init exited ({}) at {} ns; windows {}, window bytes {}, siginfo bytes copied {}, free frames {}, heap {} bytes, sigqueue nodes {}, timers {}, deadlines {}, timer interrupts {}, fp emulated {}",
         code,
-        dev::timer::now_ns(),
+        time::timer::now_ns(),
         uaccess::WINDOWS.load(Ordering::Relaxed),
         uaccess::BYTES.load(Ordering::Relaxed),
         sigil_core::signal::queue::SIGINFO_BYTES_COPIED.load(Ordering::Relaxed),
         mm::frames::free_count(),
         mm::heap::used(),
         sigil_core::signal::queue::LIVE_NODES.load(Ordering::Relaxed),
-        timers::LIVE.load(Ordering::Relaxed),
-        dev::timer::queued(),
-        dev::timer::INTERRUPTS.load(Ordering::Relaxed),
+        time::timers::LIVE.load(Ordering::Relaxed),
+        time::timer::queued(),
+        time::timer::INTERRUPTS.load(Ordering::Relaxed),
         fpemu::EMULATED.load(Ordering::Relaxed)
     );
     console::exit(code as i32)

@@ -58,7 +58,7 @@ macro_rules! sigtrace {
 
 #[inline(never)]
 fn emit(args: fmt::Arguments) {
-    let t = crate::dev::timer::now_ns();
+    let t = crate::time::timer::now_ns();
     crate::console::print_always(format_args!("@sig {} t={}\n", args, t));
 }
 

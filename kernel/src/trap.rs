@@ -15,6 +15,7 @@ use sigil_core::abi;
 use crate::arch::{self, Arch, Context, Event, TrapFrame, UserAccess};
 use crate::mm::space::Fault;
 use crate::mm::TASK_SIZE;
+use crate::time::{cputime, timer, timers};
 use crate::{proc, signal, syscall, uaccess};
 
 /// A system call from user mode, the hot path: arch code calls it for `sc`
@@ -56,7 +57,7 @@ pub fn handle(tf: &mut TrapFrame, event: Event) {
 fn user_exception(tf: &mut TrapFrame, event: Event) {
     match event {
         Event::Syscall => syscall::entry(tf),
-        Event::Timer => crate::dev::timer::tick(true),
+        Event::Timer => timer_tick(true),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } => {
             let space = proc::group().space();
@@ -102,14 +103,36 @@ pub fn segv(tf: &TrapFrame, ea: u32) {
     signal::force_fault(tf, abi::SIGSEGV, code, ea);
 }
 
+/// The decrementer fired (in user mode if `from_user`). The time layer
+/// samples the running thread's CPU time and runs the deadline queue; it
+/// says what expired, and here, above the scheduler and the signal code,
+/// the sleeper is woken and the timer's signal sent.
+fn timer_tick(from_user: bool) {
+    let now = timer::now_ns();
+    let cur = proc::try_current();
+    let pid = cur.as_ref().map(|t| t.group().pid);
+    let expired = cputime::tick(from_user, now, cur.map(proc::Thread::charged));
+    if let (Some(pid), Some(e)) = (pid, expired) {
+        signal::timer::cpu_timers_expired(pid, e);
+    }
+    timer::tick(now, |due| match due {
+        timer::Event::Wake(tid) => proc::make_runnable(tid),
+        timer::Event::Timer(pid, which) => {
+            if let Some(e) = timers::expire(pid, which) {
+                signal::timer::timer_expired(pid, e);
+            }
+        }
+    });
+}
+
 /// The last thing before user mode: take the CPU's turn (preemption), then
 /// deliver pending signals, then finish an interrupted syscall's restart.
 /// Inlined into both paths: the syscall's must not pay for a call.
 #[inline(always)]
 fn return_to_user(tf: &mut TrapFrame) {
     // A plain load first: an atomic swap is a lwarx/stwcx. loop on every return.
-    if crate::dev::timer::NEED_RESCHED.load(Ordering::Relaxed) {
-        crate::dev::timer::NEED_RESCHED.store(false, Ordering::Relaxed);
+    if timer::NEED_RESCHED.load(Ordering::Relaxed) {
+        timer::NEED_RESCHED.store(false, Ordering::Relaxed);
         proc::yield_now();
     }
     signal::do_signal(tf);
@@ -118,7 +141,7 @@ fn return_to_user(tf: &mut TrapFrame) {
 #[inline(never)]
 fn kernel_trap(tf: &mut TrapFrame, event: Event) {
     match event {
-        Event::Timer => crate::dev::timer::tick(false),
+        Event::Timer => timer_tick(false),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } if ea < TASK_SIZE => {
             let space = proc::try_current().and_then(|p| p.group().space.as_mut());

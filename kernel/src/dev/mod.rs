@@ -1,10 +1,8 @@
-//! Devices: the console (a terminal), the timer, the random source, the pseudo PCM, and
+//! Devices: the console (a terminal), the pseudo PCM, and
 //! the user-access counters the benchmarks read.
 
 pub mod counters;
 pub mod pcm;
-pub mod random;
-pub mod timer;
 pub mod tty;
 
 /// An external interrupt: the console's receive is the only device

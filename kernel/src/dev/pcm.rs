@@ -54,9 +54,9 @@ use sigil_core::pcm::{
     HwParams, PcmError, PcmIoctl, State, Stream, SwParams, SyncPtrIn, SyncPtrOut,
 };
 
-use super::timer;
 use crate::fs::poll::PollWait;
 use crate::fs::{flags, FileOps, StatusFlags, POLLERR, POLLOUT};
+use crate::time::timer;
 use crate::uaccess::{
     copy_from_user, copy_to_user, get_user, put_user, Efault, Read, ReadWrite, UserWindow, Write,
 };
@@ -261,7 +261,7 @@ impl Pcm {
                     match wake {
                         _ if self.flags.nonblocking() => return partial(done, Errno::EAGAIN),
                         None => return partial(done, Errno::EAGAIN),
-                        Some(t) if timer::sleep_until(t).is_err() => {
+                        Some(t) if crate::proc::sleep_until(t).is_err() => {
                             return partial(done, Errno::ERESTARTSYS)
                         }
                         Some(_) => continue,
@@ -299,7 +299,7 @@ impl Pcm {
                 s.wake_time_ns(s.config().map_or(0, |c| c.buffer_size))
             };
             let Some(t) = wake else { return Ok(0) };
-            if timer::sleep_until(t).is_err() {
+            if crate::proc::sleep_until(t).is_err() {
                 return Err(Errno::ERESTARTSYS);
             }
             // The update that ends the drain reports it as Err(Pipe).

@@ -90,6 +90,7 @@ fn wake() {
 
 /// Boot: settings for the input kind, then the receive interrupt on.
 pub fn init() {
+    crate::proc::wait::on_exit(exiting);
     let t = tty();
     if PIPE_INPUT.load(Ordering::Relaxed) {
         t.link = Some(Decoder::new());
@@ -132,7 +133,7 @@ fn pull(t: &mut Tty) {
         Arch::irq(!full);
     }
     if got {
-        t.last_rx = crate::dev::timer::now_ns();
+        t.last_rx = crate::time::timer::now_ns();
         wake();
     }
 }
@@ -208,8 +209,9 @@ pub fn opened(rdev: (u32, u32), noctty: bool) -> Result<(), Errno> {
 
 /// Process `p` is exiting: if it leads the session this terminal controls,
 /// the foreground group is hung up and the terminal is free again (Linux
-/// `disassociate_ctty(1)`).
-pub fn exiting(p: &Group) {
+/// `disassociate_ctty(1)`). The exit path calls it through
+/// `proc::wait::on_exit`, as the process layer is below the devices.
+fn exiting(p: &Group) {
     let t = tty();
     if controls(t, p) && p.pid == p.job.sid {
         disassociate(false);
@@ -293,7 +295,7 @@ pub fn read_user(buf: u32, len: u32, nonblock: bool) -> Result<u32, Errno> {
     if len == 0 {
         return Ok(0);
     }
-    let start = crate::dev::timer::now_ns();
+    let start = crate::time::timer::now_ns();
     loop {
         let t = tty();
         pull(t);
@@ -301,7 +303,7 @@ pub fn read_user(buf: u32, len: u32, nonblock: bool) -> Result<u32, Errno> {
         let vmin = t.ld.termios.c_cc[VMIN];
         let deadline =
             t.ld.read_timer_ns().map(|ns| if vmin == 0 { start + ns } else { t.last_rx + ns });
-        let now = crate::dev::timer::now_ns();
+        let now = crate::time::timer::now_ns();
         let timed_out = deadline.is_some_and(|d| now >= d && (vmin == 0 || avail > 0));
         match t.ld.poll_read(len as usize, timed_out) {
             ReadNow::Bytes(n) => {
@@ -323,11 +325,11 @@ pub fn read_user(buf: u32, len: u32, nonblock: bool) -> Result<u32, Errno> {
             return Err(Errno::EAGAIN);
         }
         let timer = deadline.filter(|_| vmin == 0 || avail > 0).map(|d| {
-            crate::dev::timer::arm(d, crate::dev::timer::Event::Wake(proc::current().tid))
+            crate::time::timer::arm(d, crate::time::timer::Event::Wake(proc::current().tid))
         });
         let slept = proc::sleep(chan());
         if let Some(key) = timer {
-            crate::dev::timer::cancel(key);
+            crate::time::timer::cancel(key);
         }
         slept.map_err(|_| Errno::ERESTARTSYS)?;
     }

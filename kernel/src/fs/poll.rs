@@ -27,8 +27,8 @@ use alloc::vec::Vec;
 use core::cell::RefCell;
 
 use super::{File, POLLERR, POLLHUP, POLLNVAL};
-use crate::dev::timer;
 use crate::proc;
+use crate::time::timer;
 
 /// How a poller learns that a file's readiness may have changed.
 pub enum PollWait<'a> {

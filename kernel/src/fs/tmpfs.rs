@@ -189,7 +189,7 @@ pub fn release() {
 
 /// Now, for timestamps: the wall clock (CLOCK_REALTIME), as Linux stamps inodes.
 pub fn now() -> u64 {
-    crate::clock::realtime_ns()
+    crate::time::clock::realtime_ns()
 }
 
 /// A new inode's metadata: owned by the creator's fs uid and gid (Linux

@@ -138,7 +138,7 @@ pub fn load(
         false,
     );
 
-    let random = crate::dev::random::bytes16();
+    let random = crate::random::bytes16();
     let cred = crate::cred::current().exec();
     let spec = StackSpec {
         argv,
@@ -253,7 +253,7 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     // pgid and sid stay: they are the group's, and the group goes on.
     g.job.execed = true;
     g.cred = g.cred.exec();
-    crate::timers::exec(g.pid);
+    crate::time::timers::exec(g.pid);
     super::clone::vfork_done(g);
     Ok(0)
 }

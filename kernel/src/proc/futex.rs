@@ -74,13 +74,13 @@ pub fn wait(addr: u32, val: u32, bitset: u32, deadline: Option<u64>) -> Result<u
     let tid = me.tid;
     list(k).push(Waiter { key: k, tid, bitset });
     me.futex = Some(k);
-    let timer = deadline.map(|d| crate::dev::timer::arm(d, crate::dev::timer::Event::Wake(tid)));
+    let timer = deadline.map(|d| crate::time::timer::arm(d, crate::time::timer::Event::Wake(tid)));
     let r = loop {
         let me = current();
         if me.futex.is_none() {
             break Ok(0);
         }
-        if deadline.is_some_and(|d| crate::dev::timer::now_ns() >= d) {
+        if deadline.is_some_and(|d| crate::time::timer::now_ns() >= d) {
             break Err(Errno::ETIMEDOUT);
         }
         if super::sleep(chan(tid)).is_err() && current().futex.is_some() {
@@ -90,7 +90,7 @@ pub fn wait(addr: u32, val: u32, bitset: u32, deadline: Option<u64>) -> Result<u
         }
     };
     if let Some(t) = timer {
-        crate::dev::timer::cancel(t);
+        crate::time::timer::cancel(t);
     }
     if let Some(k) = current().futex.take() {
         unqueue(k, tid);

@@ -12,7 +12,7 @@
 //! id (the PID) is its first thread's id (the TID of the leader), as on Linux.
 //!
 //! Scheduling is round-robin over threads: the decrementer preempts user
-//! code at the end of its 10 ms time slice (`dev::timer`); kernel code runs
+//! code at the end of its 10 ms time slice (`time::timer`); kernel code runs
 //! until it blocks (`sleep`) or returns to user mode.
 //!
 //! # Invariants (who owns what, and how long a borrow lives)
@@ -42,7 +42,10 @@ pub mod clone;
 pub mod exec;
 pub mod futex;
 pub mod group;
+pub mod timed;
 pub mod wait;
+
+pub use timed::{set_wall_clock, sleep_until, sleep_until_realtime};
 
 use alloc::boxed::Box;
 use alloc::collections::{BTreeMap, VecDeque};
@@ -55,6 +58,7 @@ use crate::fs::FdTable;
 use crate::kcell::KCell;
 use crate::mm::space::AddressSpace;
 use crate::signal::{GroupSignals, ThreadSignals};
+use crate::time::cputime;
 use group::JobIds;
 use sigil_core::cred::Cred;
 use sigil_core::job::wait::Event;
@@ -195,7 +199,7 @@ pub struct Group {
     /// descendants come here rather than to PID 1 (`wait::new_parent`).
     /// Kept across exec, not inherited by fork, as Linux's `is_child_subreaper`.
     pub child_subreaper: bool,
-    /// CPU time used and the timers counting it (see `crate::cputime`).
+    /// CPU time used and the timers counting it (see `crate::time::cputime`).
     pub cpu: CpuAccount,
     /// Who the process is (`crate::cred`): copied by fork, kept by exec.
     pub cred: Cred,
@@ -263,6 +267,14 @@ impl Thread {
             self.fp_unchecked = false;
             self.fp_used = !self.fp.is_initial();
         }
+    }
+
+    /// What CPU time is charged to while it runs: its own count and its
+    /// process's account (`time::cputime`).
+    #[inline(always)]
+    pub fn charged(&mut self) -> cputime::Charged<'_> {
+        let g = self.group();
+        (&mut self.cpu_ns, &mut g.cpu)
     }
 
     /// The thread's group. Valid until the next context switch (see the
@@ -598,7 +610,9 @@ pub fn schedule() {
         if current().state == State::Runnable {
             return;
         }
-        crate::dev::timer::idle();
+        cputime::idle_begin(try_current().map(Thread::charged));
+        crate::time::timer::idle();
+        cputime::idle_end(try_current().is_some_and(|p| p.state == State::Runnable));
     }
 }
 
@@ -606,7 +620,7 @@ fn switch_to(next: &'static mut Thread) {
     check_kernel_stack(arch::stack_pointer() as usize);
     let t = TABLE.get();
     let prev = current();
-    crate::cputime::switch_out(prev);
+    cputime::switch_out(prev.charged());
     if prev.fp_live {
         Arch::fp_save(&mut prev.fp);
         prev.frame().msr &= !arch::MSR_FP;

@@ -26,9 +26,20 @@ use sigil_core::job::wait::{autoreap, Event, WaitFor};
 use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::cputime::CpuTimes;
 
-use super::{current, get, group, schedule, sleep, State, TABLE};
+use super::{current, get, group, schedule, sleep, Group, State, TABLE};
 use crate::fs::poll::WaitQueue;
 use crate::kcell::KCell;
+
+/// Told of every process that ends, before its parent hears of it: the
+/// terminal (`dev::tty` registers at boot), which hangs up the foreground
+/// group when the session leader exits. A hook, not a call, as the devices
+/// are a layer above the processes.
+static EXIT_HOOK: KCell<fn(&Group)> = KCell::new(|_| {});
+
+/// Registers the exit hook (once, at boot).
+pub fn on_exit(hook: fn(&Group)) {
+    *EXIT_HOOK.get() = hook;
+}
 
 /// The pollers of every pidfd: a process that ends wakes them, and each
 /// looks whether its process was the one (Linux wakes `pid->wait_pidfd`).
@@ -88,7 +99,7 @@ fn process_end() {
     let g = group();
     let status = g.exit.unwrap_or(g.leader_status);
     g.sig.flush();
-    crate::timers::exit(g.pid);
+    crate::time::timers::exit(g.pid);
     g.files.close_all();
     g.space = None;
     super::clone::vfork_done(g);
@@ -99,7 +110,7 @@ fn process_end() {
     g.zombie = true;
     EXITED.get().wake();
     let pid = g.pid;
-    crate::dev::tty::exiting(g);
+    (*EXIT_HOOK.get())(g);
     let reaper = new_parent(g.ppid);
     super::group::hangup_orphaned(pid, reaper);
     let mut zombies = alloc::vec::Vec::new();

@@ -73,7 +73,7 @@ impl Dequeued {
 /// Takes the next deliverable signal for thread `t`: from its private set
 /// first, then from its group's shared set (Linux `dequeue_signal`).
 /// A timer signal has its overrun filled in on the way out, or is dropped
-/// if stale (`crate::timers::on_dequeue`).
+/// if stale (`crate::time::timers::on_dequeue`).
 pub fn dequeue(t: &mut Thread) -> Option<Dequeued> {
     let blocked = t.sig.blocked;
     let g = t.group();
@@ -93,7 +93,7 @@ pub fn dequeue(t: &mut Thread) -> Option<Dequeued> {
             Dequeued::Node(n) => &mut n.info,
             Dequeued::Copied(i) => i,
         };
-        if crate::timers::on_dequeue(g.pid, info) {
+        if crate::time::timers::on_dequeue(g.pid, info) {
             crate::sigtrace!(dequeue(g.pid, dq.info().signal(), dq.node()));
             return Some(dq);
         }

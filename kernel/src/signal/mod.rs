@@ -23,6 +23,7 @@
 
 pub mod context;
 pub mod deliver;
+pub mod timer;
 
 use sigil_core::abi::{self, wait_status, Errno};
 use sigil_core::job::wait::Event;
@@ -33,21 +34,15 @@ use sigil_core::signal::{
 
 use core::sync::atomic::Ordering;
 
-use sigil_core::signal::queue::{SigQueueNode, LIVE_NODES};
+use sigil_core::signal::queue::{queue_limit, SigQueueNode, LIVE_NODES};
 
 use crate::arch::TrapFrame;
 use crate::proc::{self, Group, State, Thread};
 
-/// RLIMIT_SIGPENDING: the signals one user may have queued at once, in all
-/// its processes together. As Linux does, each queued signal is charged to
-/// its receiver's real user (`Group::user`, a `queue::Charge` beside the node)
-/// and RT signals are refused beyond this limit. Per process it would let 64
-/// processes each queue the limit and fill the kernel heap; per user, one
-/// user's flood cannot take another's room (root's, say).
-pub const SIGQUEUE_MAX: usize = 1024;
-/// All users together: a bound Linux does not have, so that root, which can
-/// make any number of users, still cannot fill the fixed kernel heap.
-pub const SIGQUEUE_SYSTEM_MAX: usize = 8 * SIGQUEUE_MAX;
+/// RLIMIT_SIGPENDING, per user (`queue::SIGQUEUE_MAX`, with the whole
+/// kernel's bound and `queue_limit`; the timer layer bounds POSIX timers by
+/// it too).
+pub use sigil_core::signal::queue::SIGQUEUE_MAX;
 
 /// A thread's own signal state.
 pub struct ThreadSignals {
@@ -242,8 +237,7 @@ fn generate(
     };
     let limit = match user {
         Some(count) if rt_limit || sig.is_rt() => {
-            let system = SIGQUEUE_SYSTEM_MAX.saturating_sub(LIVE_NODES.load(Ordering::Relaxed));
-            pending.count_queued() + SIGQUEUE_MAX.saturating_sub(count.get()).min(system)
+            queue_limit(pending.count_queued(), count.get(), LIVE_NODES.load(Ordering::Relaxed))
         }
         _ => usize::MAX,
     };
@@ -389,7 +383,7 @@ pub fn take(t: &mut Thread, want: SigSet) -> Option<alloc::boxed::Box<SigQueueNo
     loop {
         let mut node =
             t.sig.pending.dequeue(others).or_else(|| t.group().sig.shared.dequeue(others))?;
-        if crate::timers::on_dequeue(t.group().pid, &mut node.info) {
+        if crate::time::timers::on_dequeue(t.group().pid, &mut node.info) {
             return Some(node);
         }
     }

@@ -12,7 +12,7 @@ use super::time::{
     get_timespec, CLOCK_PROCESS_CPUTIME_ID, CLOCK_REALTIME, CLOCK_THREAD_CPUTIME_ID,
 };
 use super::SysResult;
-use crate::clock;
+use crate::time::clock;
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};
 
 fn may_set_time() -> Result<(), Errno> {
@@ -69,7 +69,7 @@ pub fn settimeofday(tv: u32, tz: u32) -> SysResult {
         return Err(Errno::EINVAL);
     }
     if let Some(ns) = ns {
-        clock::set_realtime(ns);
+        crate::proc::set_wall_clock(ns);
     }
     Ok(0)
 }
@@ -85,6 +85,6 @@ pub fn clock_settime(clock: u32, ts: u32, layout: Layout) -> SysResult {
     }
     let ns = get_timespec(ts, layout)?;
     may_set_time()?;
-    clock::set_realtime(ns);
+    crate::proc::set_wall_clock(ns);
     Ok(0)
 }

@@ -99,7 +99,7 @@ pub fn getrandom(buf: u32, len: u32, flags: u32) -> SysResult {
     }
     let len = len.min(256);
     let mut b = [0u8; 256];
-    crate::dev::random::fill(&mut b[..len as usize]);
+    crate::random::fill(&mut b[..len as usize]);
     copy_to_user(buf, &b[..len as usize])?;
     Ok(len)
 }

@@ -22,10 +22,10 @@ use sigil_core::signal::SigSet;
 use sigil_core::time::{decode_timeval, encode_timespec, encode_timeval, Layout};
 
 use super::SysResult;
-use crate::dev::timer;
 use crate::fs::poll::{wait, Waited, Watch};
 use crate::fs::MAX_FDS;
 use crate::proc;
+use crate::time::timer;
 use crate::uaccess::{copy_from_user, copy_to_user, get_user, put_user};
 
 /// The file open at `fd`, if it is one.

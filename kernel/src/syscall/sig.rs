@@ -137,7 +137,9 @@ fn set_action(sig: Signal, new: SigAction) -> SysResult {
             t.sig.pending.flush_signal(sig);
         }
     } else if was_ignored {
-        crate::timers::sig_unignore(g.pid, sig);
+        for ts in crate::time::timers::sig_unignore(g.pid, sig) {
+            crate::signal::timer::queue_timer_signal(g.pid, ts);
+        }
     }
     Ok(0)
 }
@@ -340,7 +342,7 @@ pub fn rt_sigtimedwait(
     let want = read_sigset(set)?.blockable();
     let deadline = if timeout != 0 {
         Some(
-            crate::dev::timer::now_ns()
+            crate::time::timer::now_ns()
                 + super::time::get_timespec(timeout, sigil_core::time::Layout::new(time64))?,
         )
     } else {
@@ -376,9 +378,9 @@ fn wait_for(want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
             return Err(Errno::EINTR);
         }
         match deadline {
-            Some(d) if crate::dev::timer::now_ns() >= d => return Err(Errno::EAGAIN),
+            Some(d) if crate::time::timer::now_ns() >= d => return Err(Errno::EAGAIN),
             Some(d) => {
-                let _ = crate::dev::timer::sleep_until(d);
+                let _ = proc::sleep_until(d);
             }
             None => {
                 let _ = proc::sleep(p as *const proc::Thread as usize);

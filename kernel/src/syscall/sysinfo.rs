@@ -22,7 +22,7 @@ const MEM_UNIT: usize = 52;
 pub fn sysinfo(info: u32) -> SysResult {
     let mut b = [0u8; SYSINFO_SIZE];
     let mut put = |at: usize, v: u32| b[at..at + 4].copy_from_slice(&v.to_be_bytes());
-    let uptime = crate::dev::timer::now_ns().div_ceil(1_000_000_000);
+    let uptime = crate::time::timer::now_ns().div_ceil(1_000_000_000);
     put(UPTIME, uptime.min(i32::MAX as u64) as u32);
     let page = crate::mm::PAGE_SIZE as u32;
     put(TOTALRAM, crate::mm::frames::total_count() as u32 * page);

@@ -69,9 +69,9 @@ pub fn futex(a: [u32; 6], time64: bool) -> SysResult {
             } else {
                 let ns = super::time::get_timespec(timeout, Layout::new(time64))?;
                 Some(match (absolute, realtime) {
-                    (true, true) => crate::clock::to_monotonic(ns),
+                    (true, true) => crate::time::clock::to_monotonic(ns),
                     (true, false) => ns,
-                    (false, _) => crate::dev::timer::now_ns().saturating_add(ns),
+                    (false, _) => crate::time::timer::now_ns().saturating_add(ns),
                 })
             };
             proc::futex::wait(uaddr, val, bitset, deadline)

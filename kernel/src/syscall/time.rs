@@ -6,7 +6,7 @@
 //!
 //! The handlers here only move values across the user boundary and check
 //! arguments; layouts and rules come from `sigil_core::time`, timer state
-//! from `crate::timers` and (CPU time) `crate::cputime`.
+//! from `crate::time::timers` and (CPU time) `crate::time::cputime`.
 //!
 //! Sleeps interrupted by a signal end as Linux's do: a relative sleep writes
 //! the time left and returns ERESTART_RESTARTBLOCK (EINTR if a handler runs,
@@ -21,8 +21,8 @@ use sigil_core::time::cputime::{self, CpuTimes};
 use sigil_core::time::{self, decode_timespec, encode_timespec, ItimerSpec, Layout, SIGEVENT_SIZE};
 
 use super::SysResult;
-use crate::dev::timer;
-use crate::timers;
+use crate::time::timer;
+use crate::time::timers;
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};
 
 pub(super) const CLOCK_REALTIME: u32 = 0;
@@ -39,8 +39,8 @@ const CLOCK_REALTIME_COARSE: u32 = 5;
 
 /// Clocks clock_gettime/getres know: REALTIME, MONOTONIC, the CPU-time
 /// clocks, RAW, the COARSE ones and BOOTTIME. The CPU-time clocks read the
-/// caller's CPU time (`crate::cputime`), the realtime ones the wall clock
-/// (`crate::clock`), the others the timebase since boot.
+/// caller's CPU time (`crate::time::cputime`), the realtime ones the wall clock
+/// (`crate::time::clock`), the others the timebase since boot.
 fn readable_clock(clock: u32) -> Result<(), Errno> {
     if clock <= CLOCK_BOOTTIME {
         Ok(())
@@ -73,9 +73,13 @@ pub fn get_timespec(addr: u32, layout: Layout) -> Result<u64, Errno> {
 pub fn clock_gettime(clock: u32, ts: u32, layout: Layout) -> SysResult {
     readable_clock(clock)?;
     let ns = match clock {
-        CLOCK_PROCESS_CPUTIME_ID => crate::cputime::runtime(false),
-        CLOCK_THREAD_CPUTIME_ID => crate::cputime::runtime(true),
-        CLOCK_REALTIME | CLOCK_REALTIME_COARSE => crate::clock::realtime_ns(),
+        CLOCK_PROCESS_CPUTIME_ID => {
+            crate::proc::group().cpu.prof_clock() + crate::time::cputime::unsampled()
+        }
+        CLOCK_THREAD_CPUTIME_ID => {
+            crate::proc::current().cpu_ns + crate::time::cputime::unsampled()
+        }
+        CLOCK_REALTIME | CLOCK_REALTIME_COARSE => crate::time::clock::realtime_ns(),
         _ => timer::now_ns(),
     };
     put_timespec(ts, ns, layout)?;
@@ -95,7 +99,7 @@ pub fn clock_getres(clock: u32, res: u32, layout: Layout) -> SysResult {
 /// not NULL) and the call returns ERESTART_RESTARTBLOCK, leaving the restart
 /// block in the thread for restart_syscall (Linux `do_nanosleep`).
 fn sleep_relative(deadline: u64, rem: u32, layout: Layout) -> SysResult {
-    if timer::sleep_until(deadline).is_ok() {
+    if crate::proc::sleep_until(deadline).is_ok() {
         return Ok(0);
     }
     if rem != 0 {
@@ -115,8 +119,8 @@ pub fn clock_nanosleep(clock: u32, flags: u32, req: u32, rem: u32, layout: Layou
     let ns = get_timespec(req, layout)?;
     if flags & TIMER_ABSTIME != 0 {
         let slept = match clock {
-            CLOCK_REALTIME => crate::clock::sleep_until_realtime(ns),
-            _ => timer::sleep_until(ns),
+            CLOCK_REALTIME => crate::proc::sleep_until_realtime(ns),
+            _ => crate::proc::sleep_until(ns),
         };
         return slept.map(|_| 0).map_err(|_| Errno::ERESTARTNOHAND);
     }
@@ -142,7 +146,10 @@ pub fn restart_syscall() -> SysResult {
 
 /// alarm(seconds): returns the seconds the previous alarm had left.
 pub fn alarm(seconds: u32) -> SysResult {
-    let old = timers::set_real(ItimerSpec { interval: 0, value: time::alarm_ns(seconds) });
+    let old = timers::set_real(
+        crate::proc::group().pid,
+        ItimerSpec { interval: 0, value: time::alarm_ns(seconds) },
+    );
     Ok(time::alarm_seconds(old.value))
 }
 
@@ -159,8 +166,12 @@ pub fn setitimer(which: u32, new: u32, old: u32) -> SysResult {
         ItimerSpec::default()
     };
     let prev = match which {
-        ITIMER_REAL => timers::set_real(spec),
-        _ => crate::cputime::set_itimer(which == ITIMER_PROF, spec),
+        ITIMER_REAL => timers::set_real(crate::proc::group().pid, spec),
+        _ => crate::time::cputime::set_itimer(
+            &mut crate::proc::group().cpu,
+            which == ITIMER_PROF,
+            spec,
+        ),
     };
     if old != 0 {
         copy_to_user(old, &prev.encode_itimerval())?;
@@ -170,8 +181,10 @@ pub fn setitimer(which: u32, new: u32, old: u32) -> SysResult {
 
 pub fn getitimer(which: u32, value: u32) -> SysResult {
     let spec = match which {
-        ITIMER_REAL => timers::get_real(),
-        ITIMER_VIRTUAL | ITIMER_PROF => crate::cputime::get_itimer(which == ITIMER_PROF),
+        ITIMER_REAL => timers::get_real(crate::proc::group().pid),
+        ITIMER_VIRTUAL | ITIMER_PROF => {
+            crate::time::cputime::get_itimer(&mut crate::proc::group().cpu, which == ITIMER_PROF)
+        }
         _ => return Err(Errno::EINVAL),
     };
     copy_to_user(value, &spec.encode_itimerval())?;
@@ -219,9 +232,10 @@ pub fn timer_create(clock: u32, sev: u32, id_out: u32) -> SysResult {
     } else {
         None
     };
-    let id = timers::create(notify, clock == CLOCK_REALTIME)?;
+    let g = crate::proc::group();
+    let id = timers::create(g.pid, &g.user.timers, notify, clock == CLOCK_REALTIME)?;
     if put_user(id_out, id).is_err() {
-        timers::delete(id)?;
+        timers::delete(g.pid, id)?;
         return Err(Errno::EFAULT);
     }
     Ok(0)
@@ -239,7 +253,7 @@ pub fn timer_settime(id: u32, flags: u32, new: u32, old: u32, layout: Layout) ->
     let mut b = [0u8; 32];
     copy_from_user(&mut b[..layout.itimerspec_size()], new)?;
     let spec = ItimerSpec::decode(&b, layout)?;
-    let prev = timers::settime(id, spec, flags & TIMER_ABSTIME != 0)?;
+    let prev = timers::settime(crate::proc::group().pid, id, spec, flags & TIMER_ABSTIME != 0)?;
     if old != 0 {
         put_itimerspec(old, prev, layout)?;
     }
@@ -248,15 +262,15 @@ pub fn timer_settime(id: u32, flags: u32, new: u32, old: u32, layout: Layout) ->
 
 /// timer_gettime / timer_gettime64(id, cur).
 pub fn timer_gettime(id: u32, cur: u32, layout: Layout) -> SysResult {
-    let spec = timers::gettime(id)?;
+    let spec = timers::gettime(crate::proc::group().pid, id)?;
     put_itimerspec(cur, spec, layout)?;
     Ok(0)
 }
 
 pub fn timer_getoverrun(id: u32) -> SysResult {
-    timers::getoverrun(id).map(|v| v as u32)
+    timers::getoverrun(crate::proc::group().pid, id).map(|v| v as u32)
 }
 
 pub fn timer_delete(id: u32) -> SysResult {
-    timers::delete(id).map(|_| 0)
+    timers::delete(crate::proc::group().pid, id).map(|_| 0)
 }

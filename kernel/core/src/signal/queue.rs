@@ -64,6 +64,30 @@ pub static LIVE_NODES: AtomicUsize = AtomicUsize::new(0);
 /// `dequeue` never adds to it. Benchmarks read it.
 pub static SIGINFO_BYTES_COPIED: AtomicUsize = AtomicUsize::new(0);
 
+/// RLIMIT_SIGPENDING: the signals one user may have queued at once, in all
+/// its processes together. As Linux does, each queued signal is charged to
+/// its receiver's real user (`Group::user`, a `Charge` beside the node)
+/// and RT signals are refused beyond this limit. Per process it would let 64
+/// processes each queue the limit and fill the kernel heap; per user, one
+/// user's flood cannot take another's room (root's, say).
+pub const SIGQUEUE_MAX: usize = 1024;
+/// All users together: a bound Linux does not have, so that root, which can
+/// make any number of users, still cannot fill the fixed kernel heap.
+pub const SIGQUEUE_SYSTEM_MAX: usize = 8 * SIGQUEUE_MAX;
+
+/// The `limit` for `SigPending::enqueue` of a signal that counts against
+/// its receiver's user: the nodes the pending set holds (`queued`) plus the
+/// room the user has left (`user_queued` of SIGQUEUE_MAX taken), but no
+/// more than the whole kernel's room (`live` of SIGQUEUE_SYSTEM_MAX nodes
+/// alive). Which signals count is the sender's rule: every RT signal, and a
+/// standard one from sigqueue-style senders (`rt_limit`); a standard signal
+/// coalesces anyway, so kill() leaves it unbounded, as Linux does.
+#[inline]
+pub fn queue_limit(queued: usize, user_queued: usize, live: usize) -> usize {
+    let system = SIGQUEUE_SYSTEM_MAX.saturating_sub(live);
+    queued + SIGQUEUE_MAX.saturating_sub(user_queued).min(system)
+}
+
 /// A count kept per user (Linux `ucounts`): the signals queued to its
 /// processes, or their POSIX timers. Every process of the user shares it;
 /// each thing counted holds a [`Charge`].
@@ -330,6 +354,19 @@ mod tests {
 
     fn rt(n: u32) -> Signal {
         Signal::new(32 + n).unwrap()
+    }
+
+    #[test]
+    fn queue_limit_is_the_users_room_bounded_by_the_kernels() {
+        // A fresh user: its whole budget, on top of what the set holds.
+        assert_eq!(queue_limit(0, 0, 0), SIGQUEUE_MAX);
+        assert_eq!(queue_limit(5, 0, 5), 5 + SIGQUEUE_MAX);
+        // A user at its limit may queue nothing more, whatever the set holds.
+        assert_eq!(queue_limit(7, SIGQUEUE_MAX, 7), 7);
+        assert_eq!(queue_limit(7, SIGQUEUE_MAX + 3, 7), 7);
+        // The kernel nearly full: the system's room bounds a fresh user.
+        assert_eq!(queue_limit(0, 0, SIGQUEUE_SYSTEM_MAX - 10), 10);
+        assert_eq!(queue_limit(2, 0, SIGQUEUE_SYSTEM_MAX + 1), 2);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! (ITIMER_VIRTUAL on user time, ITIMER_PROF on user + system time), and
 //! the user layouts that report it (`struct tms`, `struct rusage`).
 //!
-//! The kernel charges time in samples (see `kernel/src/cputime.rs`): each
+//! The kernel charges time in samples (see `kernel/src/time/cputime.rs`): each
 //! sample adds the time since the previous one to either `utime` or
 //! `stime`. The timers work as Linux's `cpu_itimer` does: an armed timer
 //! holds the reading of its clock (utime, or utime + stime) at which it

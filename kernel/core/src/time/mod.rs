@@ -4,7 +4,7 @@
 //!
 //! Kernel time is a `u64` count of nanoseconds (Linux `ktime_t`, never
 //! negative here). CLOCK_MONOTONIC counts from boot; CLOCK_REALTIME is it
-//! plus the wall clock's offset (`kernel/src/clock.rs`), so the kernel turns
+//! plus the wall clock's offset (`kernel/src/time/clock.rs`), so the kernel turns
 //! an absolute CLOCK_REALTIME deadline into a monotonic one before it waits.
 //!
 //! # Two layouts of `struct timespec` on ppc32 (facts: glibc `__timespec64`)

@@ -10,10 +10,10 @@ use sigil_core::abi::{self, Errno};
 use sigil_core::procfs::{self as fmt, Entry, Global, PidFile, State};
 use sigil_core::time::cputime::USER_HZ;
 
-use crate::dev::timer::now_ns;
 use crate::fs::tmpfs;
 use crate::mm::PAGE_SIZE;
 use crate::proc::{self, Group};
+use crate::time::timer::now_ns;
 
 /// The console's device as stat's tty_nr (4:64, ttyS0, `new_encode_dev`).
 const CONSOLE_TTY_NR: u32 = 4 << 8 | 64;
@@ -237,13 +237,18 @@ fn global(which: Global) -> String {
         }
         Global::Cpuinfo => {
             let mb = ((frames::ram_count() * PAGE_SIZE) >> 20) as u32;
-            fmt::cpuinfo(crate::arch::pvr(), crate::dev::timer::tb_freq(), crate::arch::MACHINE, mb)
+            fmt::cpuinfo(
+                crate::arch::pvr(),
+                crate::time::timer::tb_freq(),
+                crate::arch::MACHINE,
+                mb,
+            )
         }
-        Global::Uptime => fmt::uptime(now_ns(), crate::cputime::totals().idle),
+        Global::Uptime => fmt::uptime(now_ns(), crate::time::cputime::totals().idle),
         Global::Loadavg => fmt::loadavg(running, threads as u32, proc::last_id()),
         Global::Stat => {
-            let t = crate::cputime::totals();
-            let boot_ns = crate::clock::realtime_ns().saturating_sub(now_ns());
+            let t = crate::time::cputime::totals();
+            let boot_ns = crate::time::clock::realtime_ns().saturating_sub(now_ns());
             fmt::sys_stat(&fmt::SysStat {
                 user: ticks(t.user),
                 system: ticks(t.system),

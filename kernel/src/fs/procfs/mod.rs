@@ -35,9 +35,9 @@ use super::file::{OpenFile, DT_DIR, DT_LNK, DT_REG};
 use super::flags::{O_ACCMODE, O_CREAT, O_DIRECTORY, O_EXCL, O_RDONLY, O_TRUNC, O_WRONLY};
 use super::stat::{Stat, S_IFDIR, S_IFLNK, S_IFREG};
 use super::{tmpfs, walk, File, FileOps, StatusFlags};
-use crate::dev::timer::now_ns;
 use crate::kcell::KCell;
 use crate::proc;
+use crate::time::timer::now_ns;
 use crate::uaccess::copy_to_user;
 
 /// The most a cmdline holds: one page (what `ps` reads of it anyway).

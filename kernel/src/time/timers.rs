@@ -3,7 +3,10 @@
 //!
 //! The arithmetic lives in `sigil_core::time::timer`; this module keeps one
 //! `ProcTimers` per process that has used a timer, arms their deadlines in
-//! the one deadline queue (`dev::timer`), and turns expiries into signals:
+//! the one deadline queue (`time::timer`), and says which signal an expiry
+//! sends (`TimerSignal`; `signal::timer_expired` sends it, as this layer is
+//! below the signal code and the process table, so the caller names the
+//! process):
 //! - ITIMER_REAL sends SIGALRM (SI_KERNEL); a periodic one re-arms when that
 //!   SIGALRM is dequeued.
 //! - A POSIX timer queues its signal with si_code SI_TIMER, its id and its
@@ -19,20 +22,19 @@
 //! objects; the shutdown line reports it so tests catch leaks.
 //!
 //! ITIMER_VIRTUAL and ITIMER_PROF count CPU time, not wall time: they live
-//! with the CPU-time accounting in `crate::cputime`, not in this table.
+//! with the CPU-time accounting in `crate::time::cputime`, not in this table.
 
 use alloc::collections::BTreeMap;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use sigil_core::abi::{self, Errno};
-use sigil_core::signal::queue::Charge;
+use sigil_core::signal::queue::{Charge, UserCount, SIGQUEUE_MAX};
 use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::timer::{IdAllocator, PosixTimer, RealTimer};
 use sigil_core::time::{ItimerSpec, Notify};
 
-use crate::dev::timer::{self, Event, Key};
 use crate::kcell::KCell;
-use crate::proc;
+use crate::time::timer::{self, Event, Key};
 
 /// Which of a process's timers a deadline belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,8 +48,8 @@ pub enum Which {
 /// charged to its user; here each timer holds a charge on its creator's
 /// `Group::user.timers`): beyond it, EAGAIN. Linux charges timers and queued
 /// signals to one count; Sigil gives each its own limit of the same size.
-pub const MAX_TIMERS: usize = crate::signal::SIGQUEUE_MAX;
-/// All users together (`LIVE`), as `signal::SIGQUEUE_SYSTEM_MAX` bounds
+pub const MAX_TIMERS: usize = SIGQUEUE_MAX;
+/// All users together (`LIVE`), as `queue::SIGQUEUE_SYSTEM_MAX` bounds
 /// queued signals: the fixed heap holds this many.
 pub const MAX_TIMERS_SYSTEM: usize = 8 * MAX_TIMERS;
 
@@ -94,9 +96,25 @@ pub fn release_empty_table() {
     }
 }
 
-/// The current process's timers (created empty on first use).
-fn mine() -> (u32, &'static mut ProcTimers) {
-    let pid = proc::group().pid;
+/// A POSIX timer's signal, due to be queued on process `pid` or, with
+/// SIGEV_THREAD_ID, on its thread `thread`; `seq` tags it (see the top).
+#[derive(Clone, Copy, Debug)]
+pub struct TimerSignal {
+    pub thread: Option<u32>,
+    pub id: u32,
+    pub signo: u32,
+    pub value: u32,
+    pub seq: u32,
+}
+
+/// What an expiry sends: ITIMER_REAL's SIGALRM, or a POSIX timer's signal.
+pub enum Expired {
+    Alarm,
+    Posix(TimerSignal),
+}
+
+/// Process `pid`'s timers (created empty on first use).
+fn mine(pid: u32) -> (u32, &'static mut ProcTimers) {
     let t = TABLE.get().entry(pid).or_insert_with(|| ProcTimers {
         real: Slot { t: RealTimer::default(), key: None, _charge: None, realtime: false },
         posix: BTreeMap::new(),
@@ -106,23 +124,28 @@ fn mine() -> (u32, &'static mut ProcTimers) {
 }
 
 /// setitimer(ITIMER_REAL) and alarm: returns the old setting.
-pub fn set_real(new: ItimerSpec) -> ItimerSpec {
-    let (pid, t) = mine();
+pub fn set_real(pid: u32, new: ItimerSpec) -> ItimerSpec {
+    let (pid, t) = mine(pid);
     let (old, deadline) = t.real.t.set(new, timer::now_ns());
     t.real.arm(deadline, pid, Which::Real);
     old
 }
 
 /// getitimer(ITIMER_REAL).
-pub fn get_real() -> ItimerSpec {
-    mine().1.real.t.get(timer::now_ns())
+pub fn get_real(pid: u32) -> ItimerSpec {
+    mine(pid).1.real.t.get(timer::now_ns())
 }
 
 /// timer_create: a new disarmed timer; `notify` None means the default
-/// (SIGALRM carrying the id); `realtime` for CLOCK_REALTIME. Returns the id.
-pub fn create(notify: Option<Notify>, realtime: bool) -> Result<u32, Errno> {
-    let (_, t) = mine();
-    let user = &proc::group().user.timers;
+/// (SIGALRM carrying the id); `realtime` for CLOCK_REALTIME; `user` is the
+/// creator's real user's timer count. Returns the id.
+pub fn create(
+    pid: u32,
+    user: &UserCount,
+    notify: Option<Notify>,
+    realtime: bool,
+) -> Result<u32, Errno> {
+    let (_, t) = mine(pid);
     if user.get() >= MAX_TIMERS || LIVE.load(Ordering::Relaxed) >= MAX_TIMERS_SYSTEM {
         return Err(Errno::EAGAIN);
     }
@@ -136,8 +159,8 @@ pub fn create(notify: Option<Notify>, realtime: bool) -> Result<u32, Errno> {
     Ok(id)
 }
 
-fn posix(id: u32) -> Result<(u32, &'static mut Slot<PosixTimer>), Errno> {
-    let (pid, t) = mine();
+fn posix(pid: u32, id: u32) -> Result<(u32, &'static mut Slot<PosixTimer>), Errno> {
+    let (pid, t) = mine(pid);
     t.posix.get_mut(&id).map(|s| (pid, s)).ok_or(Errno::EINVAL)
 }
 
@@ -145,10 +168,10 @@ fn posix(id: u32) -> Result<(u32, &'static mut Slot<PosixTimer>), Errno> {
 /// An absolute time on CLOCK_REALTIME becomes the monotonic instant the
 /// wall clock reads it (a past one fires at once); a later clock change
 /// does not move it (Linux would).
-pub fn settime(id: u32, mut new: ItimerSpec, abs: bool) -> Result<ItimerSpec, Errno> {
-    let (pid, s) = posix(id)?;
+pub fn settime(pid: u32, id: u32, mut new: ItimerSpec, abs: bool) -> Result<ItimerSpec, Errno> {
+    let (pid, s) = posix(pid, id)?;
     if abs && s.realtime && new.value != 0 {
-        new.value = crate::clock::to_monotonic(new.value).max(1);
+        new.value = crate::time::clock::to_monotonic(new.value).max(1);
     }
     let (old, deadline) = s.t.set(new, abs, timer::now_ns());
     s.arm(deadline, pid, Which::Posix(id));
@@ -156,89 +179,65 @@ pub fn settime(id: u32, mut new: ItimerSpec, abs: bool) -> Result<ItimerSpec, Er
 }
 
 /// timer_gettime.
-pub fn gettime(id: u32) -> Result<ItimerSpec, Errno> {
-    Ok(posix(id)?.1.t.get(timer::now_ns()))
+pub fn gettime(pid: u32, id: u32) -> Result<ItimerSpec, Errno> {
+    Ok(posix(pid, id)?.1.t.get(timer::now_ns()))
 }
 
 /// timer_getoverrun.
-pub fn getoverrun(id: u32) -> Result<i32, Errno> {
-    Ok(posix(id)?.1.t.getoverrun())
+pub fn getoverrun(pid: u32, id: u32) -> Result<i32, Errno> {
+    Ok(posix(pid, id)?.1.t.getoverrun())
 }
 
 /// timer_delete. A signal it queued becomes stale and is never delivered.
-pub fn delete(id: u32) -> Result<(), Errno> {
-    let (_, t) = mine();
+pub fn delete(pid: u32, id: u32) -> Result<(), Errno> {
+    let (_, t) = mine(pid);
     let mut s = t.posix.remove(&id).ok_or(Errno::EINVAL)?;
     s.disarm();
     LIVE.fetch_sub(1, Ordering::Relaxed);
     Ok(())
 }
 
-/// A deadline passed (from the decrementer interrupt): send the signal.
-pub fn expire(pid: u32, which: Which) {
-    let Some(t) = TABLE.get().get_mut(&pid) else { return };
+/// A deadline passed (from the decrementer interrupt): the signal to send,
+/// if any (`signal::timer_expired` sends it).
+pub fn expire(pid: u32, which: Which) -> Option<Expired> {
+    let t = TABLE.get().get_mut(&pid)?;
     match which {
         Which::Real => {
             t.real.key = None;
             t.real.t.expire();
-            let _ = crate::signal::send(pid, SigInfo::kernel(Signal::SIGALRM), false);
+            Some(Expired::Alarm)
         }
         Which::Posix(id) => {
-            let Some(s) = t.posix.get_mut(&id) else { return };
+            let s = t.posix.get_mut(&id)?;
             s.key = None;
             let seq = s.t.expire();
-            if let Notify::Signal { signo, value, thread } = s.t.notify {
-                queue_timer_signal(pid, thread, id, signo, value, seq);
+            match s.t.notify {
+                Notify::Signal { signo, value, thread } => {
+                    Some(Expired::Posix(TimerSignal { thread, id, signo, value, seq }))
+                }
+                Notify::None => None,
             }
         }
     }
 }
 
-/// Queues a POSIX timer's signal on the process's set, or with
-/// SIGEV_THREAD_ID on the thread's (dropped if that thread has exited), or
-/// re-tags the one still waiting there.
-fn queue_timer_signal(pid: u32, thread: Option<u32>, id: u32, signo: u32, value: u32, seq: u32) {
-    let Some(g) = proc::get(pid) else { return };
-    let pending = match thread {
-        None => &mut g.sig.shared,
-        Some(tid) => match proc::thread(tid) {
-            Some(t) => &mut t.sig.pending,
-            None => return,
-        },
-    };
-    let waiting = |i: &SigInfo| i.timer_seq() != 0 && i.timer_id() == id && i.signo() == signo;
-    if let Some(info) = pending.find_queued_mut(waiting) {
-        info.set_timer_seq(seq);
-        return;
-    }
-    let sig = Signal::new(signo).expect("checked by decode_sigevent");
-    let info = SigInfo::timer_queued(sig, id, value, seq);
-    let _ = match thread {
-        None => crate::signal::send(pid, info, true),
-        Some(tid) => crate::signal::send_thread(tid, info, true),
-    };
-}
-
-/// `pid` stopped ignoring `sig` (sigaction): its periodic timers whose
-/// signal was dropped as ignored queue it now, so they run on, with the
-/// periods missed meanwhile counted as the overrun at delivery (Linux
-/// `posixtimer_sig_unignore`). A timer whose signal still waits is only
-/// re-tagged, never queued twice.
-pub fn sig_unignore(pid: u32, sig: Signal) {
-    let Some(t) = TABLE.get().get_mut(&pid) else { return };
-    let waiting: alloc::vec::Vec<(u32, Option<u32>, u32, u32)> = t
-        .posix
+/// `pid` stopped ignoring `sig` (sigaction): the signals its periodic
+/// timers are to queue now, those whose signal was dropped as ignored (the
+/// caller queues them with `signal::queue_timer_signal`), so they run on,
+/// with the periods missed meanwhile counted as the overrun at delivery
+/// (Linux `posixtimer_sig_unignore`). A timer whose signal still waits is
+/// only re-tagged, never queued twice.
+pub fn sig_unignore(pid: u32, sig: Signal) -> alloc::vec::Vec<TimerSignal> {
+    let Some(t) = TABLE.get().get_mut(&pid) else { return alloc::vec::Vec::new() };
+    t.posix
         .iter()
         .filter_map(|(&id, s)| match (s.t.notify, s.t.awaiting_delivery()) {
             (Notify::Signal { signo, value, thread }, Some(seq)) if signo == sig.number() => {
-                Some((id, thread, value, seq))
+                Some(TimerSignal { thread, id, signo, value, seq })
             }
             _ => None,
         })
-        .collect();
-    for (id, thread, value, seq) in waiting {
-        queue_timer_signal(pid, thread, id, sig.number(), value, seq);
-    }
+        .collect()
 }
 
 /// A signal is leaving `pid`'s queue for delivery (a handler frame or

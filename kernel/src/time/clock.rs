@@ -1,26 +1,23 @@
 //! The wall clock: CLOCK_REALTIME, as an offset from the monotonic clock.
 //!
-//! The monotonic clock is the timebase since boot (`dev::timer`); the wall
+//! The monotonic clock is the timebase since boot (`time::timer`); the wall
 //! clock adds `OFFSET_NS`, set at boot from the board's real-time clock
 //! (`arch::rtc_seconds`: CUDA on g3beige, the SIU RTC on the MPC8xx) and by
 //! clock_settime/settimeofday. Changing it never moves the monotonic clock,
 //! so relative sleeps and timers are untouched, as on Linux; sleeps on an
 //! absolute CLOCK_REALTIME deadline are woken to look again (Linux
-//! `clock_was_set`, which retriggers the realtime hrtimer base).
+//! `clock_was_set`, which retriggers the realtime hrtimer base): those
+//! sleeps are the scheduler's (`proc::timed`), and the clock is set through
+//! `proc::set_wall_clock`, which wakes them.
 //!
-//! Called by: `main` (init), the time system calls.
+//! Called by: `main` (init), the time system calls, `proc::timed`.
 
-use crate::dev::timer::{self, Event};
 use crate::kcell::KCell;
-use crate::proc;
+use crate::time::timer;
 
 /// Wall clock minus monotonic clock, in ns (the realtime clock before 1970
 /// reads as 0).
 static OFFSET_NS: KCell<i64> = KCell::new(0);
-
-/// What absolute CLOCK_REALTIME sleepers wait on besides their deadline:
-/// a clock change wakes them all.
-const CLOCK_WAS_SET: usize = 0x6000_0000;
 
 /// Reads the board's real-time clock, once at boot. Without one the wall
 /// clock starts at 1970, as before.
@@ -51,25 +48,8 @@ pub fn to_monotonic(realtime: u64) -> u64 {
     (realtime as i64).saturating_sub(*OFFSET_NS.get()).max(0) as u64
 }
 
-/// Sets the wall clock (clock_settime, settimeofday; the caller checked
-/// the privilege) and wakes the absolute sleepers to look again.
+/// Sets the wall clock (`proc::set_wall_clock`, which also wakes the
+/// absolute sleepers).
 pub fn set_realtime(ns: u64) {
     set_offset(ns);
-    proc::wakeup(CLOCK_WAS_SET);
-}
-
-/// Sleeps until the wall clock reads `deadline` (clock_nanosleep with
-/// TIMER_ABSTIME on CLOCK_REALTIME): the monotonic deadline is worked out
-/// again after every clock change. Err(()) if a signal interrupted it.
-pub fn sleep_until_realtime(deadline: u64) -> Result<(), ()> {
-    loop {
-        if realtime_ns() >= deadline {
-            return Ok(());
-        }
-        let tid = proc::current().tid;
-        let key = timer::arm(to_monotonic(deadline), Event::Wake(tid));
-        let r = proc::sleep(CLOCK_WAS_SET);
-        timer::cancel(key);
-        r?;
-    }
 }

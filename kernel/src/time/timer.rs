@@ -1,7 +1,10 @@
 //! Time: the clock, the one queue of deadlines, and the decrementer that
 //! serves both the queue and the scheduler's time slice.
 //!
-//! Each interrupt is also the CPU-time sample point (`crate::cputime`).
+//! Each interrupt is also the CPU-time sample point (`crate::time::cputime`).
+//! This layer is below the scheduler: `tick` hands each due event to its
+//! caller (the trap handler), which wakes the thread or sends the timer's
+//! signal; the timed sleeps themselves are the scheduler's (`proc::sleep`).
 //!
 //! Every deadline in the kernel (a sleeping process, an armed alarm or POSIX
 //! timer) is one entry in `EVENTS`, a BTreeMap ordered by (deadline,
@@ -19,7 +22,7 @@ use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use crate::arch::{self, Arch, Clock};
 use crate::kcell::KCell;
-use crate::timers::Which;
+use crate::time::timers::Which;
 
 /// How long a process runs before the scheduler may preempt it (10 ms,
 /// Linux's HZ=100 tick).
@@ -46,7 +49,7 @@ static SEQ: AtomicU32 = AtomicU32::new(0);
 pub enum Event {
     /// Wake the thread sleeping in `sleep_until` or a timed futex wait.
     Wake(u32),
-    /// A process timer expired (see `crate::timers`).
+    /// A process timer expired (see `crate::time::timers`).
     Timer(u32, Which),
 }
 
@@ -120,21 +123,17 @@ fn program(now: u64, slice: bool) {
     Arch::arm(ticks.min(DEC_MAX) as u32);
 }
 
-/// The decrementer fired (in user mode if `from_user`): sample the running
-/// process's CPU time, run what is due, then end the slice if it is over.
-pub fn tick(from_user: bool) {
+/// The decrementer fired at `now`: hand each event that is due to `due`
+/// (the trap handler's: it wakes the thread or sends the timer's signal),
+/// then end the slice if it is over.
+pub fn tick(now: u64, mut due: impl FnMut(Event)) {
     INTERRUPTS.fetch_add(1, Ordering::Relaxed);
-    let now = now_ns();
-    crate::cputime::tick(from_user, now);
     let events = EVENTS.get();
     while let Some(entry) = events.first_entry() {
         if entry.key().0 > now {
             break;
         }
-        match entry.remove() {
-            Event::Wake(tid) => crate::proc::make_runnable(tid),
-            Event::Timer(pid, which) => crate::timers::expire(pid, which),
-        }
+        due(entry.remove());
     }
     if now >= *SLICE_END.get() {
         NEED_RESCHED.store(true, Ordering::Relaxed);
@@ -144,32 +143,14 @@ pub fn tick(from_user: bool) {
 }
 
 /// Nothing can run: sleep until the next deadline or another interrupt,
-/// without a slice to end. Called by the scheduler's idle loop.
+/// without a slice to end. Called by the scheduler's idle loop, between
+/// `cputime::idle_begin` and `idle_end`.
 pub fn idle() {
-    crate::cputime::idle_begin();
     program(now_ns(), false);
     arch::idle();
-    crate::cputime::idle_end();
     let now = now_ns();
     *SLICE_END.get() = now + SLICE_NS;
     program(now, true);
-}
-
-/// Sleeps until `deadline` (ns since boot). Err(()) if a signal interrupted it.
-pub fn sleep_until(deadline: u64) -> Result<(), ()> {
-    let tid = crate::proc::current().tid;
-    let key = arm(deadline, Event::Wake(tid));
-    let chan = sleep_chan(tid);
-    let r = loop {
-        if now_ns() >= deadline {
-            break Ok(());
-        }
-        if crate::proc::sleep(chan).is_err() {
-            break Err(());
-        }
-    };
-    cancel(key);
-    r
 }
 
 /// At power-off, with every process gone: an empty map still holds its first
@@ -180,8 +161,4 @@ pub fn release_empty_events() {
     if events.is_empty() {
         *events = BTreeMap::new();
     }
-}
-
-fn sleep_chan(tid: u32) -> usize {
-    0x2000_0000 + tid as usize
 }

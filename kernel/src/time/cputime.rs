@@ -15,21 +15,23 @@
 //! So utime + stime is exactly the time a process held the CPU; only the
 //! split between them is statistical, decided by where each interrupt
 //! lands. While a process runs, the decrementer fires at least at the end
-//! of its 10 ms slice (`dev::timer`), so that is the sampling interval and
+//! of its 10 ms slice (`time::timer`), so that is the sampling interval and
 //! the granularity of the CPU timers: they expire at the first sample past
 //! their expiry, as Linux's do at the first tick.
 //!
 //! The state (`sigil_core::time::cputime::CpuAccount`) lives in each
 //! process (`proc::Group`; each thread also counts its own total): fork starts it from zero, execve keeps it, wait4 adds a
 //! reaped child's totals to the parent's children totals.
+//!
+//! This layer is below the scheduler: its callers (the trap handler, the
+//! scheduler, the time system calls) hand it the thread's count and the
+//! process's account, and send the signals of the timers that expired.
 
-use sigil_core::signal::{SigInfo, Signal};
-use sigil_core::time::cputime::CpuTimer;
+use sigil_core::time::cputime::{CpuAccount, CpuTimer, Expired};
 use sigil_core::time::ItimerSpec;
 
-use crate::dev::timer;
 use crate::kcell::KCell;
-use crate::proc::{self, Thread};
+use crate::time::timer;
 
 /// The granularity of sampling while a process runs: its time slice. The
 /// CPU timers add it to a first expiry (see `CpuTimer::set`).
@@ -73,34 +75,31 @@ fn elapsed(now: u64) -> Option<u64> {
     Some(now.saturating_sub(core::mem::replace(last, now)))
 }
 
-/// The timer interrupt at `now`: charges the interrupted process, then sends
-/// SIGVTALRM / SIGPROF (SI_KERNEL, as Linux) for the timers that expired.
-pub fn tick(from_user: bool, now: u64) {
-    let Some(ns) = elapsed(now) else { return };
-    let Some(t) = proc::try_current() else { return };
-    t.cpu_ns += ns;
-    let g = t.group();
+/// What a sample charges: the running thread's own count and its process's
+/// account (`Thread::cpu_ns`, `Group::cpu`).
+pub type Charged<'a> = (&'a mut u64, &'a mut CpuAccount);
+
+/// The timer interrupt at `now`: charges the interrupted thread `cur`, if
+/// any, and says which of its process's CPU timers expired (the caller sends
+/// SIGVTALRM / SIGPROF: `signal::timer::cpu_timers_expired`).
+pub fn tick(from_user: bool, now: u64, cur: Option<Charged>) -> Option<Expired> {
+    let ns = elapsed(now)?;
+    let (cpu_ns, acct) = cur?;
+    *cpu_ns += ns;
     account(ns, from_user);
-    let expired = g.cpu.sample(ns, from_user);
-    let pid = g.pid;
-    if expired.virt {
-        let _ = crate::signal::send(pid, SigInfo::kernel(Signal::SIGVTALRM), false);
-    }
-    if expired.prof {
-        let _ = crate::signal::send(pid, SigInfo::kernel(Signal::SIGPROF), false);
-    }
+    Some(acct.sample(ns, from_user))
 }
 
-/// Charges `ns` of system time to thread `t` and its process.
-fn charge(t: &mut Thread, ns: u64) {
-    t.cpu_ns += ns;
-    t.group().cpu.charge(ns, false);
+/// Charges `ns` of system time to a thread and its process.
+fn charge((cpu_ns, acct): Charged, ns: u64) {
+    *cpu_ns += ns;
+    acct.charge(ns, false);
     account(ns, false);
 }
 
-/// The scheduler leaves `prev` for another thread: `prev` pays, as system
+/// The scheduler leaves a thread for another: it pays (`prev`), as system
 /// time, up to now (if it was being charged), and charging starts over.
-pub fn switch_out(prev: &mut Thread) {
+pub fn switch_out(prev: Charged) {
     let now = timer::now_ns();
     if let Some(last) = LAST.get().replace(now) {
         charge(prev, now.saturating_sub(last));
@@ -108,44 +107,40 @@ pub fn switch_out(prev: &mut Thread) {
 }
 
 /// The scheduler's idle loop goes round (it spins, calling this each time):
-/// the process that gave up the CPU pays up to the first round, and nobody
-/// for the idle time.
-pub fn idle_begin() {
+/// the thread that gave up the CPU (`cur`) pays up to the first round, and
+/// nobody for the idle time.
+pub fn idle_begin(cur: Option<Charged>) {
     let now = timer::now_ns();
-    if let (Some(ns), Some(p)) = (elapsed(now), proc::try_current()) {
+    if let (Some(ns), Some(p)) = (elapsed(now), cur) {
         charge(p, ns);
     }
     *LAST.get() = None;
     TOTALS.get().1 = Some(now);
 }
 
-/// A round of the idle loop ends. If an interrupt made the process that
-/// gave up the CPU runnable again, the scheduler returns to it without a
-/// switch: charging starts again from now. (A switch to another process
-/// restarts it in `switch_out`.)
-pub fn idle_end() {
+/// A round of the idle loop ends. If an interrupt made the thread that
+/// gave up the CPU runnable again (`resumes`), the scheduler returns to it
+/// without a switch: charging starts again from now. (A switch to another
+/// thread restarts it in `switch_out`.)
+pub fn idle_end(resumes: bool) {
     let t = TOTALS.get();
     if let Some(since) = t.1.take() {
         t.0.idle += timer::now_ns().saturating_sub(since);
     }
-    if proc::try_current().is_some_and(|p| p.state == proc::State::Runnable) {
+    if resumes {
         *LAST.get() = Some(timer::now_ns());
     }
 }
 
-/// The CPU time the current process (or, with `thread`, the current
-/// thread) has used up to now, including the time since the last sample
-/// (CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID, which Linux also
-/// reads precisely rather than at the last tick).
-pub fn runtime(thread: bool) -> u64 {
-    let pending = LAST.get().map_or(0, |last| timer::now_ns().saturating_sub(last));
-    let used = if thread { proc::current().cpu_ns } else { proc::group().cpu.prof_clock() };
-    used + pending
+/// The CPU time not yet charged: since the last sample. The CPU clocks
+/// (CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID) add it to what is
+/// charged, reading precisely rather than at the last tick, as Linux does.
+pub fn unsampled() -> u64 {
+    LAST.get().map_or(0, |last| timer::now_ns().saturating_sub(last))
 }
 
-/// ITIMER_VIRTUAL or ITIMER_PROF of the current process, and its clock.
-fn itimer(prof: bool) -> (&'static mut CpuTimer, u64) {
-    let a = &mut proc::group().cpu;
+/// ITIMER_VIRTUAL or ITIMER_PROF of account `a`, and its clock.
+fn itimer(a: &mut CpuAccount, prof: bool) -> (&mut CpuTimer, u64) {
     if prof {
         let now = a.prof_clock();
         (&mut a.prof, now)
@@ -156,13 +151,13 @@ fn itimer(prof: bool) -> (&'static mut CpuTimer, u64) {
 }
 
 /// setitimer(ITIMER_VIRTUAL or ITIMER_PROF): returns the old setting.
-pub fn set_itimer(prof: bool, new: ItimerSpec) -> ItimerSpec {
-    let (t, now) = itimer(prof);
+pub fn set_itimer(a: &mut CpuAccount, prof: bool, new: ItimerSpec) -> ItimerSpec {
+    let (t, now) = itimer(a, prof);
     t.set(new, now, SAMPLE_NS)
 }
 
 /// getitimer(ITIMER_VIRTUAL or ITIMER_PROF).
-pub fn get_itimer(prof: bool) -> ItimerSpec {
-    let (t, now) = itimer(prof);
+pub fn get_itimer(a: &mut CpuAccount, prof: bool) -> ItimerSpec {
+    let (t, now) = itimer(a, prof);
     t.get(now, SAMPLE_NS)
 }
