@@ -84,11 +84,10 @@ impl FileOps for SignalFd {
                 continue;
             };
             let at = buf.wrapping_add(taken * SIGNALFD_INFO_SIZE);
-            let written =
-                UserWindow::open(at, SIGNALFD_INFO_SIZE, Write).and_then(|mut w| {
-                    w.put_slice(0, &record(&node.info));
-                    w.finish()
-                });
+            let written = UserWindow::open(at, SIGNALFD_INFO_SIZE, Write).and_then(|mut w| {
+                w.put_slice(0, &record(&node.info));
+                w.finish()
+            });
             if written.is_err() {
                 return if taken > 0 { Ok(taken * SIGNALFD_INFO_SIZE) } else { Err(Errno::EFAULT) };
             }
