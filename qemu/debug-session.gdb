@@ -31,7 +31,7 @@ print/x tf.nip
 #    comes next.)
 echo @@step 3\n
 sigil-kuap
-break sigil::uaccess::UserWindow::finish
+break sigil::uaccess::UserWindow<sigil::uaccess::Write>::finish<sigil::uaccess::Write>
 continue
 sigil-kuap
 delete
