@@ -22,10 +22,14 @@ user-c: $(USER_C_BINS) ## Build the C test programs (static glibc) into target/u
 # rule's target/user/<name> (Rust user programs live there too). A program
 # may include the shared headers of user/c/, so it is rebuilt when they change.
 # -g: gdb (`sigil-user PROG`, docs/debugging.md) then knows the program's
-# lines and variables; gcc's code is the same with or without it.
+# lines and variables; gcc's code is the same with or without it. The debug
+# info names the checkout as "." (USER_DEBUG): with the absolute path, a
+# checkout elsewhere made programs of another size, an initramfs laid out
+# otherwise, and a trace whose t= values differ from the docs'.
+USER_DEBUG := -g -ffile-prefix-map=$(CURDIR)=.
 $(USER_C_BINS): target/user/%: user/c/%.c $(wildcard user/c/*.h) user/build.mk
 	@mkdir -p $(@D)
-	$(USER_CC) -O2 -g -static -Wall -Werror $(USER_CFLAGS) -o $@ $< -lm
+	$(USER_CC) -O2 $(USER_DEBUG) -static -Wall -Werror $(USER_CFLAGS) -o $@ $< -lm
 
 # C++ programs: every user/cxx/<name>.cc becomes target/user/<name> the
 # same way, with the cross g++ and its static libstdc++.
@@ -38,7 +42,7 @@ user-cxx: $(USER_CXX_BINS) ## Build the C++ test programs (static glibc, libstdc
 
 $(USER_CXX_BINS): target/user/%: user/cxx/%.cc user/build.mk
 	@mkdir -p $(@D)
-	$(USER_CXX) -O2 -g -static -Wall -Werror $(USER_CFLAGS) -o $@ $<
+	$(USER_CXX) -O2 $(USER_DEBUG) -static -Wall -Werror $(USER_CFLAGS) -o $@ $<
 
 # Sigil's own Rust programs: user/ulib/src/bin/<name>.rs on the ulib runtime
 # (user/ulib), cross-built for the built-in powerpc-unknown-linux-gnu target
