@@ -144,7 +144,7 @@ fn kernel_trap(tf: &mut TrapFrame, event: Event) {
         Event::Timer => timer_tick(false),
         Event::External => crate::dev::irq(),
         Event::PageFault { ea, write, missing, .. } if ea < TASK_SIZE => {
-            let space = proc::try_current().and_then(|p| p.group().space.as_mut());
+            let space = proc::try_current().and_then(|p| p.group().try_space());
             if missing && space.is_some_and(|s| s.fault(ea, write).is_ok()) {
                 return;
             }

@@ -15,6 +15,13 @@
 //! little-endian order (0 + 5 reads back as 0x05000000). That line is
 //! replaced by Linux's answer before comparing.
 //!
+//! qemu-ppc runs vfork and posix_spawn's CLONE_VM | CLONE_VFORK as a
+//! fork, and refuses CLONE_VM without the thread flags, so in `vfork_mem`
+//! Linux's answers replace its lines: a vfork child's stores are the
+//! parent's, posix_spawn returns the child's exec error (glibc's child
+//! stores it in the parent's memory) having reaped the child, and
+//! clone(CLONE_VM | SIGCHLD) makes a process in the parent's memory.
+//!
 //! So are two lines of `thr_restart`. qemu-ppc restarts a guest poll from its
 //! full timeout when a stopped process is continued (its host SIGCONT
 //! handler interrupts the host call, and the guest call is issued afresh),
@@ -113,6 +120,61 @@ fn system_popen_posix_spawn_vfork() {
             "popen read: one line through popen",
             "posix_spawn: 0, child exited 9",
             "vfork child: exited 4",
+        ],
+    );
+}
+
+/// A child in its parent's memory: vfork, posix_spawn's error path,
+/// clone(CLONE_VM | SIGCHLD). qemu-ppc's lines where it forks instead are
+/// replaced by Linux's (module comment).
+#[test]
+fn vfork_and_clone_vm_share_the_memory() {
+    let linux_lines = [
+        (
+            "vfork: the parent sees the child's store: no",
+            "vfork: the parent sees the child's store: yes",
+        ),
+        (
+            "vfork child forks: grandchild exited -1 (seen through the vfork child)",
+            "vfork child forks: grandchild exited 5 (seen through the vfork child)",
+        ),
+        (
+            "posix_spawn(/nonexistent): Success",
+            "posix_spawn(/nonexistent): No such file or directory",
+        ),
+        (
+            "posix_spawnp(no-such-program): Success",
+            "posix_spawnp(no-such-program): No such file or directory",
+        ),
+        (
+            "posix_spawn with a failing open action: Success",
+            "posix_spawn with a failing open action: No such file or directory",
+        ),
+        ("failed children already reaped: no", "failed children already reaped: yes"),
+        (
+            "clone(CLONE_VM | SIGCHLD): Invalid argument",
+            "clone(CLONE_VM | SIGCHLD): CHILD_SETTID stored the child's id: yes\n\
+             clone(CLONE_VM | SIGCHLD): CHILD_CLEARTID zeroed and woke: yes\n\
+             clone(CLONE_VM | SIGCHLD): waitpid: exited 3\n\
+             clone(CLONE_VM | SIGCHLD): the child's store 42, its mmap read back 7",
+        ),
+    ];
+    let mut expected = linux("vfork_mem", &[], &[]).console;
+    for (qemu, linux) in linux_lines {
+        assert!(expected.contains(qemu), "qemu-ppc's known line {qemu:?} missing:\n{expected}");
+        expected = expected.replace(qemu, linux);
+    }
+    let got = sigil("vfork_mem", &[], &[]);
+    assert_eq!(got.console, expected, "vfork_mem differs from Linux's behaviour");
+    assert_eq!(got.status, Some(0));
+    has_lines(
+        &got.console,
+        &[
+            "vfork child faults: the parent runs again, waitpid: killed by signal 11",
+            "vfork child raises SIGTERM: the parent runs again, waitpid: killed by signal 15",
+            "vfork child forks: the grandchild's store stayed its own: yes",
+            "clone(CLONE_SIGHAND without CLONE_VM): Invalid argument",
+            "clone(CLONE_THREAD without CLONE_SIGHAND): Invalid argument",
         ],
     );
 }

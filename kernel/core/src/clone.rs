@@ -4,10 +4,16 @@
 //! Sigil creates two kinds of task: a thread in the caller's thread group
 //! (the `pthread_create` set: CLONE_VM | CLONE_FS | CLONE_FILES |
 //! CLONE_SIGHAND | CLONE_THREAD, with or without CLONE_SYSVSEM), and a new
-//! process with copies of everything (fork, vfork, posix_spawn's
-//! CLONE_VM | CLONE_VFORK). A new process that would share only some of the
-//! caller's state (CLONE_FILES alone, CLONE_VM without CLONE_VFORK...) and the
-//! namespaces are not supported: EINVAL, with the flag named by the caller.
+//! process with copies of the files, handlers and working directory, which
+//! either copies the address space (fork) or shares it (CLONE_VM: vfork,
+//! posix_spawn's CLONE_VM | CLONE_VFORK, and CLONE_VM | SIGCHLD, a process
+//! running in its parent's memory). The address space is the one thing two
+//! processes can share, because it is a separately counted object of its
+//! own (Linux's `mm_struct`); the file table, `fs_struct` and handlers are
+//! the thread group's, so a new process that would share one of them
+//! (CLONE_FILES alone...), a thread that would not share them (CLONE_THREAD
+//! without CLONE_FS or CLONE_FILES), and the namespaces are not supported:
+//! EINVAL, with the flag named by the caller.
 
 use crate::abi::Errno;
 
@@ -55,8 +61,10 @@ const IGNORED: u32 = CLONE_SYSVSEM | CLONE_PTRACE | CLONE_UNTRACED | CLONE_DETAC
 pub enum CloneKind {
     /// A thread of the caller's group.
     Thread,
-    /// A new process; `vfork`: the caller sleeps until it execs or exits.
-    Process { vfork: bool, exit_signal: u32 },
+    /// A new process. `share_vm`: it runs in the caller's address space
+    /// (CLONE_VM) instead of a copy; `vfork`: the caller sleeps until it
+    /// execs or exits.
+    Process { share_vm: bool, vfork: bool, exit_signal: u32 },
 }
 
 /// Checks `flags` as Linux's `copy_process` does (the first failing rule
@@ -105,19 +113,16 @@ pub fn check(flags: u32, is_init: bool) -> Result<CloneKind, Errno> {
             Err(Errno::EINVAL)
         };
     }
-    let vfork = has(CLONE_VFORK);
-    // posix_spawn's CLONE_VM | CLONE_VFORK: the caller is asleep until the
-    // child execs or exits, so a copy of the address space behaves the same
-    // to both, as long as the child only execs or exits (all glibc's does).
-    let ok = match rest & !CLONE_VFORK {
-        0 => true,
-        CLONE_VM => vfork,
-        _ => false,
-    };
-    if !ok {
+    // A new process may share the caller's memory (CLONE_VM, with or
+    // without CLONE_VFORK), and nothing else.
+    if rest & !(CLONE_VM | CLONE_VFORK) != 0 {
         return Err(Errno::EINVAL);
     }
-    Ok(CloneKind::Process { vfork, exit_signal: flags & CSIGNAL })
+    Ok(CloneKind::Process {
+        share_vm: has(CLONE_VM),
+        vfork: has(CLONE_VFORK),
+        exit_signal: flags & CSIGNAL,
+    })
 }
 
 #[cfg(test)]
@@ -135,24 +140,27 @@ mod tests {
         | CLONE_PARENT_SETTID
         | CLONE_CHILD_CLEARTID;
 
+    fn process(share_vm: bool, vfork: bool) -> Result<CloneKind, Errno> {
+        Ok(CloneKind::Process { share_vm, vfork, exit_signal: 17 })
+    }
+
     #[test]
     fn glibc_forms() {
         assert_eq!(check(PTHREAD, false), Ok(CloneKind::Thread));
         assert_eq!(check(PTHREAD, true), Ok(CloneKind::Thread));
         // fork(): SIGCHLD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID.
         let fork = 17 | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID;
-        assert_eq!(check(fork, true), Ok(CloneKind::Process { vfork: false, exit_signal: 17 }));
-        // posix_spawn: CLONE_VM | CLONE_VFORK | SIGCHLD.
-        assert_eq!(
-            check(CLONE_VM | CLONE_VFORK | 17, true),
-            Ok(CloneKind::Process { vfork: true, exit_signal: 17 })
-        );
+        assert_eq!(check(fork, true), process(false, false));
+        // posix_spawn and vfork(): CLONE_VM | CLONE_VFORK | SIGCHLD, the
+        // child in the caller's memory while the caller sleeps.
+        assert_eq!(check(CLONE_VM | CLONE_VFORK | 17, true), process(true, true));
     }
 
     #[test]
     fn linux_einval_rules() {
         assert_eq!(check(CLONE_THREAD | CLONE_VM, false), Err(Errno::EINVAL));
         assert_eq!(check(CLONE_SIGHAND, false), Err(Errno::EINVAL));
+        assert_eq!(check(CLONE_SIGHAND | CLONE_VFORK | 17, false), Err(Errno::EINVAL));
         assert_eq!(check(CLONE_NEWNS | CLONE_FS, false), Err(Errno::EINVAL));
         assert_eq!(check(CLONE_NEWUSER | CLONE_FS, false), Err(Errno::EINVAL));
         assert_eq!(check(CLONE_PARENT | 17, true), Err(Errno::EINVAL));
@@ -160,14 +168,34 @@ mod tests {
         assert_eq!(check(CLONE_PIDFD | CLONE_PARENT_SETTID, false), Err(Errno::EINVAL));
     }
 
+    /// A process sharing only the memory: Linux allows it, and so does
+    /// Sigil (the address space is counted apart from the group).
     #[test]
-    fn partial_sharing_is_refused() {
-        assert_eq!(check(CLONE_VM | 17, false), Err(Errno::EINVAL));
-        assert_eq!(check(CLONE_FILES | 17, false), Err(Errno::EINVAL));
-        assert_eq!(check(CLONE_VM | CLONE_SIGHAND | CLONE_THREAD, false), Err(Errno::EINVAL));
+    fn a_process_may_share_the_memory_only() {
+        assert_eq!(check(CLONE_VM | 17, false), process(true, false));
+        let settid = CLONE_VM | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | 17;
+        assert_eq!(check(settid, false), process(true, false));
+        assert_eq!(check(CLONE_VFORK | 17, false), process(false, true));
         assert_eq!(
-            check(CLONE_VFORK | 17, false),
-            Ok(CloneKind::Process { vfork: true, exit_signal: 17 })
+            check(CLONE_VM, false),
+            Ok(CloneKind::Process { share_vm: true, vfork: false, exit_signal: 0 })
         );
+    }
+
+    /// Linux accepts these, Sigil does not: the files, the working
+    /// directory and the handlers belong to the thread group, so they are
+    /// shared by exactly its threads.
+    #[test]
+    fn other_partial_sharing_is_refused() {
+        assert_eq!(check(CLONE_FILES | 17, false), Err(Errno::EINVAL));
+        assert_eq!(check(CLONE_FS | 17, false), Err(Errno::EINVAL));
+        assert_eq!(check(CLONE_VM | CLONE_FILES | 17, false), Err(Errno::EINVAL));
+        assert_eq!(check(CLONE_VM | CLONE_SIGHAND | 17, false), Err(Errno::EINVAL));
+        assert_eq!(check(CLONE_VM | CLONE_VFORK | CLONE_FS | 17, false), Err(Errno::EINVAL));
+        // A thread with its own file table or working directory.
+        let thread = CLONE_VM | CLONE_SIGHAND | CLONE_THREAD;
+        assert_eq!(check(thread, false), Err(Errno::EINVAL));
+        assert_eq!(check(thread | CLONE_FS, false), Err(Errno::EINVAL));
+        assert_eq!(check(thread | CLONE_FILES, false), Err(Errno::EINVAL));
     }
 }

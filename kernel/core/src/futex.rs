@@ -171,10 +171,12 @@ impl WakeOp {
     }
 }
 
-/// What a waiter is queued under. Sigil shares no memory between address
-/// spaces (fork copies), so a futex word is named by its address space
-/// (the thread group's id) and its user address, private or not; Linux keys
-/// a shared futex by its page instead, which here is the same thing.
+/// What a waiter is queued under: a futex word is named by its address
+/// space (the kernel passes the space's MMU context number, the same for
+/// every thread and vfork or CLONE_VM process running in it) and its user
+/// address, private or not. Linux keys a shared futex by its page instead;
+/// Sigil does not, so a non-private futex in MAP_SHARED memory does not
+/// reach a forked process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct FutexKey {
     pub space: u32,
@@ -195,7 +197,7 @@ impl FutexKey {
     /// (Linux's `futex_hash`, with Fibonacci hashing in place of jhash2):
     /// the word index and the space folded into one number, times 2^32/phi,
     /// top bits. Multiples of 1/phi spread evenly, so neighbouring words of
-    /// one lock array, and one address in processes of neighbouring pids,
+    /// one lock array, and one address in spaces of neighbouring numbers,
     /// land in different lists.
     pub fn bucket(&self) -> usize {
         let x = (self.addr >> 2) ^ (self.space << 20);

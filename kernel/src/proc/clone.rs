@@ -1,7 +1,17 @@
-//! fork, vfork and clone: a new process (copies of everything) or a new
-//! thread of the caller's group (shares everything but its own registers,
-//! stack, mask and pending set). Which one the flags ask for, and which
-//! combinations are refused, is `sigil_core::clone::check`.
+//! fork, vfork and clone: a new process (copies of everything, or the same
+//! address space with CLONE_VM) or a new thread of the caller's group
+//! (shares everything but its own registers, stack, mask and pending set).
+//! Which one the flags ask for, and which combinations are refused, is
+//! `sigil_core::clone::check`.
+//!
+//! vfork is Linux's: the child runs in its parent's memory (one `Space`,
+//! two holders) while the parent sleeps in `vfork_wait`, so what the child
+//! stores before it execs or exits - glibc's posix_spawn child stores its
+//! exec error in the parent's `args.err` - the parent then reads. The
+//! child's exec gives it a new space and drops its hold on the old one,
+//! which the parent keeps; its exit drops it too. Either wakes the parent
+//! (`vfork_done`), a fatal signal or fault included, since those end the
+//! child through the same exit.
 //!
 //! Called from the syscall layer with the caller's live `TrapFrame`: the
 //! child starts as a copy of it, with r3 = 0.
@@ -9,8 +19,11 @@
 use sigil_core::abi::Errno;
 use sigil_core::clone::{self as rules, CloneKind};
 
+use alloc::rc::Rc;
+
 use super::{alloc_id, create, current, group, spawn_thread, State, TABLE};
 use crate::arch::{self, Arch, Context, TrapFrame};
+use crate::kcell::KCell;
 use crate::uaccess::put_user;
 
 /// clone's pointer arguments (ppc32 order: flags, newsp, ptid, tls, ctid).
@@ -52,10 +65,10 @@ pub fn clone(tf: &TrapFrame, a: CloneArgs) -> Result<u32, Errno> {
     }
     let id = match kind {
         CloneKind::Thread => new_thread(&ctf)?,
-        CloneKind::Process { .. } => new_process(&ctf)?,
+        CloneKind::Process { share_vm, vfork, .. } => new_process(&ctf, share_vm, vfork)?,
     };
-    // The new task has not run yet: its memory is ours (a thread) or a copy
-    // taken before these stores (a process), as Linux's order has it:
+    // The new task has not run yet: its memory is ours (a thread, CLONE_VM)
+    // or a copy taken before these stores (fork), as Linux's order has it:
     // CHILD_SETTID is written in the child's memory, PARENT_SETTID in ours.
     // Linux ignores a bad pointer here (the child exists by then).
     if a.flags & rules::CLONE_PARENT_SETTID != 0 {
@@ -75,12 +88,13 @@ pub fn clone(tf: &TrapFrame, a: CloneArgs) -> Result<u32, Errno> {
 }
 
 /// CLONE_CHILD_SETTID: the child's id at `ctid` in the child's memory
-/// (ours, for a thread). A bad pointer is ignored, as in Linux (the child
-/// would fault on it).
+/// (ours, for a thread or a CLONE_VM child). A bad pointer is ignored, as in
+/// Linux (the child would fault on it).
 fn write_child_tid(g: &mut super::Group, ctid: u32, id: u32) {
-    if core::ptr::eq(g, group()) {
+    let ours = group().space.as_ref();
+    if g.space.as_ref().zip(ours).is_some_and(|(a, b)| Rc::ptr_eq(a, b)) {
         let _ = put_user(ctid, id);
-    } else if let Some(space) = g.space.as_mut() {
+    } else if let Some(space) = g.try_space() {
         let _ = super::exec::write_phys(space, ctid, &id.to_be_bytes());
     }
 }
@@ -103,16 +117,23 @@ fn new_thread(tf: &TrapFrame) -> Result<u32, Errno> {
     Ok(tid)
 }
 
-/// A new process: copies of the address space, files and handlers; only
-/// the calling thread is copied (POSIX fork in a threaded process).
-fn new_process(tf: &TrapFrame) -> Result<u32, Errno> {
+/// A new process: copies of the files and handlers, and of the address
+/// space unless `share_vm` (then one more holder of ours); only the calling
+/// thread is copied (POSIX fork in a threaded process).
+fn new_process(tf: &TrapFrame, share_vm: bool, vfork: bool) -> Result<u32, Errno> {
     let g = group();
     if super::count() >= super::MAX_PROCS {
         return Err(Errno::EAGAIN);
     }
-    let space = g.space().fork().map_err(|_| Errno::ENOMEM)?;
+    let space = match &g.space {
+        Some(ours) if share_vm => ours.clone(),
+        _ => Rc::new(KCell::new(g.space().fork().map_err(|_| Errno::ENOMEM)?)),
+    };
     let fp = caller_fp();
-    let sig = (g.sig.fork(), current().sig.fork());
+    // A child running beside us in our memory must not take its signals on
+    // our alternate stack: Linux clears it for CLONE_VM without CLONE_VFORK.
+    let me = &current().sig;
+    let sig = (g.sig.fork(), if share_vm && !vfork { me.for_new_thread() } else { me.fork() });
     create(Some(g), g.name.clone(), space, g.files.clone(), sig, fp, tf)
 }
 

@@ -4,6 +4,7 @@
 //! script runs its interpreter instead (`program`), as Linux's binfmt_script.
 
 use alloc::borrow::Cow;
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -13,6 +14,7 @@ use sigil_core::exec::{build_stack, ExecError, StackSpec, ARG_LIMIT, MAX_ARG_STR
 use sigil_core::script::{self, ScriptError};
 
 use crate::arch::{self, TrapFrame};
+use crate::kcell::KCell;
 use crate::mm::space::{AddressSpace, Fault, Prot};
 use crate::mm::{self, frames, PAGE_SIZE, TASK_SIZE};
 use crate::uaccess::{read_cstr_into, CstrError};
@@ -234,10 +236,13 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     let argv_refs = strings.slices(0..argc)?;
     let envp_refs = strings.slices(argc..argc + envc)?;
     let (space, tf, exe, cmdline) = load(&path, &argv_refs, &envp_refs)?;
-    de_thread();
+    let space = Rc::new(KCell::new(space));
+    de_thread()?;
     let t = super::current();
     let g = t.group();
-    space.activate();
+    space.get().activate();
+    // The old space goes with this process's hold on it: freed here, or
+    // kept by the parent of a vfork child (which `vfork_done` wakes below).
     g.space = Some(space);
     g.name = exe;
     g.shown.exec(&path, cmdline);
@@ -261,12 +266,15 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
 /// The point of no return of an exec in a threaded process (Linux
 /// `de_thread`): every other thread is killed and waited for, and the caller
 /// takes over the leader's id, so the process keeps its PID. If the group is
-/// already ending, the caller ends with it.
-fn de_thread() {
+/// ending (already, or by a SIGKILL meanwhile), the exec fails with EAGAIN
+/// as Linux's does, and the caller leaves with the group on its way back to
+/// user mode (`signal::doomed`); returning, not exiting here, lets execve's
+/// buffers and the new address space be dropped.
+fn de_thread() -> Result<(), Errno> {
     let me = super::current().tid;
     let g = super::group();
-    if let Some(status) = g.exit {
-        super::wait::exit(status);
+    if g.exit.is_some() {
+        return Err(Errno::EAGAIN);
     }
     if g.threads.len() > 1 {
         g.exit = Some(sigil_core::abi::wait_status::signaled(sigil_core::abi::SIGKILL, false));
@@ -279,7 +287,7 @@ fn de_thread() {
         while super::group().threads.len() > 1 {
             if super::group().exec_tid != Some(me) {
                 // SIGKILL arrived meanwhile: the exec dies with the rest.
-                super::wait::exit(super::group().exit.expect("set by SIGKILL"));
+                return Err(Errno::EAGAIN);
             }
             super::current().state = super::State::Sleeping(exec_chan(me));
             super::schedule();
@@ -289,6 +297,7 @@ fn de_thread() {
         g.exec_tid = None;
     }
     super::take_over_pid();
+    Ok(())
 }
 
 fn exec_chan(tid: u32) -> usize {

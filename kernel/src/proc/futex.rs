@@ -48,8 +48,13 @@ pub fn release_empty_queues() {
     }
 }
 
+/// The key of `addr` in the caller's address space, named by its MMU
+/// context number: unique among live spaces, and the same for every thread
+/// and CLONE_VM process running in it (Linux keys a private futex by its
+/// `mm`). A number is reused only after its space is gone, and with it
+/// every thread that could wait in it.
 fn key(addr: u32) -> Result<FutexKey, Errno> {
-    FutexKey::new(group().pid, addr)
+    FutexKey::new(group().space().ctx, addr)
 }
 
 fn chan(tid: u32) -> usize {
@@ -127,9 +132,9 @@ pub fn wake_bitset(addr: u32, n: u32, bitset: u32) -> Result<u32, Errno> {
     Ok(wake_key(key(addr)?, n, bitset))
 }
 
-/// Wakes up to `n` waiters on `addr` in process `pid` (thread exit).
-pub fn wake(pid: u32, addr: u32, n: u32) {
-    if let Ok(k) = FutexKey::new(pid, addr) {
+/// Wakes up to `n` waiters on `addr` in the caller's memory (thread exit).
+pub fn wake(addr: u32, n: u32) {
+    if let Ok(k) = key(addr) {
         wake_key(k, n, rules::FUTEX_BITSET_MATCH_ANY);
     }
 }
@@ -224,7 +229,7 @@ fn owner_died(addr: u32, tid: u32) {
     let Ok(word) = get_user::<u32>(addr) else { return };
     if let Some((new, wake_one)) = rules::owner_died(word, tid) {
         if put_user(addr, new).is_ok() && wake_one {
-            wake(group().pid, addr, 1);
+            wake(addr, 1);
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Processes and threads: the two tables, the scheduler, and the life cycle
 //! (spawn, fork, clone, exec, exit, wait).
 //!
-//! A process is a thread *group* (`Group`): the address space, the file
+//! A process is a thread *group* (`Group`): the address space (counted
+//! apart, so a vfork or CLONE_VM child can share it: `Space`), the file
 //! table, the signal handlers and the shared pending set, the itimers and
 //! CPU accounting, the parent and the wait status, the process group and
 //! session (`group.rs`: process groups and sessions are sets of these thread
@@ -22,6 +23,12 @@
 //!   freed *and* its parent has reaped it (or it was auto-reaped: `detach`,
 //!   for a parent ignoring SIGCHLD). Group state has that one owner;
 //!   nothing else keeps a pointer to it.
+//! - An address space (`Space`) is owned by the groups that run in it, one
+//!   `Rc` each (Linux's `mm_users`, counted per process here since the
+//!   threads of a group share its reference): the group's own after fork or
+//!   exec, its parent's too for a CLONE_VM child until the child execs or
+//!   ends. It is freed (pages, page tables, MMU context) when the last of
+//!   them lets go: at exec or at the end of its last process.
 //! - `Group::threads` lists the live threads, by id; a thread that has exited
 //!   is `State::Dead` and off that list, and its Box is freed by the next
 //!   thread that resumes from a context switch (`reap_dead`): never by
@@ -158,13 +165,18 @@ pub enum State {
     Dead,
 }
 
+/// An address space as processes hold it: shared by the groups that run in
+/// it (see the module invariants).
+pub type Space = Rc<KCell<AddressSpace>>;
+
 /// What the threads of a group share: a process.
 pub struct Group {
     /// The process id: the leader thread's id.
     pub pid: u32,
     pub ppid: u32,
     pub name: String,
-    pub space: Option<AddressSpace>,
+    /// None once the process has ended.
+    pub space: Option<Space>,
     pub files: FdTable,
     /// The working directory relative paths start from, and the file mode
     /// creation mask (Linux's `fs_struct`, shared by the threads, copied by fork).
@@ -211,8 +223,21 @@ pub struct Group {
 }
 
 impl Group {
+    /// The address space. Valid until the next context switch, as every
+    /// borrow of group state (module invariants).
     pub fn space(&mut self) -> &mut AddressSpace {
-        self.space.as_mut().expect("a live process has an address space")
+        self.try_space().expect("a live process has an address space")
+    }
+
+    /// The address space, None once the process has ended.
+    pub fn try_space(&mut self) -> Option<&mut AddressSpace> {
+        self.space.as_ref().map(|s| s.get())
+    }
+
+    /// Does another process run in this one's memory too (a CLONE_VM
+    /// child, or the parent of one)?
+    pub fn space_shared(&self) -> bool {
+        self.space.as_ref().is_some_and(|s| Rc::strong_count(s) > 1)
     }
 
     /// The group's threads, for signal targeting and group-wide wake-ups.
@@ -423,7 +448,7 @@ fn spawn_thread(
 fn create(
     parent: Option<&Group>,
     name: String,
-    space: AddressSpace,
+    space: Space,
     files: FdTable,
     sig: (GroupSignals, ThreadSignals),
     fp: FpState,
@@ -493,6 +518,7 @@ pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errn
     let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
     let (space, tf, exe, cmdline) = exec::load(path, argv, &envp)?;
     let sig = (GroupSignals::new(), ThreadSignals::new());
+    let space = Rc::new(KCell::new(space));
     let pid = create(None, exe, space, FdTable::console(), sig, FpState::new(), &tf)?;
     get(pid).expect("just created").shown.exec(path, cmdline);
     let t = TABLE.get();
@@ -629,8 +655,9 @@ fn switch_to(next: &'static mut Thread) {
     }
     t.current = &mut *next;
     // Threads of one group share the space: no MMU switch between them.
+    // (A vfork child and its parent share one too, but the parent sleeps.)
     if !Rc::ptr_eq(&prev.group, &next.group) {
-        if let Some(s) = next.group().space.as_ref() {
+        if let Some(s) = next.group().try_space() {
             s.activate();
         }
     }

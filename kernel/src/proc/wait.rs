@@ -5,8 +5,9 @@
 //! `clear_child_tid` word is zeroed and woken (pthread_join waits on it), and
 //! it leaves its group. `exit_group` (and a fatal signal) marks the group as
 //! ending and wakes every thread, each of which leaves on its way back to
-//! user mode. The last thread out ends the process: it frees the address
-//! space and files, hangs up the process groups its exit orphans
+//! user mode. The last thread out ends the process: it lets go of the
+//! address space (freed unless a CLONE_VM relative still runs in it), closes
+//! its files, hangs up the process groups its exit orphans
 //! (`group::hangup_orphaned`), hands its children to PID 1 (or to the
 //! nearest child subreaper, `new_parent`), leaves the group
 //! a zombie holding its Linux wait status, and tells its parent
@@ -71,10 +72,11 @@ pub fn exit(status: u32) -> ! {
     let t = current();
     let g = t.group();
     super::futex::exit_robust_list(t.robust_list, t.tid);
-    if t.clear_child_tid != 0 && g.threads.len() > 1 {
-        // Linux zeroes it only if others share the memory (mm_users > 1).
+    if t.clear_child_tid != 0 && (g.threads.len() > 1 || g.space_shared()) {
+        // Linux zeroes it only if others share the memory (mm_users > 1):
+        // other threads, or another process (a CLONE_VM child or parent).
         let _ = crate::uaccess::put_user(t.clear_child_tid, 0u32);
-        super::futex::wake(g.pid, t.clear_child_tid, 1);
+        super::futex::wake(t.clear_child_tid, 1);
     }
     t.sig.flush();
     g.threads.retain(|&x| x != t.tid);
@@ -101,6 +103,7 @@ fn process_end() {
     g.sig.flush();
     crate::time::timers::exit(g.pid);
     g.files.close_all();
+    // Freed unless another process runs in it (a vfork parent, say).
     g.space = None;
     super::clone::vfork_done(g);
     if g.pid == 1 {

@@ -81,8 +81,9 @@ impl ThreadSignals {
         ThreadSignals { blocked: self.blocked, altstack: self.altstack, ..ThreadSignals::new() }
     }
 
-    /// A new thread: the creator's mask, no alt stack (Linux clears it for
-    /// CLONE_VM), nothing pending.
+    /// A new thread, or a process in the creator's memory that it does not
+    /// wait for: the creator's mask, no alt stack (Linux clears it for
+    /// CLONE_VM without CLONE_VFORK), nothing pending.
     pub fn for_new_thread(&self) -> ThreadSignals {
         ThreadSignals { blocked: self.blocked, ..ThreadSignals::new() }
     }

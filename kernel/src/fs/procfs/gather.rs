@@ -93,7 +93,7 @@ struct Mem {
 }
 
 fn mem(g: &Group) -> Option<Mem> {
-    let space = g.space.as_ref().filter(|_| !g.zombie)?;
+    let space = g.space.as_ref().filter(|_| !g.zombie)?.get();
     let (rss, tables) = space.resident();
     let stack_top = crate::proc::exec::STACK_TOP;
     let mut m = Mem {
@@ -122,7 +122,9 @@ fn mem(g: &Group) -> Option<Mem> {
 /// /proc/<pid>/maps: the areas in address order, the stack and the area
 /// the program break starts named as Linux names them. A zombie has none.
 fn maps(g: &Group) -> String {
-    let Some(space) = g.space.as_ref().filter(|_| !g.zombie) else { return String::new() };
+    let Some(space) = g.space.as_ref().filter(|_| !g.zombie).map(|s| s.get()) else {
+        return String::new();
+    };
     let mut areas: Vec<_> = space.areas().to_vec();
     areas.sort_by_key(|a| a.start);
     let mut out = String::new();
