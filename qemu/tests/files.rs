@@ -29,6 +29,27 @@ fn fs_tree() {
     );
 }
 
+/// Private file mappings: the file's bytes (a page file's and an archive
+/// file's), private stores, a mapping that outlives close and unlink, and
+/// Linux's errors in its order.
+#[test]
+fn mmap_file() {
+    let out = compare("mmap_file", &[]);
+    has_lines(
+        &out,
+        &[
+            "first byte a, last of page 0 a, page 1 \"second page\"",
+            "past the end of the file: 0",
+            "after a private store, mapping \"SECOND\", file \"second\"",
+            "after close and unlink: \"SECOND\"",
+            "ELF magic: 1, class 32-bit: 1, big-endian: 1",
+            "mmap of a write-only descriptor: -1, Permission denied",
+            "mmap of a pipe: -1, No such device",
+            "mmap of a directory: -1, No such device",
+        ],
+    );
+}
+
 /// Named pipes: fifo_open's waits and ENXIO, poll's hang-up rule, data
 /// gone with the last close, EINTR in a blocking open, stat and fd links.
 #[test]

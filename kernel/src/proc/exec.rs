@@ -34,13 +34,12 @@ fn errno(e: ExecError) -> Errno {
     }
 }
 
-/// Copies `bytes` to user address `ea` of a space that is not active,
-/// through the physical frames (filling pages that are missing).
-pub(super) fn write_phys(
-    space: &mut AddressSpace,
-    mut ea: u32,
-    mut bytes: &[u8],
-) -> Result<(), Errno> {
+/// Copies `bytes` to user address `ea` of `space` through its physical
+/// frames, filling missing pages with their area's protection: for a space
+/// that is not running yet (exec's, a new process's), and for memory the
+/// kernel fills whatever the program may do to it (a private file mapping,
+/// `syscall::mem`).
+pub fn write_phys(space: &mut AddressSpace, mut ea: u32, mut bytes: &[u8]) -> Result<(), Errno> {
     while !bytes.is_empty() {
         let phys = match space.phys(ea) {
             Some(p) => p,
