@@ -108,7 +108,8 @@ fn fs_rules() {
     );
 }
 
-/// execve's E2BIG and ENAMETOOLONG at Linux's limits, and the tmpfs
+/// execve's E2BIG and ENAMETOOLONG at Linux's limits (which follow
+/// RLIMIT_STACK), and the tmpfs
 /// metadata budget: links and files with long names until ENOSPC, twice,
 /// the kernel still forking and its heap coming back (the leak check at
 /// power-off, which `common::sigil` asserts). Sigil only: qemu-ppc cannot
@@ -125,6 +126,9 @@ fn exec_and_metadata_limits() {
             "child: 4 arguments, 200000 bytes",
             "4 arguments of 50000 bytes: ran, exit 3",
             "30 arguments of 100000 bytes: Argument list too long",
+            "stack 256 KiB: one 100000-byte argument: ran, exit 3",
+            "stack 256 KiB: 4 arguments of 50000 bytes: Argument list too long",
+            "stack unlimited: 24 arguments of 100000 bytes: Argument list too long",
             "execve 5000-byte path: File name too long",
             "write 2 GiB to /dev/null: 2147479552",
             "links: stopped by No space left on device",
