@@ -23,6 +23,8 @@ fn proc_files_match_linux() {
             "maps: Linux's columns 1, in address order 1, [stack] named 1",
             "/proc lists my pid as a directory 1, self as a link 1, pids as directories 1",
             "fd: a pipe's link is pipe:[...] 1, modes 120500 and 120300, stat follows to a FIFO 1, both ends listed 1",
+            "limits: 17 lines, header \"Limit                     Soft Limit           Hard Limit           Units     \"",
+            "limits: \"Max open files            64                   128                  files     \"",
             "a zombie's state: Z",
             "after the reap, the open file reads: -1 No such process",
             "open again: -1 No such file or directory",

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
@@ -201,6 +202,20 @@ static void offsets(void)
 	close(fd);
 }
 
+/* /proc/self/limits after setrlimit: Linux's columns, a line per resource,
+ * and the new values (the other rows are the host's under qemu-ppc). */
+static void limits(void)
+{
+	struct rlimit r = { 64, 128 };
+	setrlimit(RLIMIT_NOFILE, &r);
+	int n = slurp("/proc/self/limits"), lines = 0;
+	for (int i = 0; i < n; i++)
+		lines += buf[i] == '\n';
+	char *row = strstr(buf, "Max open files");
+	printf("limits: %d lines, header \"%.*s\"\n", lines, (int)strcspn(buf, "\n"), buf);
+	printf("limits: \"%.*s\"\n", row ? (int)strcspn(row, "\n") : 0, row ? row : "");
+}
+
 /* A child that has exited: its files while it is a zombie, then after the
  * reap (Linux: the open file reads ESRCH, a new open is ENOENT). */
 static void gone(void)
@@ -354,6 +369,7 @@ int main(int argc, char **argv)
 	listings();
 	fds();
 	offsets();
+	limits();
 	gone();
 	return 0;
 }

@@ -19,6 +19,8 @@ pub enum PidFile {
     Cmdline,
     /// The environment strings, as the process's memory holds them now.
     Environ,
+    /// The resource limits, one line each.
+    Limits,
     Comm,
     Stat,
     Status,
@@ -30,9 +32,10 @@ pub enum PidFile {
 /// Each process directory's files, in Linux's order (`tgid_base_stuff`
 /// lists these in this order too, among many more); its `fd` directory
 /// is listed before them.
-pub const PID_FILES: [(&str, PidFile); 7] = [
+pub const PID_FILES: [(&str, PidFile); 8] = [
     ("environ", PidFile::Environ),
     ("status", PidFile::Status),
+    ("limits", PidFile::Limits),
     ("cmdline", PidFile::Cmdline),
     ("comm", PidFile::Comm),
     ("exe", PidFile::Exe),
@@ -169,6 +172,46 @@ pub fn cmdline(mem: &[u8], args: usize) -> &[u8] {
         Some(0) => &mem[..args],
         Some(_) => &mem[..mem.iter().position(|&b| b == 0).unwrap_or(mem.len())],
     }
+}
+
+/// Each resource's name and unit in /proc/<pid>/limits (Linux's `lnames`).
+const LIMIT_NAMES: [(&str, &str); crate::rlimit::RLIM_NLIMITS as usize] = [
+    ("Max cpu time", "seconds"),
+    ("Max file size", "bytes"),
+    ("Max data size", "bytes"),
+    ("Max stack size", "bytes"),
+    ("Max core file size", "bytes"),
+    ("Max resident set", "bytes"),
+    ("Max processes", "processes"),
+    ("Max open files", "files"),
+    ("Max locked memory", "bytes"),
+    ("Max address space", "bytes"),
+    ("Max file locks", "locks"),
+    ("Max pending signals", "signals"),
+    ("Max msgqueue size", "bytes"),
+    ("Max nice priority", ""),
+    ("Max realtime priority", ""),
+    ("Max realtime timeout", "us"),
+];
+
+/// /proc/<pid>/limits, in Linux's columns (`proc_pid_limits`).
+pub fn limits(l: &crate::rlimit::Limits) -> String {
+    let mut s = String::new();
+    let _ =
+        writeln!(s, "{:<25} {:<20} {:<20} {:<10}", "Limit", "Soft Limit", "Hard Limit", "Units");
+    for (r, (name, unit)) in LIMIT_NAMES.iter().enumerate() {
+        let l = l.get(r as u32).expect("every resource");
+        let value = |v: u64| match v {
+            crate::rlimit::RLIM_INFINITY => String::from("unlimited"),
+            v => alloc::format!("{v}"),
+        };
+        let _ = write!(s, "{:<25} {:<20} {:<20} ", name, value(l.cur), value(l.max));
+        let _ = match *unit {
+            "" => writeln!(s),
+            u => writeln!(s, "{u:<10}"),
+        };
+    }
+    s
 }
 
 /// A process's state as /proc shows it (Linux `task_state_array`).
@@ -560,7 +603,8 @@ mod tests {
         assert_eq!(p("/proc/012"), Some(Err(Errno::ENOENT)));
         assert_eq!(p("/proc/0"), Some(Err(Errno::ENOENT)));
         assert_eq!(p("/proc/12/environ"), Some(Ok(Entry::File(12, PidFile::Environ))));
-        assert_eq!(p("/proc/12/limits"), Some(Err(Errno::ENOENT)));
+        assert_eq!(p("/proc/12/limits"), Some(Ok(Entry::File(12, PidFile::Limits))));
+        assert_eq!(p("/proc/12/auxv"), Some(Err(Errno::ENOENT)));
         assert_eq!(p("/proc/nope"), Some(Err(Errno::ENOENT)));
         assert_eq!(p("/proc/self/fd"), Some(Ok(Entry::FdDir(7))));
         assert_eq!(p("/proc/self/fd/0"), Some(Ok(Entry::Fd(7, 0))));
@@ -574,6 +618,33 @@ mod tests {
         assert_eq!(comm("/bin/ps"), "ps");
         assert_eq!(comm("sh"), "sh");
         assert_eq!(comm("/a/0123456789abcdefgh"), "0123456789abcde");
+    }
+
+    #[test]
+    fn limits_in_linuxs_columns() {
+        let text = limits(&crate::rlimit::Limits::boot(64));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 17);
+        assert_eq!(
+            lines[0],
+            "Limit                     Soft Limit           Hard Limit           Units     "
+        );
+        assert_eq!(
+            lines[1],
+            "Max cpu time              unlimited            unlimited            seconds   "
+        );
+        assert_eq!(
+            lines[4],
+            "Max stack size            8388608              unlimited            bytes     "
+        );
+        assert_eq!(
+            lines[8],
+            "Max open files            256                  256                  files     "
+        );
+        assert_eq!(
+            lines[14],
+            "Max nice priority         0                    0                    "
+        );
     }
 
     #[test]

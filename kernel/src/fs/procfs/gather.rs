@@ -35,6 +35,7 @@ pub(super) fn generate(e: Entry) -> Result<Vec<u8>, Errno> {
             fmt::cmdline(&mem, g.shown.args.len()).to_vec()
         }
         PidFile::Environ => user_bytes(g, g.shown.env.clone()),
+        PidFile::Limits => fmt::limits(&g.limits).into_bytes(),
         PidFile::Comm => format!("{}\n", g.shown.comm).into_bytes(),
         PidFile::Maps => maps(g).into_bytes(),
         PidFile::Exe => return Err(Errno::EINVAL),
