@@ -1,6 +1,6 @@
 //! Event descriptors: files that stand for something other than data -
 //! a counter (eventfd), a process (pidfd), the caller's pending signals
-//! (signalfd). Each kind is a `FileOps` of its own, in its own file; the
+//! (signalfd), a timer's expirations (timerfd). Each kind is a `FileOps` of its own, in its own file; the
 //! system calls that make them are in `syscall/event.rs`.
 //!
 //! They block and poll as pipes do: a reader sleeps on the object's own
@@ -9,3 +9,4 @@
 pub mod eventfd;
 pub mod pidfd;
 pub mod signalfd;
+pub mod timerfd;

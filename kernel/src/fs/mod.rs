@@ -152,6 +152,11 @@ pub trait FileOps {
     fn set_signal_mask(&self, _mask: sigil_core::signal::SigSet) -> Result<(), Errno> {
         Err(Errno::EINVAL)
     }
+    /// timerfd_settime/gettime: the timerfd behind the descriptor, if it
+    /// is one (else EINVAL, as Linux's `timerfd_fget`).
+    fn timerfd(&self) -> Option<&crate::event::timerfd::TimerFd> {
+        None
+    }
 }
 
 /// The console terminal (`dev::tty`), opened under one of its names:

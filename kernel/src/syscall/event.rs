@@ -1,13 +1,15 @@
 //! Event descriptors' system calls: eventfd2 (and the old eventfd),
-//! signalfd4 (and the old signalfd), pidfd_open and pidfd_send_signal.
-//! The files are `crate::event`'s.
+//! signalfd4 (and the old signalfd), pidfd_open and pidfd_send_signal,
+//! timerfd_create/settime/gettime (settime and gettime in both the 32-bit
+//! and the time64 layout). The files are `crate::event`'s.
 
 use sigil_core::abi::Errno;
 use sigil_core::eventfd::{Counter, EFD_CLOEXEC, EFD_NONBLOCK};
 use sigil_core::signal::SigInfo;
+use sigil_core::time::{timerfd, Layout};
 
 use super::SysResult;
-use crate::event::{eventfd, pidfd, signalfd};
+use crate::event::{eventfd, pidfd, signalfd, timerfd as tfd};
 use crate::proc;
 
 /// eventfd2(initval, flags): EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC.
@@ -85,4 +87,34 @@ pub fn pidfd_send_signal(fd: u32, sig: u32, uinfo: u32, flags: u32) -> SysResult
         Some(info) => crate::signal::send_to(target, info, uinfo != 0).map(|_| 0),
         None => Ok(0),
     }
+}
+
+/// timerfd_create(clockid, flags): CLOCK_REALTIME, CLOCK_MONOTONIC or
+/// CLOCK_BOOTTIME; TFD_NONBLOCK, TFD_CLOEXEC. Anything else is EINVAL.
+pub fn timerfd_create(clockid: u32, flags: u32) -> SysResult {
+    timerfd::check_create(clockid, flags)?;
+    let file = tfd::new(clockid, flags);
+    proc::group().files.install(file, 0, flags & timerfd::TFD_CLOEXEC != 0)
+}
+
+/// timerfd_settime(fd, flags, new, old) and timerfd_settime64, in Linux's
+/// order: a bad `new` is EFAULT, unknown flags or an invalid time EINVAL,
+/// then `fd` (EBADF if not open, EINVAL if not a timerfd); the old setting
+/// is written last (EFAULT then, with the new one in force, as Linux).
+pub fn timerfd_settime(fd: u32, flags: u32, new: u32, old: u32, layout: Layout) -> SysResult {
+    let spec = super::time::get_itimerspec(new, layout)?;
+    let abs = timerfd::check_settime(flags)?;
+    let file = proc::group().files.get(fd)?.clone();
+    let prev = file.timerfd().ok_or(Errno::EINVAL)?.settime(spec, abs);
+    if old != 0 {
+        super::time::put_itimerspec(old, prev, layout)?;
+    }
+    Ok(0)
+}
+
+/// timerfd_gettime(fd, cur) and timerfd_gettime64.
+pub fn timerfd_gettime(fd: u32, cur: u32, layout: Layout) -> SysResult {
+    let spec = proc::group().files.get(fd)?.timerfd().ok_or(Errno::EINVAL)?.gettime();
+    super::time::put_itimerspec(cur, spec, layout)?;
+    Ok(0)
 }

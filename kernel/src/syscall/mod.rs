@@ -136,6 +136,14 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Eventfd => event::eventfd2(a!(0), 0),
         Eventfd2 => event::eventfd2(a!(0), a!(1)),
         PidfdOpen => event::pidfd_open(a!(0), a!(1)),
+        TimerfdCreate => event::timerfd_create(a!(0), a!(1)),
+        TimerfdSettime | TimerfdSettime64 => {
+            let layout = Layout::new(sys == TimerfdSettime64);
+            event::timerfd_settime(a!(0), a!(1), a!(2), a!(3), layout)
+        }
+        TimerfdGettime | TimerfdGettime64 => {
+            event::timerfd_gettime(a!(0), a!(1), Layout::new(sys == TimerfdGettime64))
+        }
         PidfdSendSignal => event::pidfd_send_signal(a!(0), a!(1), a!(2), a!(3)),
         Pipe => fs::pipe2(a!(0), 0),
         Pipe2 => fs::pipe2(a!(0), a!(1)),
