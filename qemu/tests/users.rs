@@ -1,5 +1,5 @@
 //! Users, permissions, the wall clock, event descriptors (eventfd, pidfd,
-//! timerfd) and system info: credentials and the kill
+//! timerfd, epoll) and system info: credentials and the kill
 //! permission rule, compared with qemu-ppc (which runs the program as the
 //! host's root, so its setuid calls are real Linux's); CLOCK_REALTIME from
 //! the board's RTC, and setting it, on Sigil (a test must never set the
@@ -198,6 +198,43 @@ fn timerfd() {
         &[
             "after exec: timerfd kept ok, interval 4 s",
             "after exec: TFD_CLOEXEC one: Bad file descriptor",
+        ],
+    );
+}
+
+/// epoll: epoll_ctl's errors, level/edge/oneshot reports, EPOLLOUT, ERR
+/// and HUP, a descriptor closed while registered, a signal in the wait and
+/// epoll_pwait's mask, and one loop over a timerfd, a pipe and a signalfd,
+/// compared with qemu-ppc. One line differs: Linux lets an epoll watch
+/// another (with ELOOP for a cycle), Sigil does not nest them (EINVAL).
+#[test]
+fn epoll() {
+    let got = common::sigil("epoll", &[], &[]);
+    assert_eq!(got.status, Some(0), "epoll on Sigil:\n{}", got.console);
+    let fix = |l: &str| match l {
+        "epoll in an epoll: ok" => "epoll in an epoll: Invalid argument\n".to_string(),
+        l => format!("{l}\n"),
+    };
+    // qemu-ppc runs in the host's real time: three tries to agree.
+    let mut expected = String::new();
+    for _ in 0..3 {
+        expected = linux("epoll", &[], &[]).console.lines().map(fix).collect();
+        if expected == got.console {
+            break;
+        }
+    }
+    assert_eq!(got.console, expected, "epoll differs from Linux's behaviour");
+    has_lines(
+        &got.console,
+        &[
+            "regular file: Operation not permitted",
+            "edge: no new data: 0",
+            "edge: more data: 1 [0x1 20]",
+            "oneshot, spent: 0",
+            "write end, reader gone: 1 [0xc 11]",
+            "registered pipe closed: 0",
+            "epoll_pwait, mask swapped in: -1 Interrupted system call, SIGUSR1 blocked again 1",
+            "event loop: timer, 1 expiration",
         ],
     );
 }

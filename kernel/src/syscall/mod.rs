@@ -137,6 +137,11 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Eventfd2 => event::eventfd2(a!(0), a!(1)),
         PidfdOpen => event::pidfd_open(a!(0), a!(1)),
         TimerfdCreate => event::timerfd_create(a!(0), a!(1)),
+        EpollCreate => event::epoll_create(a!(0) as i32),
+        EpollCreate1 => event::epoll_create1(a!(0)),
+        EpollCtl => event::epoll_ctl(a!(0), a!(1), a!(2), a!(3)),
+        EpollWait => event::epoll_pwait(a!(0), a!(1), a!(2) as i32, a!(3) as i32, 0, 0),
+        EpollPwait => event::epoll_pwait(a!(0), a!(1), a!(2) as i32, a!(3) as i32, a!(4), a!(5)),
         TimerfdSettime | TimerfdSettime64 => {
             let layout = Layout::new(sys == TimerfdSettime64);
             event::timerfd_settime(a!(0), a!(1), a!(2), a!(3), layout)
