@@ -235,6 +235,7 @@ fn epoll() {
             "registered pipe closed: 0",
             "epoll_pwait, mask swapped in: -1 Interrupted system call, SIGUSR1 blocked again 1",
             "event loop: timer, 1 expiration",
+            "maxevents 1, four calls: 50 51 52 50",
         ],
     );
 }

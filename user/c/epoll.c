@@ -153,6 +153,25 @@ static void triggers(void)
 	struct pollfd pf = { ep, POLLIN, 0 };
 	printf("poll(epoll fd): %d revents 0x%x\n", poll(&pf, 1, 0), pf.revents);
 	close(t[0]), close(t[1]), close(ep);
+
+	/* Three ready, one reported per call: each has its turn. */
+	ep = epoll_create1(0);
+	int r[3][2];
+	for (int i = 0; i < 3; i++) {
+		pipe(r[i]);
+		write(r[i][1], "x", 1);
+		add(ep, r[i][0], EPOLLIN, 50 + i);
+	}
+	printf("maxevents 1, four calls:");
+	for (int i = 0; i < 4; i++) {
+		struct epoll_event ev;
+		epoll_wait(ep, &ev, 1, 0);
+		printf(" %llu", (unsigned long long)ev.data.u64);
+	}
+	printf("\n");
+	for (int i = 0; i < 3; i++)
+		close(r[i][0]), close(r[i][1]);
+	close(ep);
 }
 
 static void waits(void)

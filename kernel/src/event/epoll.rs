@@ -44,6 +44,8 @@ pub struct Epoll {
     entries: RefCell<Vec<Entry>>,
     /// Bumped by every epoll_ctl: a waiter looks at the set again.
     version: Cell<u32>,
+    /// Where the next scan starts (`scan`).
+    next: Cell<usize>,
     flags: StatusFlags,
     /// Threads in epoll_wait (woken by epoll_ctl) and pollers of this fd.
     pollers: WaitQueue,
@@ -54,6 +56,7 @@ pub fn new() -> Arc<File> {
     Arc::new(Epoll {
         entries: RefCell::new(Vec::new()),
         version: Cell::new(0),
+        next: Cell::new(0),
         flags: StatusFlags::new(flags::O_RDWR),
         pollers: WaitQueue::new(),
     })
@@ -111,16 +114,24 @@ impl Epoll {
         self.version.get() != version
     }
 
-    /// One scan: up to `max` (events, data) reports, in registration order.
+    /// One scan: up to `max` (events, data) reports. It starts after the
+    /// entry last reported, so with more ready files than `max` each has
+    /// its turn (Linux moves a reported level-triggered item to the back
+    /// of its ready list for the same reason).
     pub fn scan(&self, max: usize) -> Vec<(u32, u64)> {
         let mut out = Vec::new();
-        for e in self.entries.borrow_mut().iter_mut() {
+        let mut entries = self.entries.borrow_mut();
+        let n = entries.len();
+        let start = self.next.get() % n.max(1);
+        for i in (start..n).chain(0..start) {
             if out.len() == max {
                 break;
             }
+            let e = &mut entries[i];
             let Some(f) = e.file.upgrade() else { continue };
             if let Some(r) = e.interest.check(f.poll_ready(), changes(&*f)) {
                 out.push((r, e.interest.data));
+                self.next.set(i + 1);
             }
         }
         out
