@@ -53,11 +53,6 @@
 use alloc::vec::Vec;
 
 pub use crate::layout::PAGE_SIZE;
-/// Limit on argv + envp + execfn strings plus the argv/envp pointers:
-/// Linux's, a quarter of RLIMIT_STACK (8 MiB, `STACK_SIZE` in the kernel),
-/// which is more than the classic 128 KiB ARG_MAX. Past it execve fails
-/// with E2BIG.
-pub const ARG_LIMIT: usize = (8 << 20) / 4;
 /// Linux MAX_ARG_STRLEN: one string with its NUL may take 32 pages at
 /// most (E2BIG past it, whatever the total).
 pub const MAX_ARG_STRLEN: usize = 32 * PAGE_SIZE as usize;
@@ -120,6 +115,10 @@ pub struct StackSpec<'a> {
     /// argv; an empty argv becomes `[""]` as in Linux >= 5.18 (argc >= 1).
     pub argv: &'a [&'a [u8]],
     pub envp: &'a [&'a [u8]],
+    /// Limit on the argv + envp + execfn strings plus the argv/envp
+    /// pointers, from the caller's stack limit (`crate::rlimit::arg_limit`):
+    /// past it execve fails with E2BIG.
+    pub arg_limit: usize,
     /// The path given to execve (AT_EXECFN).
     pub execfn: &'a [u8],
     /// AT_PLATFORM, e.g. "ppc750" (glibc copies it into the TCB).
@@ -162,7 +161,7 @@ fn c_len(s: &[u8]) -> usize {
 
 /// Build the initial stack for a stack whose highest byte is `stack_top - 1`.
 /// Called once per execve, after the arguments were copied into the kernel.
-/// Fails with TooBig past [`ARG_LIMIT`] or [`MAX_ARG_STRLEN`], or if the
+/// Fails with TooBig past `arg_limit` or [`MAX_ARG_STRLEN`], or if the
 /// image would not fit below `stack_top`; with NoMem if the kernel heap
 /// has no room for the image.
 pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, ExecError> {
@@ -175,14 +174,14 @@ pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, E
     // add up past usize::MAX.
     let arg_bytes = argv.iter().chain(envp).fold(0usize, |n, s| n.saturating_add(c_len(s)));
     let pointers = (argv.len().saturating_add(envp.len()).saturating_add(2)).saturating_mul(4);
-    if arg_bytes.saturating_add(c_len(spec.execfn)).saturating_add(pointers) > ARG_LIMIT
+    if arg_bytes.saturating_add(c_len(spec.execfn)).saturating_add(pointers) > spec.arg_limit
         || argv.iter().chain(envp).any(|s| c_len(s) > MAX_ARG_STRLEN)
     {
         return Err(ExecError::TooBig);
     }
 
     // Lay out from the top down (see the picture), in u32 stack addresses.
-    // Every size here is bounded by ARG_LIMIT or by the kernel's own constants,
+    // Every size here is bounded by the argument limit or by the kernel's own constants,
     // so only the subtractions from stack_top can go wrong.
     let down = |addr: u32, len: usize| -> Result<u32, ExecError> {
         let len = u32::try_from(len).map_err(|_| ExecError::TooBig)?;
@@ -196,7 +195,7 @@ pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, E
     let words = 1 + (argv.len() + 1) + (envp.len() + 1) + 2 * AUXV_PAIRS;
     let sp = down(random_at, 4 * words)? & !15;
 
-    // Up to ARG_LIMIT and more: the kernel heap is asked, not told.
+    // Up to the argument limit and more: the kernel heap is asked, not told.
     let mut bytes = Vec::new();
     bytes.try_reserve_exact((stack_top - sp) as usize).map_err(|_| ExecError::NoMem)?;
     bytes.resize((stack_top - sp) as usize, 0);
@@ -288,6 +287,8 @@ mod tests {
     use std::vec::Vec;
 
     const TOP: u32 = crate::layout::TASK_SIZE;
+    /// The argument limit at the default 8 MiB stack limit: 2 MiB.
+    const ARG_LIMIT: usize = 2 << 20;
 
     /// The stack as glibc's `__libc_start_main` walks it from r1.
     struct Seen {
@@ -341,6 +342,7 @@ mod tests {
         StackSpec {
             argv,
             envp,
+            arg_limit: ARG_LIMIT,
             execfn: b"/bin/hello",
             platform: b"ppc750",
             ids: [1000, 1001, 100, 101],
