@@ -60,7 +60,6 @@ static void errors(void)
 	printf("read, none: %ld, %s\n", rd(fd), strerror(errno));
 	printf("read of 4 bytes: %s\n", err(read(fd, small, 4)));
 	printf("settime(flags 4): %s\n", err(arm(fd, 4, MS, 0)));
-	/* Linux accepts TFD_TIMER_CANCEL_ON_SET; Sigil says EINVAL. */
 	printf("settime(CANCEL_ON_SET): %s\n", err(arm(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, MS, 0)));
 	struct itimerspec bad = { { 0, 0 }, { 0, 1000000000L } };
 	printf("settime(tv_nsec 1e9): %s\n", err(timerfd_settime(fd, 0, &bad, NULL)));
@@ -201,6 +200,24 @@ static void after_exec(int fd, int fdx)
 	printf("after exec: timerfd kept %s, interval %ld s\n", err(timerfd_gettime(fd, &cur)),
 	       (long)cur.it_interval.tv_sec);
 	printf("after exec: TFD_CLOEXEC one: %s\n", err(timerfd_gettime(fdx, &cur)));
+	/* TFD_TIMER_CANCEL_ON_SET: setting the wall clock cancels an
+	 * absolute CLOCK_REALTIME timer (this half sets the clock: Sigil only). */
+	int c = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK);
+	int k = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK);
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	struct itimerspec in60 = { { 0, 0 }, { now.tv_sec + 60, 0 } };
+	timerfd_settime(c, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &in60, NULL);
+	timerfd_settime(k, TFD_TIMER_ABSTIME, &in60, NULL);
+	struct pollfd p = { c, POLLIN, 0 };
+	printf("cancel on set: poll before %d\n", poll(&p, 1, 0));
+	now.tv_sec += 10;
+	clock_settime(CLOCK_REALTIME, &now);
+	printf("cancel on set: poll after the clock change %d\n", poll(&p, 1, 0));
+	printf("cancel on set: read %ld, %s\n", rd(c), strerror(errno));
+	printf("cancel on set: read again %ld, %s\n", rd(c), strerror(errno));
+	printf("without the flag: read %ld, %s\n", rd(k), strerror(errno));
+	close(c), close(k);
 	/* Left armed at exit: its timer must go with the file. */
 	arm(timerfd_create(CLOCK_REALTIME, 0), 0, 0, 50 * MS);
 	arm(timerfd_create(CLOCK_REALTIME, 0), 0, 50 * MS, 50 * MS);

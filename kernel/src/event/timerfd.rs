@@ -20,6 +20,10 @@
 //! absolute CLOCK_REALTIME time becomes the monotonic instant the wall
 //! clock reads it at timerfd_settime; a later clock change does not move it
 //! (Linux's would), the same rule as the POSIX timers (`time::timers`).
+//! With TFD_TIMER_CANCEL_ON_SET it is cancelled instead: setting the wall
+//! clock ([`clock_was_set`]) makes the file readable and its next read
+//! fail with ECANCELED, dropping the expirations counted so far (Linux
+//! `timerfd_clock_was_set`, `timerfd_canceled`).
 
 use alloc::collections::BTreeMap;
 use alloc::sync::{Arc, Weak};
@@ -27,7 +31,7 @@ use core::cell::Cell;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use sigil_core::abi::Errno;
-use sigil_core::time::timerfd::{TimerFd as State, CLOCK_REALTIME, TFD_NONBLOCK};
+use sigil_core::time::timerfd::{check_settime, TimerFd as State, CLOCK_REALTIME, TFD_NONBLOCK};
 use sigil_core::time::ItimerSpec;
 
 use crate::fs::poll::{PollWait, WaitQueue};
@@ -42,6 +46,10 @@ pub struct TimerFd {
     state: Cell<State>,
     /// The deadline queue's entry while a future expiry is armed.
     key: Cell<Option<Key>>,
+    /// Set with TFD_TIMER_CANCEL_ON_SET: a clock change cancels it.
+    might_cancel: Cell<bool>,
+    /// The wall clock was set since: the next read is ECANCELED.
+    canceled: Cell<bool>,
     flags: StatusFlags,
     /// Readers and pollers: woken by an expiry and by a new setting.
     pollers: WaitQueue,
@@ -64,6 +72,8 @@ pub fn new(clockid: u32, oflags: u32) -> Arc<File> {
         realtime: clockid == CLOCK_REALTIME,
         state: Cell::new(State::default()),
         key: Cell::new(None),
+        might_cancel: Cell::new(false),
+        canceled: Cell::new(false),
         flags: StatusFlags::new(flags::O_RDWR | oflags & TFD_NONBLOCK),
         pollers: WaitQueue::new(),
     });
@@ -77,6 +87,17 @@ pub fn expired(id: u32) {
     if let Some(t) = ALL.get().get(&id).and_then(Weak::upgrade) {
         t.key.set(None);
         t.pollers.wake();
+    }
+}
+
+/// The wall clock was set (clock_settime, settimeofday): every timerfd
+/// armed with TFD_TIMER_CANCEL_ON_SET is cancelled and its readers woken.
+pub fn clock_was_set() {
+    for t in ALL.get().values().filter_map(Weak::upgrade) {
+        if t.might_cancel.get() {
+            t.canceled.set(true);
+            t.pollers.wake();
+        }
     }
 }
 
@@ -99,8 +120,12 @@ impl TimerFd {
         self.key.set(at.map(|d| timer::arm(d, Event::TimerFd(self.id))));
     }
 
-    /// timerfd_settime on this file: returns the old setting.
-    pub fn settime(&self, mut new: ItimerSpec, abs: bool) -> ItimerSpec {
+    /// timerfd_settime on this file with its (checked) flags: returns the
+    /// old setting.
+    pub fn settime(&self, mut new: ItimerSpec, flags: u32) -> ItimerSpec {
+        let (abs, might_cancel) = check_settime(flags, self.realtime).unwrap_or_default();
+        self.might_cancel.set(might_cancel);
+        self.canceled.set(false);
         let now = timer::now_ns();
         let mut s = self.state.get();
         let mut before_boot = None;
@@ -149,6 +174,11 @@ impl FileOps for TimerFd {
             let now = timer::now_ns();
             let mut s = self.state.get();
             let n = s.read(now);
+            if self.canceled.take() {
+                self.state.set(s);
+                self.rearm(now);
+                return Err(Errno::ECANCELED);
+            }
             if n > 0 {
                 put_user(buf, n)?;
                 self.state.set(s);
@@ -173,7 +203,7 @@ impl FileOps for TimerFd {
     }
     /// Readable once an expiration waits to be read.
     fn poll_ready(&self) -> u16 {
-        if self.state.get().ticks(timer::now_ns()) > 0 {
+        if self.canceled.get() || self.state.get().ticks(timer::now_ns()) > 0 {
             POLLIN
         } else {
             0

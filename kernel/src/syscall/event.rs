@@ -107,9 +107,9 @@ pub fn timerfd_create(clockid: u32, flags: u32) -> SysResult {
 /// is written last (EFAULT then, with the new one in force, as Linux).
 pub fn timerfd_settime(fd: u32, flags: u32, new: u32, old: u32, layout: Layout) -> SysResult {
     let spec = super::time::get_itimerspec(new, layout)?;
-    let abs = timerfd::check_settime(flags)?;
+    timerfd::check_settime(flags, false)?;
     let file = proc::group().files.get(fd)?.clone();
-    let prev = file.timerfd().ok_or(Errno::EINVAL)?.settime(spec, abs);
+    let prev = file.timerfd().ok_or(Errno::EINVAL)?.settime(spec, flags);
     if old != 0 {
         super::time::put_itimerspec(old, prev, layout)?;
     }

@@ -327,10 +327,13 @@ mod timerfd {
         assert!(check_create(CLOCK_BOOTTIME, 0).is_ok());
         assert!(check_create(2, 0).is_err()); // CLOCK_PROCESS_CPUTIME_ID
         assert!(check_create(CLOCK_MONOTONIC, 1).is_err());
-        assert_eq!(check_settime(0), Ok(false));
-        assert_eq!(check_settime(TFD_TIMER_ABSTIME), Ok(true));
-        assert!(check_settime(TFD_TIMER_CANCEL_ON_SET).is_err());
-        assert!(check_settime(4).is_err());
+        assert_eq!(check_settime(0, true), Ok((false, false)));
+        assert_eq!(check_settime(TFD_TIMER_ABSTIME, true), Ok((true, false)));
+        let both = TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET;
+        assert_eq!(check_settime(both, true), Ok((true, true)));
+        assert_eq!(check_settime(both, false), Ok((true, false)));
+        assert_eq!(check_settime(TFD_TIMER_CANCEL_ON_SET, true), Ok((false, false)));
+        assert!(check_settime(4, true).is_err());
     }
 
     #[test]

@@ -36,15 +36,16 @@ pub fn check_create(clockid: u32, flags: u32) -> Result<(), Errno> {
     Ok(())
 }
 
-/// timerfd_settime's flags. TFD_TIMER_CANCEL_ON_SET is EINVAL here: Sigil
-/// does not (yet) cancel timers when the wall clock is set (Linux accepts
-/// it with TFD_TIMER_ABSTIME on CLOCK_REALTIME and fails the read with
-/// ECANCELED after a clock change).
-pub fn check_settime(flags: u32) -> Result<bool, Errno> {
-    if flags & !TFD_TIMER_ABSTIME != 0 {
+/// timerfd_settime's flags: (absolute, cancel on a clock change). The
+/// latter counts only with both flags on a CLOCK_REALTIME timer (Linux
+/// `timerfd_setup_cancel`): setting the wall clock then fails the next
+/// read with ECANCELED.
+pub fn check_settime(flags: u32, realtime: bool) -> Result<(bool, bool), Errno> {
+    const BOTH: u32 = TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET;
+    if flags & !BOTH != 0 {
         return Err(Errno::EINVAL);
     }
-    Ok(flags & TFD_TIMER_ABSTIME != 0)
+    Ok((flags & TFD_TIMER_ABSTIME != 0, realtime && flags & BOTH == BOTH))
 }
 
 /// One timerfd's setting, in monotonic ns.
