@@ -199,14 +199,15 @@ static void waits(void)
 	sigset_t usr1, old, now;
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
+	/* The child signals every 20 ms until it is killed, so each wait
+	 * below is interrupted however late the parent gets there. */
 	c = fork();
 	if (c == 0) {
 		struct timespec ts = { 0, 20000000 };
-		nanosleep(&ts, NULL);
-		kill(getppid(), SIGUSR1);
-		nanosleep(&ts, NULL);
-		kill(getppid(), SIGUSR1);
-		_exit(0);
+		for (;;) {
+			nanosleep(&ts, NULL);
+			kill(getppid(), SIGUSR1);
+		}
 	}
 	show("epoll_wait, a handler with SA_RESTART", ep, -1);
 	/* SIGUSR1 blocked, unblocked only inside epoll_pwait. */
@@ -219,8 +220,9 @@ static void waits(void)
 	sigprocmask(SIG_SETMASK, NULL, &now);
 	printf("epoll_pwait, mask swapped in: %d %s, SIGUSR1 blocked again %d\n", n, strerror(errno),
 	       sigismember(&now, SIGUSR1));
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	kill(c, SIGKILL);
 	waitpid(c, NULL, 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(p[0]), close(p[1]), close(ep);
 }
 
@@ -249,6 +251,9 @@ static void event_loop(void)
 		kill(getppid(), SIGUSR2);
 		_exit(0);
 	}
+	/* The three arrive in an order that depends on timing: the lines are
+	 * printed in a fixed one. */
+	char line[3][64] = { "", "", "" };
 	int seen = 0;
 	while (seen != 7) {
 		struct epoll_event ev[4];
@@ -264,19 +269,22 @@ static void event_loop(void)
 			switch (ev[i].data.u64) {
 			case 1:
 				read(tfd, &count, 8);
-				printf("event loop: timer, %llu expiration\n", (unsigned long long)count);
+				snprintf(line[0], 64, "timer, %llu expiration", (unsigned long long)count);
 				break;
 			case 2:
-				printf("event loop: pipe, %zd bytes\n", read(p[0], buf, sizeof buf));
+				snprintf(line[1], 64, "pipe, %zd bytes", read(p[0], buf, sizeof buf));
 				break;
 			case 3:
 				read(sfd, &si, sizeof si);
-				printf("event loop: signal %u from the child %d\n", si.ssi_signo, si.ssi_pid == (uint32_t)c);
+				snprintf(line[2], 64, "signal %u from the child %d", si.ssi_signo,
+					 si.ssi_pid == (uint32_t)c);
 				break;
 			}
 			seen |= 1 << (ev[i].data.u64 - 1);
 		}
 	}
+	for (int i = 0; i < 3; i++)
+		printf("event loop: %s\n", line[i]);
 	waitpid(c, NULL, 0);
 	close(ep), close(tfd), close(sfd), close(p[0]), close(p[1]);
 }
