@@ -23,6 +23,8 @@ fn proc_files_match_linux() {
             "maps: Linux's columns 1, in address order 1, [stack] named 1",
             "/proc lists my pid as a directory 1, self as a link 1, pids as directories 1",
             "fd: a pipe's link is pipe:[...] 1, modes 120500 and 120300, stat follows to a FIFO 1, both ends listed 1",
+            "limits: 17 lines, header \"Limit                     Soft Limit           Hard Limit           Units     \"",
+            "limits: \"Max open files            64                   128                  files     \"",
             "a zombie's state: Z",
             "after the reap, the open file reads: -1 No such process",
             "open again: -1 No such file or directory",
@@ -65,6 +67,9 @@ fn proc_files_values_on_sigil() {
             "an open /proc file's link: /proc/uptime",
             "cpuinfo: processor 0 1, a cpu name 1, bogomips is timebase / 500000: 1, Memory is RAM: 1",
             "chdir /proc, then ls-style open of \"self/stat\": 1",
+            "environ: HOME=/|TERM=linux|",
+            "cmdline after argv[0][1] = 'I': /Init|values|",
+            "cmdline after a title over the last NUL: -------------HOME=/",
         ],
     );
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
@@ -201,6 +202,20 @@ static void offsets(void)
 	close(fd);
 }
 
+/* /proc/self/limits after setrlimit: Linux's columns, a line per resource,
+ * and the new values (the other rows are the host's under qemu-ppc). */
+static void limits(void)
+{
+	struct rlimit r = { 64, 128 };
+	setrlimit(RLIMIT_NOFILE, &r);
+	int n = slurp("/proc/self/limits"), lines = 0;
+	for (int i = 0; i < n; i++)
+		lines += buf[i] == '\n';
+	char *row = strstr(buf, "Max open files");
+	printf("limits: %d lines, header \"%.*s\"\n", lines, (int)strcspn(buf, "\n"), buf);
+	printf("limits: \"%.*s\"\n", row ? (int)strcspn(row, "\n") : 0, row ? row : "");
+}
+
 /* A child that has exited: its files while it is a zombie, then after the
  * reap (Linux: the open file reads ESRCH, a new open is ENOENT). */
 static void gone(void)
@@ -232,6 +247,15 @@ static void gone(void)
 /* With the argument "values": what Sigil's /proc shows of this program,
  * as Linux's would (qemu-ppc's status and comm are the emulator's own, so
  * these are checked on Sigil only). */
+/* Prints the `n` bytes slurp() read, each NUL as '|'. */
+static void show_nuls(const char *what, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (buf[i] == 0)
+			buf[i] = '|';
+	printf("%s: %.*s\n", what, n > 0 ? n : 0, buf);
+}
+
 static void values(char **argv)
 {
 	sigset_t set;
@@ -253,11 +277,7 @@ static void values(char **argv)
 	       strstr(buf, "\nVmRSS:\t") != NULL);
 	slurp("/proc/self/comm");
 	printf("comm: %s", buf);
-	int n = slurp("/proc/self/cmdline");
-	for (int i = 0; i < n; i++)
-		if (buf[i] == 0)
-			buf[i] = '|';
-	printf("cmdline: %s\n", buf);
+	show_nuls("cmdline", slurp("/proc/self/cmdline"));
 	struct sysinfo si;
 	sysinfo(&si);
 	slurp("/proc/meminfo");
@@ -324,6 +344,16 @@ static void values(char **argv)
 	       mem > 0 && mem * 1024 >= (unsigned long)((unsigned long long)si.totalram * si.mem_unit >> 10));
 	printf("chdir /proc, then ls-style open of \"self/stat\": %d\n",
 	       chdir("/proc") == 0 && slurp("self/stat") > 0);
+	/* cmdline and environ are read from this process's memory, as Linux
+	 * reads them (qemu-ppc shows a copy): an argv rewritten in place shows,
+	 * and one written over its last NUL (setproctitle) reads on into the
+	 * environment up to the next NUL. */
+	show_nuls("environ", slurp("self/environ"));
+	argv[0][1] = 'I';
+	show_nuls("cmdline after argv[0][1] = 'I'", slurp("self/cmdline"));
+	char *end = argv[1] + strlen(argv[1]);
+	memset(argv[0], '-', end - argv[0] + 1);
+	show_nuls("cmdline after a title over the last NUL", slurp("self/cmdline"));
 }
 
 int main(int argc, char **argv)
@@ -339,6 +369,7 @@ int main(int argc, char **argv)
 	listings();
 	fds();
 	offsets();
+	limits();
 	gone();
 	return 0;
 }

@@ -51,6 +51,7 @@
 //! byte vector, so the host tests can read the image back and check it.
 
 use alloc::vec::Vec;
+use core::ops::Range;
 
 pub use crate::layout::PAGE_SIZE;
 /// Linux MAX_ARG_STRLEN: one string with its NUL may take 32 pages at
@@ -152,6 +153,11 @@ pub struct StackImage {
     /// 16-byte aligned; points at argc.
     pub sp: u32,
     pub bytes: Vec<u8>,
+    /// Where the argv strings went, back to back with their NULs, and the
+    /// envp strings right after them (Linux's `mm->arg_start`..`arg_end`,
+    /// `env_start`..`env_end`): /proc's cmdline and environ read them there.
+    pub args: Range<u32>,
+    pub env: Range<u32>,
 }
 
 /// Size of a string on the stack: its bytes plus the NUL.
@@ -204,10 +210,14 @@ pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, E
     let mut str_ptrs = Vec::new();
     str_ptrs.try_reserve_exact(argv.len() + envp.len()).map_err(|_| ExecError::NoMem)?;
     let mut at = strings_at;
-    for s in argv.iter().chain(envp) {
+    let mut args_end = at;
+    for (i, s) in argv.iter().chain(envp).enumerate() {
         img.put_bytes(at, s); // the NUL is already there: the image starts zeroed
         str_ptrs.push(at);
         at += c_len(s) as u32;
+        if i + 1 == argv.len() {
+            args_end = at;
+        }
     }
     img.put_bytes(execfn_at, spec.execfn);
     img.put_bytes(platform_at, spec.platform);
@@ -228,7 +238,7 @@ pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, E
         push(&mut img, kind);
         push(&mut img, value);
     }
-    Ok(StackImage { sp, bytes: img.bytes })
+    Ok(StackImage { sp, bytes: img.bytes, args: strings_at..args_end, env: args_end..at })
 }
 
 /// The auxiliary vector in Linux's order: `ARCH_DLINFO` (powerpc
@@ -372,6 +382,12 @@ mod tests {
         let seen = walk(&img, TOP);
         assert_eq!(seen.argv, argv);
         assert_eq!(seen.envp, envp);
+        // The string areas /proc reads: argv's then envp's, NULs included.
+        let area = |r: &core::ops::Range<u32>| {
+            &img.bytes[(r.start - img.sp) as usize..(r.end - img.sp) as usize]
+        };
+        assert_eq!(area(&img.args), b"hello\0-v\0\0");
+        assert_eq!(area(&img.env), b"HOME=/\0TERM=vt100\0");
 
         let order: Vec<u32> = seen.auxv.iter().map(|p| p.0).collect();
         assert_eq!(

@@ -6,6 +6,7 @@
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::ops::Range;
 
 use sigil_core::abi::Errno;
 use sigil_core::elf;
@@ -58,6 +59,26 @@ pub fn write_phys(space: &mut AddressSpace, mut ea: u32, mut bytes: &[u8]) -> Re
     Ok(())
 }
 
+/// Up to `len` bytes from user address `ea` of `space`, through its
+/// physical frames (another process's memory, for /proc): stops at the
+/// first page that is not there.
+pub fn read_phys(space: &mut AddressSpace, mut ea: u32, len: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    if out.try_reserve_exact(len).is_err() {
+        return out;
+    }
+    while out.len() < len {
+        let Some(phys) = space.phys(ea) else { break };
+        let n = (PAGE_SIZE - (phys & 0xfff)).min(len - out.len());
+        // SAFETY: phys..phys+n lies in one frame owned by `space`.
+        out.extend_from_slice(unsafe {
+            core::slice::from_raw_parts(mm::to_virt(phys) as *const u8, n)
+        });
+        ea += n as u32;
+    }
+    out
+}
+
 fn page_floor(a: u32) -> u32 {
     a & !(PAGE_SIZE as u32 - 1)
 }
@@ -101,20 +122,25 @@ fn program<'a>(path: &str, argv: &[&'a [u8]]) -> Result<Program<'a>, Errno> {
     Err(Errno::ELOOP)
 }
 
+/// A program ready to run, as `load` makes it.
+pub struct Loaded {
+    pub space: AddressSpace,
+    /// The first user registers.
+    pub tf: TrapFrame,
+    /// The program's absolute path (/proc/<pid>/exe).
+    pub exe: String,
+    /// Where its argv and envp strings went on the new stack, for /proc:
+    /// the argv it runs with (an interpreter's, for a script).
+    pub args: Range<u32>,
+    pub env: Range<u32>,
+}
+
 /// Builds the address space and the first user register state for the
-/// program at `path`, and returns them with the program's absolute path
-/// and its /proc cmdline (the argv it runs with: an interpreter's, for a
-/// script). Nothing of the caller changes: exec can still fail.
-pub fn load(
-    path: &str,
-    argv: &[&[u8]],
-    envp: &[&[u8]],
-    limits: &Limits,
-) -> Result<(AddressSpace, TrapFrame, String, Vec<u8>), Errno> {
+/// program at `path`. Nothing of the caller changes: exec can still fail.
+pub fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]], limits: &Limits) -> Result<Loaded, Errno> {
     let (exe, data, argv) = program(path, argv)?;
     let argv: Vec<&[u8]> = argv.iter().map(|a| a.as_ref()).collect();
     let argv = &argv[..];
-    let cmdline = crate::fs::procfs::cmdline(argv);
     let file_data: &[u8] = &data;
     let plan = elf::parse(file_data, TASK_SIZE).map_err(errno)?;
     let mut space = AddressSpace::new().ok_or(Errno::ENOMEM)?;
@@ -166,7 +192,7 @@ pub fn load(
     tf.set_sp(image.sp);
     tf.nip = plan.entry;
     tf.msr = arch::MSR_USER;
-    Ok((space, tf, exe, cmdline))
+    Ok(Loaded { space, tf, exe, args: image.args, env: image.env })
 }
 
 /// argv and envp as execve copies them in, every string (without its
@@ -238,14 +264,14 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     let envc = strings.read(envp)?;
     let argv_refs = strings.slices(0..argc)?;
     let envp_refs = strings.slices(argc..argc + envc)?;
-    let (space, tf, exe, cmdline) = load(&path, &argv_refs, &envp_refs, &limits)?;
+    let Loaded { space, tf, exe, args, env } = load(&path, &argv_refs, &envp_refs, &limits)?;
     de_thread();
     let t = super::current();
     let g = t.group();
     space.activate();
     g.space = Some(space);
     g.name = exe;
-    g.shown.exec(&path, cmdline);
+    g.shown.exec(&path, args, env);
     t.fp_live = false;
     t.fp_used = false;
     t.fp_unchecked = false;

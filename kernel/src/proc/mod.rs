@@ -510,10 +510,10 @@ fn boot_limits() -> Limits {
 /// back here. Returns PID 1's wait status, with the process table empty.
 pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errno> {
     let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
-    let (space, tf, exe, cmdline) = exec::load(path, argv, &envp, &boot_limits())?;
+    let exec::Loaded { space, tf, exe, args, env } = exec::load(path, argv, &envp, &boot_limits())?;
     let sig = (GroupSignals::new(), ThreadSignals::new());
     let pid = create(None, exe, space, FdTable::console(), sig, FpState::new(), &tf)?;
-    get(pid).expect("just created").shown.exec(path, cmdline);
+    get(pid).expect("just created").shown.exec(path, args, env);
     let t = TABLE.get();
     t.runq.clear();
     let p = thread(pid).expect("just created");
