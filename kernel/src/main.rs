@@ -185,6 +185,7 @@ fn leak_check(before: &Usage) {
     time::timers::release_empty_table();
     proc::futex::release_empty_queues();
     event::signalfd::release();
+    event::timerfd::release_empty();
     proc::wait::release_pollers();
     fs::tmpfs::release();
     let after = Usage::now();

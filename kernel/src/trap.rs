@@ -122,6 +122,7 @@ fn timer_tick(from_user: bool) {
                 signal::timer::timer_expired(pid, e);
             }
         }
+        timer::Event::TimerFd(id) => crate::event::timerfd::expired(id),
     });
 }
 

@@ -91,6 +91,7 @@ errnos! {
     ENOTSOCK = 88, "Socket operation on non-socket";
     EOPNOTSUPP = 95, "Operation not supported";
     ETIMEDOUT = 110, "Connection timed out";
+    ECANCELED = 125, "Operation canceled";
     ERESTARTSYS = 512, "Kernel-internal: restart if no handler runs or it has SA_RESTART";
     ERESTARTNOINTR = 513, "Kernel-internal: always restart";
     ERESTARTNOHAND = 514, "Kernel-internal: restart only if no handler runs";

@@ -19,6 +19,7 @@ pub mod cpio;
 pub mod cred;
 pub mod devtree;
 pub mod elf;
+pub mod epoll;
 pub mod eventfd;
 pub mod exec;
 pub mod fpemu;

@@ -382,6 +382,10 @@ impl FileOps for Pcm {
 
     /// POLLOUT when a write of avail_min frames would not block; POLLERR
     /// (with POLLOUT) when a write would fail (`Stream::poll`).
+    /// Pollable even while its readiness waits for nothing (PollWait::Never).
+    fn can_poll(&self) -> bool {
+        true
+    }
     fn poll_ready(&self) -> u16 {
         let mut s = self.stream.borrow_mut();
         let _ = s.update(now());

@@ -155,6 +155,9 @@ impl<T: FileOps> FileOps for DeviceFile<T> {
     fn poll_wait(&self) -> PollWait<'_> {
         self.dev.poll_wait()
     }
+    fn can_poll(&self) -> bool {
+        self.dev.can_poll()
+    }
     fn inode(&self) -> Option<&Node> {
         Some(&self.node)
     }

@@ -152,6 +152,21 @@ pub trait FileOps {
     fn set_signal_mask(&self, _mask: sigil_core::signal::SigSet) -> Result<(), Errno> {
         Err(Errno::EINVAL)
     }
+    /// timerfd_settime/gettime: the timerfd behind the descriptor, if it
+    /// is one (else EINVAL, as Linux's `timerfd_fget`).
+    fn timerfd(&self) -> Option<&crate::event::timerfd::TimerFd> {
+        None
+    }
+    /// epoll_ctl/epoll_wait: the epoll set behind the descriptor, if any.
+    fn epoll(&self) -> Option<&crate::event::epoll::Epoll> {
+        None
+    }
+    /// Can epoll watch this file (Linux `file_can_poll`)? A file that never
+    /// says its readiness changes has no poll: regular files, directories,
+    /// /dev/null, /proc files (epoll_ctl says EPERM).
+    fn can_poll(&self) -> bool {
+        !matches!(self.poll_wait(), poll::PollWait::Never)
+    }
 }
 
 /// The console terminal (`dev::tty`), opened under one of its names:

@@ -1,6 +1,7 @@
 //! Readiness: the wait queue a file wakes its pollers with, and the wait at
 //! the heart of poll, ppoll, select and pselect6 (syscall/poll.rs reads and
-//! writes their user arguments).
+//! writes their user arguments) and of epoll_wait (`wait_for`, with
+//! epoll's own scan: `event::epoll`).
 //!
 //! A poll scans its descriptors (`FileOps::poll_ready`); if none is ready
 //! it sleeps on its own channel until a file it watches changes or its
@@ -24,7 +25,7 @@
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::cell::RefCell;
+use core::cell::{Cell, RefCell};
 
 use super::{File, POLLERR, POLLHUP, POLLNVAL};
 use crate::proc;
@@ -40,11 +41,19 @@ pub enum PollWait<'a> {
 /// The threads polling one object (Linux `wait_queue_head_t`, for poll).
 pub struct WaitQueue {
     pollers: RefCell<Vec<u32>>,
+    /// Wake-ups so far: an edge-triggered epoll reports a file again only
+    /// after one (`changes`).
+    woken: Cell<u32>,
 }
 
 impl WaitQueue {
     pub const fn new() -> WaitQueue {
-        WaitQueue { pollers: RefCell::new(Vec::new()) }
+        WaitQueue { pollers: RefCell::new(Vec::new()), woken: Cell::new(0) }
+    }
+
+    /// How many times the object has changed (wrapping).
+    pub fn changes(&self) -> u32 {
+        self.woken.get()
     }
 
     fn add(&self, tid: u32) {
@@ -77,6 +86,7 @@ impl WaitQueue {
 
     /// The object changed: every thread polling it scans again.
     pub fn wake(&self) {
+        self.woken.set(self.woken.get().wrapping_add(1));
         for &tid in self.pollers.borrow().iter() {
             proc::wake_sleeper(tid, chan(tid));
         }
@@ -108,12 +118,9 @@ pub enum Waited {
 /// None = no limit) passes, or a signal is pending. A deadline of 0 or in
 /// the past scans once.
 pub fn wait(watch: &mut [Watch], deadline: Option<u64>) -> Waited {
-    let tid = proc::current().tid;
-    let mut queues: Vec<Arc<File>> = Vec::new();
-    let mut alarm = None;
-    let result = loop {
+    let files: Vec<Arc<File>> = watch.iter().filter_map(|w| w.file.clone()).collect();
+    let scan = || {
         let mut ready = 0;
-        let mut next = deadline;
         for w in watch.iter_mut() {
             w.revents = match &w.file {
                 None => POLLNVAL,
@@ -121,18 +128,40 @@ pub fn wait(watch: &mut [Watch], deadline: Option<u64>) -> Waited {
             };
             ready += (w.revents != 0) as u32;
         }
+        (ready > 0).then_some(ready)
+    };
+    match wait_for(&files, deadline, scan) {
+        Ok(found) => Waited::Ready(found.unwrap_or(0)),
+        Err(()) => Waited::Interrupted,
+    }
+}
+
+/// The wait itself, for poll and epoll: calls `scan` until it finds
+/// something (`Ok(Some)`), `deadline` passes (`Ok(None)`, after a last
+/// scan) or a signal interrupts (`Err`). Between scans the thread sleeps
+/// until one of `files` wakes its queue or asks to be looked at again.
+pub fn wait_for<T>(
+    files: &[Arc<File>],
+    deadline: Option<u64>,
+    mut scan: impl FnMut() -> Option<T>,
+) -> Result<Option<T>, ()> {
+    let tid = proc::current().tid;
+    let mut queues: Vec<&Arc<File>> = Vec::new();
+    let mut alarm = None;
+    let result = loop {
+        let found = scan();
         let now = timer::now_ns();
-        if ready > 0 || deadline.is_some_and(|d| now >= d) {
-            break Waited::Ready(ready);
+        if found.is_some() || deadline.is_some_and(|d| now >= d) {
+            break Ok(found);
         }
-        for w in watch.iter() {
-            let Some(f) = &w.file else { continue };
+        let mut next = deadline;
+        for f in files {
             match f.poll_wait() {
                 PollWait::Never => {}
                 PollWait::Queue(q) => {
                     if !queues.iter().any(|g| Arc::ptr_eq(g, f)) {
                         q.add(tid);
-                        queues.push(f.clone());
+                        queues.push(f);
                     }
                 }
                 PollWait::At(t) => next = Some(next.map_or(t, |n| n.min(t))),
@@ -143,13 +172,13 @@ pub fn wait(watch: &mut [Watch], deadline: Option<u64>) -> Waited {
         }
         alarm = next.map(|t| timer::arm(t, timer::Event::Wake(tid)));
         if proc::sleep(chan(tid)).is_err() {
-            break Waited::Interrupted;
+            break Err(());
         }
     };
     if let Some(k) = alarm {
         timer::cancel(k);
     }
-    for f in &queues {
+    for f in queues {
         if let PollWait::Queue(q) = f.poll_wait() {
             q.remove(tid);
         }

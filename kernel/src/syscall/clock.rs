@@ -70,6 +70,7 @@ pub fn settimeofday(tv: u32, tz: u32) -> SysResult {
     }
     if let Some(ns) = ns {
         crate::proc::set_wall_clock(ns);
+        crate::event::timerfd::clock_was_set();
     }
     Ok(0)
 }
@@ -86,5 +87,6 @@ pub fn clock_settime(clock: u32, ts: u32, layout: Layout) -> SysResult {
     let ns = get_timespec(ts, layout)?;
     may_set_time()?;
     crate::proc::set_wall_clock(ns);
+    crate::event::timerfd::clock_was_set();
     Ok(0)
 }

@@ -1,13 +1,19 @@
 //! Event descriptors' system calls: eventfd2 (and the old eventfd),
-//! signalfd4 (and the old signalfd), pidfd_open and pidfd_send_signal.
-//! The files are `crate::event`'s.
+//! signalfd4 (and the old signalfd), pidfd_open and pidfd_send_signal,
+//! timerfd_create/settime/gettime (settime and gettime in both the 32-bit
+//! and the time64 layout), epoll_create/epoll_create1, epoll_ctl,
+//! epoll_wait and epoll_pwait (epoll_pwait2 is ENOSYS, which glibc's
+//! epoll_pwait2() passes on to the program). The files are
+//! `crate::event`'s.
 
 use sigil_core::abi::Errno;
+use sigil_core::epoll::{self as ep, EPOLL_CLOEXEC, EPOLL_CTL_DEL};
 use sigil_core::eventfd::{Counter, EFD_CLOEXEC, EFD_NONBLOCK};
 use sigil_core::signal::SigInfo;
+use sigil_core::time::{timerfd, Layout};
 
 use super::SysResult;
-use crate::event::{eventfd, pidfd, signalfd};
+use crate::event::{epoll, eventfd, pidfd, signalfd, timerfd as tfd};
 use crate::proc;
 
 /// eventfd2(initval, flags): EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC.
@@ -85,4 +91,125 @@ pub fn pidfd_send_signal(fd: u32, sig: u32, uinfo: u32, flags: u32) -> SysResult
         Some(info) => crate::signal::send_to(target, info, uinfo != 0).map(|_| 0),
         None => Ok(0),
     }
+}
+
+/// timerfd_create(clockid, flags): CLOCK_REALTIME, CLOCK_MONOTONIC or
+/// CLOCK_BOOTTIME; TFD_NONBLOCK, TFD_CLOEXEC. Anything else is EINVAL.
+pub fn timerfd_create(clockid: u32, flags: u32) -> SysResult {
+    timerfd::check_create(clockid, flags)?;
+    let file = tfd::new(clockid, flags);
+    proc::group().files.install(file, 0, flags & timerfd::TFD_CLOEXEC != 0)
+}
+
+/// timerfd_settime(fd, flags, new, old) and timerfd_settime64, in Linux's
+/// order: a bad `new` is EFAULT, unknown flags or an invalid time EINVAL,
+/// then `fd` (EBADF if not open, EINVAL if not a timerfd); the old setting
+/// is written last (EFAULT then, with the new one in force, as Linux).
+pub fn timerfd_settime(fd: u32, flags: u32, new: u32, old: u32, layout: Layout) -> SysResult {
+    let spec = super::time::get_itimerspec(new, layout)?;
+    timerfd::check_settime(flags, false)?;
+    let file = proc::group().files.get(fd)?.clone();
+    let prev = file.timerfd().ok_or(Errno::EINVAL)?.settime(spec, flags);
+    if old != 0 {
+        super::time::put_itimerspec(old, prev, layout)?;
+    }
+    Ok(0)
+}
+
+/// timerfd_gettime(fd, cur) and timerfd_gettime64.
+pub fn timerfd_gettime(fd: u32, cur: u32, layout: Layout) -> SysResult {
+    let spec = proc::group().files.get(fd)?.timerfd().ok_or(Errno::EINVAL)?.gettime();
+    super::time::put_itimerspec(cur, spec, layout)?;
+    Ok(0)
+}
+
+/// epoll_create(size): the size is only a hint, but must be positive.
+pub fn epoll_create(size: i32) -> SysResult {
+    if size <= 0 {
+        return Err(Errno::EINVAL);
+    }
+    epoll_create1(0)
+}
+
+/// epoll_create1(flags): EPOLL_CLOEXEC, nothing else.
+pub fn epoll_create1(flags: u32) -> SysResult {
+    if flags & !EPOLL_CLOEXEC != 0 {
+        return Err(Errno::EINVAL);
+    }
+    proc::group().files.install(epoll::new(), 0, flags != 0)
+}
+
+/// epoll_ctl(epfd, op, fd, event), in Linux's order: a bad `event` (not
+/// read for DEL) is EFAULT; either descriptor not open EBADF; a file epoll
+/// cannot watch EPERM; `fd` == `epfd`, `epfd` not an epoll, or `fd` an
+/// epoll (no nesting here) EINVAL; then EEXIST / ENOENT by the operation.
+pub fn epoll_ctl(epfd: u32, op: u32, fd: u32, event: u32) -> SysResult {
+    let ev = if op != EPOLL_CTL_DEL {
+        let mut b = [0u8; ep::EVENT_SIZE as usize];
+        crate::uaccess::copy_from_user(&mut b, event)?;
+        ep::decode(&b)
+    } else {
+        (0, 0)
+    };
+    let files = &proc::group().files;
+    let (set, target) = (files.get(epfd)?.clone(), files.get(fd)?.clone());
+    if !target.can_poll() {
+        return Err(Errno::EPERM);
+    }
+    let set_ref = set.epoll().ok_or(Errno::EINVAL)?;
+    if alloc::sync::Arc::ptr_eq(&set, &target) || target.epoll().is_some() {
+        return Err(Errno::EINVAL);
+    }
+    ep::check_ctl(op, ev.0)?;
+    set_ref.ctl(op, fd, &target, ev).map(|_| 0)
+}
+
+/// epoll_wait and epoll_pwait(epfd, events, maxevents, timeout_ms, sigmask,
+/// sigsetsize): waits until a file of the set reports, the timeout
+/// passes (negative: no limit; 0: one scan) or a signal comes (EINTR, never
+/// restarted, whatever SA_RESTART says, as Linux). epoll_pwait's mask is
+/// swapped in for the wait as ppoll's, and comes back after the handler.
+/// Linux's order: the mask, maxevents (EINVAL unless 1..=EP_MAX_EVENTS),
+/// the buffer's range (EFAULT), `epfd` (EBADF, EINVAL if not an epoll).
+pub fn epoll_pwait(
+    epfd: u32,
+    buf: u32,
+    max: i32,
+    timeout_ms: i32,
+    mask: u32,
+    size: u32,
+) -> SysResult {
+    let mask = super::poll::read_mask(mask, size)?;
+    if max <= 0 || max > ep::MAX_EVENTS {
+        return Err(Errno::EINVAL);
+    }
+    let len = max as u32 * ep::EVENT_SIZE;
+    if buf.checked_add(len).is_none_or(|end| end > crate::mm::TASK_SIZE) {
+        return Err(Errno::EFAULT);
+    }
+    let file = proc::group().files.get(epfd)?.clone();
+    let set = file.epoll().ok_or(Errno::EINVAL)?;
+    let deadline =
+        (timeout_ms >= 0).then(|| crate::time::timer::now_ns() + timeout_ms as u64 * 1_000_000);
+    super::poll::with_mask(mask, Errno::EINTR, || {
+        let found = loop {
+            // The set's files, with the epoll itself: epoll_ctl wakes it,
+            // and a changed set is looked up again.
+            let (mut files, version) = set.files();
+            files.push(file.clone());
+            let scan = || {
+                let r = set.scan(max as usize);
+                (!r.is_empty() || set.changed_since(version)).then_some(r)
+            };
+            match crate::fs::poll::wait_for(&files, deadline, scan) {
+                Err(()) => return Err(Errno::EINTR),
+                Ok(Some(r)) if r.is_empty() => continue,
+                Ok(r) => break r.unwrap_or_default(),
+            }
+        };
+        let bytes: alloc::vec::Vec<u8> =
+            found.iter().flat_map(|&(e, d)| ep::encode(e, d)).collect();
+        crate::uaccess::copy_to_user(buf, &bytes)?;
+        Ok(found.len() as u32)
+    })
 }

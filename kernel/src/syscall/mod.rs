@@ -136,6 +136,19 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Eventfd => event::eventfd2(a!(0), 0),
         Eventfd2 => event::eventfd2(a!(0), a!(1)),
         PidfdOpen => event::pidfd_open(a!(0), a!(1)),
+        TimerfdCreate => event::timerfd_create(a!(0), a!(1)),
+        EpollCreate => event::epoll_create(a!(0) as i32),
+        EpollCreate1 => event::epoll_create1(a!(0)),
+        EpollCtl => event::epoll_ctl(a!(0), a!(1), a!(2), a!(3)),
+        EpollWait => event::epoll_pwait(a!(0), a!(1), a!(2) as i32, a!(3) as i32, 0, 0),
+        EpollPwait => event::epoll_pwait(a!(0), a!(1), a!(2) as i32, a!(3) as i32, a!(4), a!(5)),
+        TimerfdSettime | TimerfdSettime64 => {
+            let layout = Layout::new(sys == TimerfdSettime64);
+            event::timerfd_settime(a!(0), a!(1), a!(2), a!(3), layout)
+        }
+        TimerfdGettime | TimerfdGettime64 => {
+            event::timerfd_gettime(a!(0), a!(1), Layout::new(sys == TimerfdGettime64))
+        }
         PidfdSendSignal => event::pidfd_send_signal(a!(0), a!(1), a!(2), a!(3)),
         Pipe => fs::pipe2(a!(0), 0),
         Pipe2 => fs::pipe2(a!(0), a!(1)),

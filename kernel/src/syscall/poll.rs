@@ -114,14 +114,19 @@ fn finish(
 }
 
 /// Runs `f` with `mask` (if any) as the blocked set; the old mask is
-/// restored now, or after the handler if `f` was interrupted.
-fn with_mask(mask: Option<SigSet>, f: impl FnOnce() -> SysResult) -> SysResult {
+/// restored now, or after the handler if `f` was interrupted (it returned
+/// `interrupted`: ERESTARTNOHAND here, EINTR for epoll_pwait).
+pub(super) fn with_mask(
+    mask: Option<SigSet>,
+    interrupted: Errno,
+    f: impl FnOnce() -> SysResult,
+) -> SysResult {
     let Some(mask) = mask else { return f() };
     let p = proc::current();
     p.sig.saved_mask = Some(p.sig.blocked);
     p.sig.blocked = mask.blockable();
     let r = f();
-    if r != Err(Errno::ERESTARTNOHAND) {
+    if r != Err(interrupted) {
         let p = proc::current();
         if let Some(old) = p.sig.saved_mask.take() {
             p.sig.blocked = old;
@@ -130,7 +135,8 @@ fn with_mask(mask: Option<SigSet>, f: impl FnOnce() -> SysResult) -> SysResult {
     r
 }
 
-fn read_mask(addr: u32, size: u32) -> Result<Option<SigSet>, Errno> {
+/// A signal mask argument (NULL: none; a size other than 8: EINVAL).
+pub(super) fn read_mask(addr: u32, size: u32) -> Result<Option<SigSet>, Errno> {
     if addr == 0 {
         return Ok(None);
     }
@@ -168,7 +174,7 @@ pub fn ppoll(
     let timeout = if tsp != 0 { super::time::get_timespec(tsp, layout)? } else { 0 };
     let deadline = deadline_from(tsp, || Ok(timeout))?;
     let mask = read_mask(sigmask, sigsetsize)?;
-    let r = with_mask(mask, || interrupted_or(do_poll(fds, n, deadline)?));
+    let r = with_mask(mask, Errno::ERESTARTNOHAND, || interrupted_or(do_poll(fds, n, deadline)?));
     finish(tsp, timeout, deadline, put_timespec(layout), r)
 }
 
@@ -259,6 +265,7 @@ pub fn pselect6(n: i32, sets: [u32; 3], tsp: u32, sig: u32, layout: Layout) -> S
     } else {
         None
     };
-    let r = with_mask(mask, || interrupted_or(do_select(n, sets, deadline)?));
+    let r =
+        with_mask(mask, Errno::ERESTARTNOHAND, || interrupted_or(do_select(n, sets, deadline)?));
     finish(tsp, timeout, deadline, put_timespec(layout), r)
 }

@@ -241,8 +241,16 @@ pub fn timer_create(clock: u32, sev: u32, id_out: u32) -> SysResult {
     Ok(0)
 }
 
-fn put_itimerspec(addr: u32, spec: ItimerSpec, layout: Layout) -> Result<(), Errno> {
+/// Writes an `itimerspec` (timer_gettime, timerfd_gettime, the old value).
+pub(super) fn put_itimerspec(addr: u32, spec: ItimerSpec, layout: Layout) -> Result<(), Errno> {
     copy_to_user(addr, &spec.encode(layout)[..layout.itimerspec_size()]).map_err(Errno::from)
+}
+
+/// Reads an `itimerspec`: EFAULT, or EINVAL for an invalid time.
+pub(super) fn get_itimerspec(addr: u32, layout: Layout) -> Result<ItimerSpec, Errno> {
+    let mut b = [0u8; 32];
+    copy_from_user(&mut b[..layout.itimerspec_size()], addr)?;
+    ItimerSpec::decode(&b, layout)
 }
 
 /// timer_settime / timer_settime64(id, flags, new, old).
@@ -250,9 +258,7 @@ pub fn timer_settime(id: u32, flags: u32, new: u32, old: u32, layout: Layout) ->
     if new == 0 {
         return Err(Errno::EINVAL);
     }
-    let mut b = [0u8; 32];
-    copy_from_user(&mut b[..layout.itimerspec_size()], new)?;
-    let spec = ItimerSpec::decode(&b, layout)?;
+    let spec = get_itimerspec(new, layout)?;
     let prev = timers::settime(crate::proc::group().pid, id, spec, flags & TIMER_ABSTIME != 0)?;
     if old != 0 {
         put_itimerspec(old, prev, layout)?;

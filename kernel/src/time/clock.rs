@@ -45,7 +45,13 @@ pub fn realtime_ns() -> u64 {
 /// The monotonic instant at which the wall clock will read `realtime`, if
 /// nobody sets it meanwhile (0 if it already has).
 pub fn to_monotonic(realtime: u64) -> u64 {
-    (realtime as i64).saturating_sub(*OFFSET_NS.get()).max(0) as u64
+    to_monotonic_signed(realtime).max(0) as u64
+}
+
+/// `to_monotonic` without the clamp: negative for a wall-clock time before
+/// boot (a timerfd counts the periods it missed from there).
+pub fn to_monotonic_signed(realtime: u64) -> i64 {
+    (realtime as i64).saturating_sub(*OFFSET_NS.get())
 }
 
 /// Sets the wall clock (`proc::set_wall_clock`, which also wakes the

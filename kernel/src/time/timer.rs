@@ -51,6 +51,8 @@ pub enum Event {
     Wake(u32),
     /// A process timer expired (see `crate::time::timers`).
     Timer(u32, Which),
+    /// A timerfd's expiry (see `crate::event::timerfd`), by its id.
+    TimerFd(u32),
 }
 
 /// An entry's place in the queue; `cancel` takes it back out.

@@ -24,6 +24,7 @@
 
 pub mod cputime;
 pub mod timer;
+pub mod timerfd;
 
 use crate::abi::Errno;
 

@@ -311,3 +311,88 @@ fn scale_32_32_keeps_the_middle_bits() {
     let back = (16_600_000u64 << 32).div_ceil(1_000_000_000);
     assert_eq!(scale_32_32(1_000_000_000, back), 16_600_000);
 }
+
+mod timerfd {
+    use crate::time::timerfd::*;
+    use crate::time::ItimerSpec;
+
+    fn spec(value: u64, interval: u64) -> ItimerSpec {
+        ItimerSpec { value, interval }
+    }
+
+    #[test]
+    fn create_and_settime_flags() {
+        assert!(check_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC).is_ok());
+        assert!(check_create(CLOCK_REALTIME, 0).is_ok());
+        assert!(check_create(CLOCK_BOOTTIME, 0).is_ok());
+        assert!(check_create(2, 0).is_err()); // CLOCK_PROCESS_CPUTIME_ID
+        assert!(check_create(CLOCK_MONOTONIC, 1).is_err());
+        assert_eq!(check_settime(0, true), Ok((false, false)));
+        assert_eq!(check_settime(TFD_TIMER_ABSTIME, true), Ok((true, false)));
+        let both = TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET;
+        assert_eq!(check_settime(both, true), Ok((true, true)));
+        assert_eq!(check_settime(both, false), Ok((true, false)));
+        assert_eq!(check_settime(TFD_TIMER_CANCEL_ON_SET, true), Ok((false, false)));
+        assert!(check_settime(4, true).is_err());
+    }
+
+    #[test]
+    fn one_shot_counts_once_and_disarms() {
+        let mut t = TimerFd::default();
+        assert_eq!(t.set(spec(100, 0), false, 1000), spec(0, 0));
+        assert_eq!(t.deadline(1000), Some(1100));
+        assert_eq!(t.ticks(1099), 0);
+        assert_eq!(t.read(1099), 0);
+        assert_eq!(t.get(1050), spec(50, 0));
+        assert_eq!(t.ticks(5000), 1);
+        assert_eq!(t.get(5000), spec(0, 0));
+        assert_eq!(t.read(5000), 1);
+        assert_eq!(t.read(9000), 0);
+        assert_eq!(t.deadline(9000), None);
+    }
+
+    #[test]
+    fn periodic_counts_missed_periods() {
+        let mut t = TimerFd::default();
+        t.set(spec(100, 10), false, 0);
+        assert_eq!(t.ticks(100), 1);
+        assert_eq!(t.ticks(135), 4); // 100, 110, 120, 130
+        assert_eq!(t.get(135), spec(5, 10)); // next at 140
+        assert_eq!(t.read(135), 4);
+        assert_eq!(t.deadline(135), Some(140));
+        assert_eq!(t.ticks(139), 0);
+        assert_eq!(t.read(140), 1);
+        assert_eq!(t.deadline(140), Some(150));
+    }
+
+    #[test]
+    fn absolute_past_fires_at_once_and_set_forgets() {
+        let mut t = TimerFd::default();
+        t.set(spec(50, 0), true, 1000);
+        assert_eq!(t.ticks(1000), 1);
+        assert_eq!(t.deadline(1000), None);
+        // A new setting drops the unread expiration; a zero value disarms
+        // but keeps the interval, as Linux's timerfd_gettime shows it.
+        assert_eq!(t.set(spec(0, 7), false, 1000), spec(0, 0));
+        assert_eq!(t.ticks(2000), 0);
+        assert_eq!(t.get(2000), spec(0, 7));
+    }
+
+    #[test]
+    fn absolute_before_boot_counts_the_periods_before_it() {
+        let mut t = TimerFd::default();
+        // First expiry 3.5 s before boot, every second: -3.5, -2.5, -1.5,
+        // -0.5 have passed at boot, the next is at 0.5 s.
+        let s = 1_000_000_000;
+        t.set_before_boot(s, 3 * s + s / 2, 100);
+        assert_eq!(t.ticks(100), 4);
+        assert_eq!(t.deadline(100), Some(s / 2));
+        assert_eq!(t.get(100), spec(s / 2 - 100, s));
+        assert_eq!(t.read(100), 4);
+        assert_eq!(t.ticks(s / 2), 1);
+        // One-shot: expired once.
+        t.set_before_boot(0, 5, 100);
+        assert_eq!(t.read(100), 1);
+        assert_eq!(t.read(200), 0);
+    }
+}
