@@ -184,8 +184,6 @@ fn leak_check(before: &Usage) {
     dev::tty::release();
     time::timers::release_empty_table();
     proc::futex::release_empty_queues();
-    event::signalfd::release();
-    proc::wait::release_pollers();
     fs::tmpfs::release();
     let after = Usage::now();
     let frames = before.free_frames as isize - after.free_frames as isize;

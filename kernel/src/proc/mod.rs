@@ -44,6 +44,7 @@ pub mod futex;
 pub mod group;
 pub mod timed;
 pub mod wait;
+pub mod waitq;
 
 pub use timed::{set_wall_clock, sleep_until, sleep_until_realtime};
 

@@ -26,8 +26,8 @@ use sigil_core::job::wait::{autoreap, Event, WaitFor};
 use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::cputime::CpuTimes;
 
+use super::waitq::WaitQueue;
 use super::{current, get, group, schedule, sleep, Group, State, TABLE};
-use crate::fs::poll::WaitQueue;
 use crate::kcell::KCell;
 
 /// Told of every process that ends, before its parent hears of it: the
@@ -44,11 +44,6 @@ pub fn on_exit(hook: fn(&Group)) {
 /// The pollers of every pidfd: a process that ends wakes them, and each
 /// looks whether its process was the one (Linux wakes `pid->wait_pidfd`).
 pub static EXITED: KCell<WaitQueue> = KCell::new(WaitQueue::new());
-
-/// Nobody polls at power-off: free the queue's storage for the leak check.
-pub fn release_pollers() {
-    *EXITED.get() = WaitQueue::new();
-}
 
 /// exit_group(status), or a fatal signal: the whole process ends with wait
 /// status `status` (the first reason wins). Never returns.

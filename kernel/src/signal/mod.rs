@@ -37,6 +37,8 @@ use core::sync::atomic::Ordering;
 use sigil_core::signal::queue::{queue_limit, SigQueueNode, LIVE_NODES};
 
 use crate::arch::TrapFrame;
+use crate::kcell::KCell;
+use crate::proc::waitq::WaitQueue;
 use crate::proc::{self, Group, State, Thread};
 
 /// RLIMIT_SIGPENDING, per user (`queue::SIGQUEUE_MAX`, with the whole
@@ -313,7 +315,22 @@ fn complete(g: &mut Group, target: Option<&mut Thread>, sig: Signal) {
     // Blocked where it can go: a signalfd reader or poller may be waiting
     // for it (Linux `signalfd_notify`). A thread that takes the signal
     // needs no such wake-up: a signalfd read it sleeps in is interrupted.
-    crate::event::signalfd::notify();
+    notify_signalfd();
+}
+
+/// Every thread blocked reading, or polling, any signalfd (event/signalfd.rs
+/// sleeps and polls on it; the queue is here so that generation wakes it
+/// without a call up into the files).
+pub static SIGNALFD_READERS: KCell<WaitQueue> = KCell::new(WaitQueue::new());
+
+/// A signal was generated, or a signalfd's mask changed: signalfd readers
+/// and pollers look again.
+#[inline(always)]
+pub fn notify_signalfd() {
+    let readers = SIGNALFD_READERS.get();
+    if !readers.is_empty() {
+        readers.wake();
+    }
 }
 
 /// The current thread has just blocked `newly`: process-directed signals
