@@ -78,20 +78,20 @@ fn user_exception(tf: &mut TrapFrame, event: Event) {
             Arch::fp_load(&p.fp);
             p.fp_live = true;
             p.fp_used = true;
-            tf.msr |= arch::MSR_FP;
+            tf.enable_fp();
         }
-        Event::IllegalInstruction => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
+        Event::IllegalInstruction => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.pc()),
         Event::PrivilegedInstruction => {
-            let insn = uaccess::get_user::<u32>(tf.nip).unwrap_or(0);
+            let insn = uaccess::get_user::<u32>(tf.pc()).unwrap_or(0);
             if !arch::emulate_privileged(tf, insn) {
-                signal::force_fault(tf, abi::SIGILL, abi::ILL_PRVOPC, tf.nip);
+                signal::force_fault(tf, abi::SIGILL, abi::ILL_PRVOPC, tf.pc());
             }
         }
-        Event::TrapInstruction => signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_BRKPT, tf.nip),
-        Event::FpException => signal::force_fault(tf, abi::SIGFPE, abi::FPE_FLTINV, tf.nip),
+        Event::TrapInstruction => signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_BRKPT, tf.pc()),
+        Event::FpException => signal::force_fault(tf, abi::SIGFPE, abi::FPE_FLTINV, tf.pc()),
         Event::Alignment { ea } => signal::force_fault(tf, abi::SIGBUS, abi::BUS_ADRALN, ea),
-        Event::Trace => signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_TRACE, tf.nip),
-        Event::Unexpected => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
+        Event::Trace => signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_TRACE, tf.pc()),
+        Event::Unexpected => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.pc()),
     }
 }
 

@@ -27,7 +27,7 @@ pub struct CloneArgs {
 fn child_frame(tf: &TrapFrame, newsp: u32) -> TrapFrame {
     let mut c = tf.clone();
     c.set_success(0);
-    c.msr &= !arch::MSR_FP;
+    c.disable_fp();
     if newsp != 0 {
         c.set_sp(newsp);
     }

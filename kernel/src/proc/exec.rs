@@ -162,8 +162,8 @@ pub fn load(
 
     let mut tf = TrapFrame::default();
     tf.set_sp(image.sp);
-    tf.nip = plan.entry;
-    tf.msr = arch::MSR_USER;
+    tf.set_pc(plan.entry);
+    tf.set_user_mode();
     Ok((space, tf, exe, cmdline))
 }
 

@@ -624,7 +624,7 @@ fn switch_to(next: &'static mut Thread) {
     cputime::switch_out(prev.charged());
     if prev.fp_live {
         Arch::fp_save(&mut prev.fp);
-        prev.frame().msr &= !arch::MSR_FP;
+        prev.frame().disable_fp();
         prev.fp_live = false;
         prev.fp_unchecked = true;
     }

@@ -358,7 +358,7 @@ pub fn force_fault(tf: &TrapFrame, signo: u32, code: i32, addr: u32) {
         signo,
         code,
         addr,
-        tf.nip
+        tf.pc()
     );
     let sig = Signal::new(signo).expect("valid fault signal");
     if t.sig.blocked.contains(sig) || g.sig.action(sig).disposition() == Disposition::Ignore {
@@ -525,7 +525,7 @@ fn deliver_pending(tf: &mut TrapFrame) {
             }
         }
     }
-    crate::sigtrace!(handler(proc::group().pid, entered, tf.nip, tf.sp(), tf.lr));
+    crate::sigtrace!(handler(proc::group().pid, entered, tf.pc(), tf.sp(), tf.return_address()));
 }
 
 /// A core-dump signal's default action. Linux writes a core only if the
