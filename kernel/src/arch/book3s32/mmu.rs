@@ -20,6 +20,8 @@
 
 use core::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
+use sigil_core::layout::{to_virt, TASK_SIZE};
+
 use crate::mm;
 
 /// Software PTE bits (in word 1's reserved bits 0xe04) and hardware ones.
@@ -75,7 +77,7 @@ pub fn init(soft_tlb: bool) {
     SOFT_TLB.store(soft_tlb as u32, Ordering::Relaxed);
     if !soft_tlb {
         let phys = mm::frames::alloc_order(4).expect("RAM for the hash table");
-        HTAB.store(mm::to_virt(phys), Ordering::Relaxed);
+        HTAB.store(to_virt(phys), Ordering::Relaxed);
         // SAFETY: SDR1 = table base with HTABMASK 0 (64 KiB); the table is zeroed.
         unsafe { core::arch::asm!("sync", "mtsdr1 {0}", "isync", in(reg) phys, options(nostack)) };
     }
@@ -101,11 +103,11 @@ fn vsid(ctx: u32, seg: u32) -> u32 {
 /// Segments are loaded locked (Ks=1): the kernel cannot write user memory
 /// until a `UserWindow` unlocks one.
 pub fn activate(ctx: u32, pgdir_phys: usize) {
-    for seg in 0..(mm::TASK_SIZE >> 28) {
+    for seg in 0..(TASK_SIZE >> 28) {
         set_sr(seg, SR_KS | vsid(ctx, seg));
     }
     // SAFETY: PGDIR_SLOT is a reserved word in the vector page (below 0x100).
-    unsafe { core::ptr::write_volatile(mm::to_virt(PGDIR_SLOT) as *mut u32, pgdir_phys as u32) };
+    unsafe { core::ptr::write_volatile(to_virt(PGDIR_SLOT) as *mut u32, pgdir_phys as u32) };
 }
 
 /// The segment register value of user segment `seg` for the current space.
