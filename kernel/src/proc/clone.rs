@@ -132,7 +132,7 @@ fn vfork_wait(child: u32) {
 }
 
 fn vfork_chan(tid: u32) -> usize {
-    0x3000_0000 + tid as usize
+    super::Chan::Vfork.of(tid)
 }
 
 /// The child of a vfork has exec'd or exited: its parent runs again.

@@ -292,7 +292,7 @@ fn de_thread() {
 }
 
 fn exec_chan(tid: u32) -> usize {
-    0x4000_0000 + tid as usize
+    super::Chan::Exec.of(tid)
 }
 
 impl From<Fault> for Errno {

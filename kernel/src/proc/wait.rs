@@ -22,7 +22,7 @@
 //! thread takes over (`run_init`) to check for leaks and power off.
 
 use sigil_core::abi::Errno;
-use sigil_core::job::wait::{autoreap, Event, WaitFor};
+use sigil_core::job::wait::{autoreap, ChildEvent, WaitFor};
 use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::cputime::CpuTimes;
 
@@ -143,7 +143,7 @@ fn new_parent(mut ppid: u32) -> u32 {
 /// SA_NOCLDWAIT the zombie is detached instead of kept for a wait.
 fn notify_parent(pid: u32) {
     let Some(child) = get(pid) else { return };
-    let (ppid, event) = (child.ppid, Event::Exited(child.wait_status));
+    let (ppid, event) = (child.ppid, ChildEvent::Exited(child.wait_status));
     let (reap, signal) = match get(ppid) {
         Some(parent) => autoreap(parent.sig.action(Signal::SIGCHLD)),
         None => (true, false),
@@ -194,14 +194,14 @@ const MAX_KILL_ROUNDS: usize = 10_000;
 
 /// The channel a parent sleeps on in wait4/waitid.
 pub fn wait_chan(parent: u32) -> usize {
-    0x1000_0000 + parent as usize
+    super::Chan::Wait.of(parent)
 }
 
 /// What a wait found: the child, its event, and its CPU time with its
 /// reaped children's (for the rusage).
 pub struct Found {
     pub pid: u32,
-    pub event: Event,
+    pub event: ChildEvent,
     pub cpu: CpuTimes,
 }
 
@@ -222,7 +222,7 @@ pub fn wait(sel: WaitFor, options: u32) -> Result<Option<Found>, Errno> {
         let mut found = None;
         for c in super::all().filter(|c| c.ppid == me && sel.selects(&c.member())) {
             selected = true;
-            let event = if c.zombie { Some(Event::Exited(c.wait_status)) } else { c.report };
+            let event = if c.zombie { Some(ChildEvent::Exited(c.wait_status)) } else { c.report };
             if let Some(event) = event.filter(|e| e.wanted(options)) {
                 if !keep && !c.zombie {
                     c.report = None;
@@ -232,7 +232,7 @@ pub fn wait(sel: WaitFor, options: u32) -> Result<Option<Found>, Errno> {
             }
         }
         if let Some(f) = found {
-            if !keep && matches!(f.event, Event::Exited(_)) {
+            if !keep && matches!(f.event, ChildEvent::Exited(_)) {
                 let child = TABLE.get().groups.remove(&f.pid).expect("zombie");
                 group().cpu.reap(&child.get().cpu);
             }

@@ -71,5 +71,5 @@ impl WaitQueue {
 /// `fs::poll::wait` for several at once): its own, so a wake-up reaches
 /// exactly the waiters of the object that changed.
 pub fn chan(tid: u32) -> usize {
-    0x3000_0000 + tid as usize
+    super::Chan::Queue.of(tid)
 }

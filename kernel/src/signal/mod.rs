@@ -26,7 +26,7 @@ pub mod deliver;
 pub mod timer;
 
 use sigil_core::abi::{self, wait_status, Errno};
-use sigil_core::job::wait::Event;
+use sigil_core::job::wait::ChildEvent;
 use sigil_core::signal::{
     default_action, init_drops_default, AltStack, DefaultAction, Disposition, SigAction, SigInfo,
     SigPending, SigSet, Signal,
@@ -261,7 +261,7 @@ fn prepare(g: &mut Group, sig: Signal) {
                 t.sig.pending.flush_stop();
             }
             if g.stop.take().is_some() {
-                g.report = Some(Event::Continued);
+                g.report = Some(ChildEvent::Continued);
                 for t in g.members().filter(|t| t.state == State::Stopped) {
                     proc::wake(t);
                 }
@@ -554,7 +554,7 @@ fn core_dump(sig: Signal) -> ! {
 fn group_stop(g: &mut Group, sig: Signal) {
     g.stop = Some(sig.number());
     g.sig.work = true;
-    g.report = Some(Event::Stopped(sig.number()));
+    g.report = Some(ChildEvent::Stopped(sig.number()));
     for t in g.members() {
         if let State::Sleeping(_) = t.state {
             proc::wake(t);

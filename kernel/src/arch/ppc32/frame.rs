@@ -3,7 +3,7 @@
 //!
 //! The entry code (entry.S) saves all user-visible state into a `TrapFrame`
 //! on the kernel stack; `trap_dispatch` (trap.rs, with the family's
-//! `classify` for the vectors that differ) decodes the vector into an `Event`
+//! `classify` for the vectors that differ) decodes the vector into an `Exception`
 //! and hands both to the generic kernel (`crate::trap`).
 
 /// Everything an exception saves; `#[repr(C)]` because head.S writes it at
@@ -351,7 +351,7 @@ impl TrapFrame {
 /// emulated, and never produces `FpException`.)
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(sigil_arch = "mpc8xx", allow(dead_code))]
-pub enum Event {
+pub enum Exception {
     Syscall,
     /// A data or instruction access that the MMU refused. `missing`: no
     /// translation (a reload may fix it); otherwise a protection violation.
