@@ -58,44 +58,6 @@ impl super::UserAccess for Book3s32 {
     }
 }
 
-/// Segments and the hash table (750) or software TLB reload (603/e300): mmu.rs.
-impl super::Mmu for Book3s32 {
-    fn init() -> &'static str {
-        let soft_tlb = is_603();
-        mmu::init(soft_tlb);
-        if soft_tlb {
-            "software (603)"
-        } else {
-            "hash table"
-        }
-    }
-    #[inline(always)]
-    fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
-        mmu::make_pte(phys, write, exec)
-    }
-    #[inline(always)]
-    fn pte_present(p: u32) -> bool {
-        mmu::pte_present(p)
-    }
-    #[inline(always)]
-    fn pte_writable(p: u32) -> bool {
-        mmu::pte_writable(p)
-    }
-    #[inline(always)]
-    fn pte_phys(p: u32) -> usize {
-        mmu::pte_phys(p)
-    }
-    fn activate(ctx: u32, pgdir_phys: usize) {
-        mmu::activate(ctx, pgdir_phys)
-    }
-    fn reload(ctx: u32, ea: u32, pte: u32) {
-        mmu::reload(ctx, ea, pte)
-    }
-    fn flush_page(ctx: u32, ea: u32) {
-        mmu::flush_page(ctx, ea)
-    }
-}
-
 /// The platform's UART: the ESCC on g3beige, a DUART channel on the MPC83xx.
 impl super::Console for Book3s32 {
     fn putc(b: u8) {

@@ -65,40 +65,6 @@ impl super::UserAccess for Mpc8xx {
     }
 }
 
-/// The software-reloaded TLB over Sigil's tables (mmu.rs, head.S's miss handlers).
-impl super::Mmu for Mpc8xx {
-    /// Nothing beyond head.S: the TLB-miss handlers do it all.
-    fn init() -> &'static str {
-        mmu::flush_all();
-        "software (8xx)"
-    }
-    #[inline(always)]
-    fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
-        mmu::make_pte(phys, write, exec)
-    }
-    #[inline(always)]
-    fn pte_present(p: u32) -> bool {
-        mmu::pte_present(p)
-    }
-    #[inline(always)]
-    fn pte_writable(p: u32) -> bool {
-        mmu::pte_writable(p)
-    }
-    #[inline(always)]
-    fn pte_phys(p: u32) -> usize {
-        mmu::pte_phys(p)
-    }
-    fn activate(ctx: u32, pgdir_phys: usize) {
-        mmu::activate(ctx, pgdir_phys)
-    }
-    fn reload(ctx: u32, ea: u32, pte: u32) {
-        mmu::reload(ctx, ea, pte)
-    }
-    fn flush_page(ctx: u32, ea: u32) {
-        mmu::flush_page(ctx, ea)
-    }
-}
-
 /// SMC1, the only console UART on these boards (no receive interrupt yet).
 impl super::Console for Mpc8xx {
     fn putc(b: u8) {
