@@ -29,6 +29,27 @@ fn fs_tree() {
     );
 }
 
+/// Private file mappings: the file's bytes (a page file's and an archive
+/// file's), private stores, a mapping that outlives close and unlink, and
+/// Linux's errors in its order.
+#[test]
+fn mmap_file() {
+    let out = compare("mmap_file", &[]);
+    has_lines(
+        &out,
+        &[
+            "first byte a, last of page 0 a, page 1 \"second page\"",
+            "past the end of the file: 0",
+            "after a private store, mapping \"SECOND\", file \"second\"",
+            "after close and unlink: \"SECOND\"",
+            "ELF magic: 1, class 32-bit: 1, big-endian: 1",
+            "mmap of a write-only descriptor: -1, Permission denied",
+            "mmap of a pipe: -1, No such device",
+            "mmap of a directory: -1, No such device",
+        ],
+    );
+}
+
 /// Named pipes: fifo_open's waits and ENXIO, poll's hang-up rule, data
 /// gone with the last close, EINTR in a blocking open, stat and fd links.
 #[test]
@@ -87,7 +108,8 @@ fn fs_rules() {
     );
 }
 
-/// execve's E2BIG and ENAMETOOLONG at Linux's limits, and the tmpfs
+/// execve's E2BIG and ENAMETOOLONG at Linux's limits (which follow
+/// RLIMIT_STACK), and the tmpfs
 /// metadata budget: links and files with long names until ENOSPC, twice,
 /// the kernel still forking and its heap coming back (the leak check at
 /// power-off, which `common::sigil` asserts). Sigil only: qemu-ppc cannot
@@ -104,6 +126,9 @@ fn exec_and_metadata_limits() {
             "child: 4 arguments, 200000 bytes",
             "4 arguments of 50000 bytes: ran, exit 3",
             "30 arguments of 100000 bytes: Argument list too long",
+            "stack 256 KiB: one 100000-byte argument: ran, exit 3",
+            "stack 256 KiB: 4 arguments of 50000 bytes: Argument list too long",
+            "stack unlimited: 24 arguments of 100000 bytes: Argument list too long",
             "execve 5000-byte path: File name too long",
             "write 2 GiB to /dev/null: 2147479552",
             "links: stopped by No space left on device",

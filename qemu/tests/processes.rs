@@ -32,6 +32,28 @@ fn fork_wait() {
     );
 }
 
+/// Resource limits: RLIMIT_NOFILE lowered stops open, dup2 and F_DUPFD;
+/// fork inherits; prlimit64 of other processes; Linux's EINVAL and EPERM,
+/// and a user's RLIMIT_NPROC stopping fork.
+#[test]
+fn rlimits() {
+    let out = compare("rlimits", &[]);
+    has_lines(
+        &out,
+        &[
+            "open until failure: Too many open files, last fd below 8: yes",
+            "dup2 to 8: -1, Bad file descriptor",
+            "F_DUPFD from 8: -1, Invalid argument",
+            "child: NOFILE 16/16",
+            "prlimit of no process: -1, No such process",
+            "NOFILE past the kernel's table: -1, Operation not permitted",
+            "the user raises NOFILE's hard limit: -1, Operation not permitted",
+            "fork at the NPROC limit: -1, Resource temporarily unavailable",
+            "prlimit of root's parent: -1, Operation not permitted",
+        ],
+    );
+}
+
 #[test]
 fn pipes() {
     let out = compare("pipes", &[]);

@@ -65,6 +65,9 @@ fn proc_files_values_on_sigil() {
             "an open /proc file's link: /proc/uptime",
             "cpuinfo: processor 0 1, a cpu name 1, bogomips is timebase / 500000: 1, Memory is RAM: 1",
             "chdir /proc, then ls-style open of \"self/stat\": 1",
+            "environ: HOME=/|TERM=linux|",
+            "cmdline after argv[0][1] = 'I': /Init|values|",
+            "cmdline after a title over the last NUL: -------------HOME=/",
         ],
     );
 }

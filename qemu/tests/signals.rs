@@ -196,7 +196,8 @@ fn sig_core() {
          Terminated with RLIMIT_CORE unlimited: killed by 15, core 0\n\
          soft above hard: -1, Invalid argument\n\
          unknown resource: -1, Invalid argument\n\
-         change RLIMIT_NPROC: -1, Operation not permitted\n"
+         lower RLIMIT_CORE to 0/0: 0, Success\n\
+         Aborted with RLIMIT_CORE 0/0: killed by 6, core 0\n"
     );
     assert_eq!(r.status, Some(0));
 }

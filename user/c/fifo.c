@@ -20,13 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void show(const char *what, long r)
-{
-	if (r < 0)
-		printf("%s: -1, %s\n", what, strerror(errno));
-	else
-		printf("%s: %ld\n", what, r);
-}
+#include "show.h"
 
 static int revents(int fd)
 {

@@ -2,7 +2,9 @@
  * sets them, and that the kernel heap survives them.
  * - execve: one string of 128 KiB with its NUL runs, one byte more is
  *   E2BIG; 200 KB of arguments in total run (Linux allows a quarter of the
- *   8 MiB stack limit), 3 MB do not; a 5000-byte path is ENAMETOOLONG.
+ *   8 MiB stack limit), 3 MB do not; the limit follows a lower
+ *   RLIMIT_STACK, and a higher one leaves it at 2 MiB (Sigil's cap); a
+ *   5000-byte path is ENAMETOOLONG.
  * - write(2) of 2 GiB is cut to MAX_RW_COUNT (qemu-ppc 7.2 says EFAULT).
  * - The tmpfs metadata budget: symbolic links with 255-byte names and
  *   4000-byte targets, then empty files with long names, are made until
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -154,6 +157,17 @@ int main(int argc, char **argv)
 	show_exec("one 131072-byte argument", spawn(1, 131072));
 	show_exec("4 arguments of 50000 bytes", spawn(4, 50000));
 	show_exec("30 arguments of 100000 bytes", spawn(30, 100000));
+	/* The argument limit follows RLIMIT_STACK: a quarter of it, at least
+	 * 128 KiB, at most 2 MiB (Sigil's cap for its heap; Linux's is 6 MiB).
+	 * qemu-ppc ignores a guest's RLIMIT_STACK. */
+	struct rlimit small = { 256 << 10, RLIM_INFINITY }, unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+	setrlimit(RLIMIT_STACK, &small);
+	show_exec("stack 256 KiB: one 100000-byte argument", spawn(1, 100000));
+	show_exec("stack 256 KiB: 4 arguments of 50000 bytes", spawn(4, 50000));
+	setrlimit(RLIMIT_STACK, &unlimited);
+	show_exec("stack unlimited: 24 arguments of 100000 bytes", spawn(24, 100000));
+	struct rlimit dflt = { 8 << 20, RLIM_INFINITY };
+	setrlimit(RLIMIT_STACK, &dflt);
 	char *longpath = malloc(5001);
 	memset(longpath, 'p', 5000);
 	longpath[5000] = 0;

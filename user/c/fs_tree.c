@@ -19,13 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void show(const char *what, long r)
-{
-	if (r < 0)
-		printf("%s: -1, %s\n", what, strerror(errno));
-	else
-		printf("%s: %ld\n", what, r);
-}
+#include "show.h"
 
 static void cat(const char *path)
 {

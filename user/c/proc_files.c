@@ -232,6 +232,15 @@ static void gone(void)
 /* With the argument "values": what Sigil's /proc shows of this program,
  * as Linux's would (qemu-ppc's status and comm are the emulator's own, so
  * these are checked on Sigil only). */
+/* Prints the `n` bytes slurp() read, each NUL as '|'. */
+static void show_nuls(const char *what, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (buf[i] == 0)
+			buf[i] = '|';
+	printf("%s: %.*s\n", what, n > 0 ? n : 0, buf);
+}
+
 static void values(char **argv)
 {
 	sigset_t set;
@@ -253,11 +262,7 @@ static void values(char **argv)
 	       strstr(buf, "\nVmRSS:\t") != NULL);
 	slurp("/proc/self/comm");
 	printf("comm: %s", buf);
-	int n = slurp("/proc/self/cmdline");
-	for (int i = 0; i < n; i++)
-		if (buf[i] == 0)
-			buf[i] = '|';
-	printf("cmdline: %s\n", buf);
+	show_nuls("cmdline", slurp("/proc/self/cmdline"));
 	struct sysinfo si;
 	sysinfo(&si);
 	slurp("/proc/meminfo");
@@ -324,6 +329,16 @@ static void values(char **argv)
 	       mem > 0 && mem * 1024 >= (unsigned long)((unsigned long long)si.totalram * si.mem_unit >> 10));
 	printf("chdir /proc, then ls-style open of \"self/stat\": %d\n",
 	       chdir("/proc") == 0 && slurp("self/stat") > 0);
+	/* cmdline and environ are read from this process's memory, as Linux
+	 * reads them (qemu-ppc shows a copy): an argv rewritten in place shows,
+	 * and one written over its last NUL (setproctitle) reads on into the
+	 * environment up to the next NUL. */
+	show_nuls("environ", slurp("self/environ"));
+	argv[0][1] = 'I';
+	show_nuls("cmdline after argv[0][1] = 'I'", slurp("self/cmdline"));
+	char *end = argv[1] + strlen(argv[1]);
+	memset(argv[0], '-', end - argv[0] + 1);
+	show_nuls("cmdline after a title over the last NUL", slurp("self/cmdline"));
 }
 
 int main(int argc, char **argv)

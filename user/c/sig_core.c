@@ -60,8 +60,10 @@ int main(void)
 	printf("soft above hard: %d, %s\n", setrlimit(RLIMIT_CORE, &r), strerror(errno));
 	errno = 0;
 	printf("unknown resource: %d, %s\n", getrlimit(99, &r), strerror(errno));
-	r.rlim_cur = r.rlim_max = 1;
+	r.rlim_cur = 0;
+	r.rlim_max = 0;
 	errno = 0;
-	printf("change RLIMIT_NPROC: %d, %s\n", setrlimit(RLIMIT_NPROC, &r), strerror(errno));
+	printf("lower RLIMIT_CORE to 0/0: %d, %s\n", setrlimit(RLIMIT_CORE, &r), strerror(errno));
+	die_by(SIGABRT, "0/0");
 	return 0;
 }

@@ -51,13 +51,9 @@
 //! byte vector, so the host tests can read the image back and check it.
 
 use alloc::vec::Vec;
+use core::ops::Range;
 
 pub use crate::layout::PAGE_SIZE;
-/// Limit on argv + envp + execfn strings plus the argv/envp pointers:
-/// Linux's, a quarter of RLIMIT_STACK (8 MiB, `STACK_SIZE` in the kernel),
-/// which is more than the classic 128 KiB ARG_MAX. Past it execve fails
-/// with E2BIG.
-pub const ARG_LIMIT: usize = (8 << 20) / 4;
 /// Linux MAX_ARG_STRLEN: one string with its NUL may take 32 pages at
 /// most (E2BIG past it, whatever the total).
 pub const MAX_ARG_STRLEN: usize = 32 * PAGE_SIZE as usize;
@@ -120,6 +116,10 @@ pub struct StackSpec<'a> {
     /// argv; an empty argv becomes `[""]` as in Linux >= 5.18 (argc >= 1).
     pub argv: &'a [&'a [u8]],
     pub envp: &'a [&'a [u8]],
+    /// Limit on the argv + envp + execfn strings plus the argv/envp
+    /// pointers, from the caller's stack limit (`crate::rlimit::arg_limit`):
+    /// past it execve fails with E2BIG.
+    pub arg_limit: usize,
     /// The path given to execve (AT_EXECFN).
     pub execfn: &'a [u8],
     /// AT_PLATFORM, e.g. "ppc750" (glibc copies it into the TCB).
@@ -153,6 +153,11 @@ pub struct StackImage {
     /// 16-byte aligned; points at argc.
     pub sp: u32,
     pub bytes: Vec<u8>,
+    /// Where the argv strings went, back to back with their NULs, and the
+    /// envp strings right after them (Linux's `mm->arg_start`..`arg_end`,
+    /// `env_start`..`env_end`): /proc's cmdline and environ read them there.
+    pub args: Range<u32>,
+    pub env: Range<u32>,
 }
 
 /// Size of a string on the stack: its bytes plus the NUL.
@@ -162,7 +167,7 @@ fn c_len(s: &[u8]) -> usize {
 
 /// Build the initial stack for a stack whose highest byte is `stack_top - 1`.
 /// Called once per execve, after the arguments were copied into the kernel.
-/// Fails with TooBig past [`ARG_LIMIT`] or [`MAX_ARG_STRLEN`], or if the
+/// Fails with TooBig past `arg_limit` or [`MAX_ARG_STRLEN`], or if the
 /// image would not fit below `stack_top`; with NoMem if the kernel heap
 /// has no room for the image.
 pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, ExecError> {
@@ -175,14 +180,14 @@ pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, E
     // add up past usize::MAX.
     let arg_bytes = argv.iter().chain(envp).fold(0usize, |n, s| n.saturating_add(c_len(s)));
     let pointers = (argv.len().saturating_add(envp.len()).saturating_add(2)).saturating_mul(4);
-    if arg_bytes.saturating_add(c_len(spec.execfn)).saturating_add(pointers) > ARG_LIMIT
+    if arg_bytes.saturating_add(c_len(spec.execfn)).saturating_add(pointers) > spec.arg_limit
         || argv.iter().chain(envp).any(|s| c_len(s) > MAX_ARG_STRLEN)
     {
         return Err(ExecError::TooBig);
     }
 
     // Lay out from the top down (see the picture), in u32 stack addresses.
-    // Every size here is bounded by ARG_LIMIT or by the kernel's own constants,
+    // Every size here is bounded by the argument limit or by the kernel's own constants,
     // so only the subtractions from stack_top can go wrong.
     let down = |addr: u32, len: usize| -> Result<u32, ExecError> {
         let len = u32::try_from(len).map_err(|_| ExecError::TooBig)?;
@@ -196,7 +201,7 @@ pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, E
     let words = 1 + (argv.len() + 1) + (envp.len() + 1) + 2 * AUXV_PAIRS;
     let sp = down(random_at, 4 * words)? & !15;
 
-    // Up to ARG_LIMIT and more: the kernel heap is asked, not told.
+    // Up to the argument limit and more: the kernel heap is asked, not told.
     let mut bytes = Vec::new();
     bytes.try_reserve_exact((stack_top - sp) as usize).map_err(|_| ExecError::NoMem)?;
     bytes.resize((stack_top - sp) as usize, 0);
@@ -205,10 +210,14 @@ pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, E
     let mut str_ptrs = Vec::new();
     str_ptrs.try_reserve_exact(argv.len() + envp.len()).map_err(|_| ExecError::NoMem)?;
     let mut at = strings_at;
-    for s in argv.iter().chain(envp) {
+    let mut args_end = at;
+    for (i, s) in argv.iter().chain(envp).enumerate() {
         img.put_bytes(at, s); // the NUL is already there: the image starts zeroed
         str_ptrs.push(at);
         at += c_len(s) as u32;
+        if i + 1 == argv.len() {
+            args_end = at;
+        }
     }
     img.put_bytes(execfn_at, spec.execfn);
     img.put_bytes(platform_at, spec.platform);
@@ -229,7 +238,7 @@ pub fn build_stack(spec: &StackSpec<'_>, stack_top: u32) -> Result<StackImage, E
         push(&mut img, kind);
         push(&mut img, value);
     }
-    Ok(StackImage { sp, bytes: img.bytes })
+    Ok(StackImage { sp, bytes: img.bytes, args: strings_at..args_end, env: args_end..at })
 }
 
 /// The auxiliary vector in Linux's order: `ARCH_DLINFO` (powerpc
@@ -288,6 +297,8 @@ mod tests {
     use std::vec::Vec;
 
     const TOP: u32 = crate::layout::TASK_SIZE;
+    /// The argument limit at the default 8 MiB stack limit: 2 MiB.
+    const ARG_LIMIT: usize = 2 << 20;
 
     /// The stack as glibc's `__libc_start_main` walks it from r1.
     struct Seen {
@@ -341,6 +352,7 @@ mod tests {
         StackSpec {
             argv,
             envp,
+            arg_limit: ARG_LIMIT,
             execfn: b"/bin/hello",
             platform: b"ppc750",
             ids: [1000, 1001, 100, 101],
@@ -370,6 +382,12 @@ mod tests {
         let seen = walk(&img, TOP);
         assert_eq!(seen.argv, argv);
         assert_eq!(seen.envp, envp);
+        // The string areas /proc reads: argv's then envp's, NULs included.
+        let area = |r: &core::ops::Range<u32>| {
+            &img.bytes[(r.start - img.sp) as usize..(r.end - img.sp) as usize]
+        };
+        assert_eq!(area(&img.args), b"hello\0-v\0\0");
+        assert_eq!(area(&img.env), b"HOME=/\0TERM=vt100\0");
 
         let order: Vec<u32> = seen.auxv.iter().map(|p| p.0).collect();
         assert_eq!(

@@ -32,6 +32,7 @@ pub mod path;
 pub mod pcm;
 pub mod poll;
 pub mod procfs;
+pub mod rlimit;
 pub mod script;
 pub mod signal;
 pub mod time;

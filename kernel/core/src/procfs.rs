@@ -17,6 +17,8 @@ use crate::abi::Errno;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PidFile {
     Cmdline,
+    /// The environment strings, as the process's memory holds them now.
+    Environ,
     Comm,
     Stat,
     Status,
@@ -28,7 +30,8 @@ pub enum PidFile {
 /// Each process directory's files, in Linux's order (`tgid_base_stuff`
 /// lists these in this order too, among many more); its `fd` directory
 /// is listed before them.
-pub const PID_FILES: [(&str, PidFile); 6] = [
+pub const PID_FILES: [(&str, PidFile); 7] = [
+    ("environ", PidFile::Environ),
     ("status", PidFile::Status),
     ("cmdline", PidFile::Cmdline),
     ("comm", PidFile::Comm),
@@ -152,20 +155,20 @@ pub fn comm(exec_path: &str) -> String {
     String::from(&base[..end])
 }
 
-/// The argument strings, each with its NUL, as /proc/<pid>/cmdline reads
-/// (Linux reads them from the process's stack; Sigil keeps a copy made at
-/// exec), cut to `max` bytes.
-pub fn cmdline(argv: &[&[u8]], max: usize) -> Vec<u8> {
-    let mut out = Vec::new();
-    for a in argv {
-        out.extend_from_slice(a);
-        out.push(0);
-        if out.len() >= max {
-            out.truncate(max);
-            break;
-        }
+/// /proc/<pid>/cmdline from `mem`, the process's memory from the start of
+/// its argument strings to the end of its environment strings, of which
+/// the first `args` bytes are the argument area (Linux 6.1's
+/// `get_mm_cmdline`): the argument area as it is now, each string with its
+/// NUL; but if the program wrote over the area's last NUL (setproctitle),
+/// the text up to the first NUL from the start, which may run on into the
+/// environment area.
+pub fn cmdline(mem: &[u8], args: usize) -> &[u8] {
+    let args = args.min(mem.len());
+    match mem[..args].last() {
+        None => &[],
+        Some(0) => &mem[..args],
+        Some(_) => &mem[..mem.iter().position(|&b| b == 0).unwrap_or(mem.len())],
     }
-    out
 }
 
 /// A process's state as /proc shows it (Linux `task_state_array`).
@@ -556,7 +559,8 @@ mod tests {
         assert_eq!(p("/proc/12/stat/x"), Some(Err(Errno::ENOTDIR)));
         assert_eq!(p("/proc/012"), Some(Err(Errno::ENOENT)));
         assert_eq!(p("/proc/0"), Some(Err(Errno::ENOENT)));
-        assert_eq!(p("/proc/12/environ"), Some(Err(Errno::ENOENT)));
+        assert_eq!(p("/proc/12/environ"), Some(Ok(Entry::File(12, PidFile::Environ))));
+        assert_eq!(p("/proc/12/limits"), Some(Err(Errno::ENOENT)));
         assert_eq!(p("/proc/nope"), Some(Err(Errno::ENOENT)));
         assert_eq!(p("/proc/self/fd"), Some(Ok(Entry::FdDir(7))));
         assert_eq!(p("/proc/self/fd/0"), Some(Ok(Entry::Fd(7, 0))));
@@ -573,9 +577,13 @@ mod tests {
     }
 
     #[test]
-    fn cmdline_keeps_each_nul_and_the_bound() {
-        assert_eq!(cmdline(&[b"ps", b"-o", b"pid"], 64), b"ps\0-o\0pid\0");
-        assert_eq!(cmdline(&[b"abcdef", b"g"], 4), b"abcd");
+    fn cmdline_is_the_argument_area_or_a_rewritten_title() {
+        let mem = b"ps\0-o\0pid\0HOME=/\0";
+        assert_eq!(cmdline(mem, 10), b"ps\0-o\0pid\0");
+        assert_eq!(cmdline(mem, 0), b"");
+        // setproctitle over the last NUL: one string, into the environment.
+        assert_eq!(cmdline(b"my title here\0/\0", 10), b"my title here");
+        assert_eq!(cmdline(b"no nul at all", 4), b"no nul at all");
     }
 
     /// Linux 6.1's 52 fields; BusyBox's scan reads state..rss at these places.

@@ -208,10 +208,13 @@ pub struct Fd {
 #[derive(Clone)]
 pub struct FdTable {
     fds: Vec<Option<Fd>>,
+    /// New descriptors are below this: the process's RLIMIT_NOFILE soft
+    /// limit (`syscall::misc` keeps it in step with the limit table).
+    limit: usize,
 }
 
-/// RLIMIT_NOFILE.
-pub const MAX_FDS: usize = 256;
+/// The table's size: RLIMIT_NOFILE can be no higher.
+pub const MAX_FDS: usize = sigil_core::rlimit::NR_OPEN;
 
 impl FdTable {
     /// stdin, stdout and stderr on /dev/console (PID 1's table, as Linux's
@@ -221,7 +224,17 @@ impl FdTable {
         let node = dev.and_then(|d| walk::child(&d, "console")).expect("devices::populate at boot");
         let c = devices::open("/dev/console", &node, flags::O_RDWR);
         let fd = || Some(Fd { file: c.clone(), cloexec: false });
-        FdTable { fds: alloc::vec![fd(), fd(), fd()] }
+        FdTable { fds: alloc::vec![fd(), fd(), fd()], limit: MAX_FDS }
+    }
+
+    /// RLIMIT_NOFILE's soft limit: descriptors from here on cannot be made
+    /// (those already open stay, as on Linux).
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    pub fn set_limit(&mut self, limit: u64) {
+        self.limit = limit.min(MAX_FDS as u64) as usize;
     }
 
     pub fn get(&self, fd: u32) -> Result<&Arc<File>, Errno> {
@@ -242,7 +255,7 @@ impl FdTable {
 
     /// Installs `file` at the lowest free descriptor >= `min`.
     pub fn install(&mut self, file: Arc<File>, min: usize, cloexec: bool) -> Result<u32, Errno> {
-        let slot = (min..MAX_FDS)
+        let slot = (min..self.limit)
             .find(|&i| self.fds.get(i).is_none_or(|f| f.is_none()))
             .ok_or(Errno::EMFILE)?;
         if slot >= self.fds.len() {
@@ -262,7 +275,7 @@ impl FdTable {
         cloexec: bool,
     ) -> Result<Option<Fd>, Errno> {
         let i = fd as usize;
-        if i >= MAX_FDS {
+        if i >= self.limit {
             return Err(Errno::EBADF);
         }
         if i >= self.fds.len() {

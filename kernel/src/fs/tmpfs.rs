@@ -433,34 +433,48 @@ impl Data {
         }
     }
 
-    /// Copies up to `len` bytes at `off` to user memory at `buf`.
-    pub fn read(&self, off: u64, buf: u32, len: u32) -> Result<u32, Errno> {
+    /// Hands the bytes of [off, off + len), cut at the end of the file, to
+    /// `each` in order as kernel slices: an archive file's in one slice, a
+    /// page file's a page at a time (a hole as zeros). Returns how many
+    /// bytes there were. read() copies them to user memory, a private
+    /// mmap into the mapping's frames.
+    pub fn chunks(
+        &self,
+        off: u64,
+        len: u32,
+        mut each: impl FnMut(&[u8]) -> Result<(), Errno>,
+    ) -> Result<u32, Errno> {
         let size = self.size();
         if off >= size {
             return Ok(0);
         }
         let n = (len as u64).min(size - off) as usize;
         match self {
-            Data::Archive(d) => {
-                let off = off as usize;
-                copy_to_user(buf, &d[off..off + n])?;
-            }
+            Data::Archive(d) => each(&d[off as usize..off as usize + n])?,
             Data::Pages { pages, .. } => {
                 let mut done = 0;
                 while done < n {
                     let at = off as usize + done;
                     let k = (PAGE_SIZE - at % PAGE_SIZE).min(n - done);
-                    let dst = buf + done as u32;
-                    let r = match pages[at / PAGE_SIZE] {
-                        0 => copy_to_user(dst, &ZEROS[..k]),
-                        p => copy_to_user(dst, &frame(p)[at % PAGE_SIZE..at % PAGE_SIZE + k]),
-                    };
-                    r?;
+                    match pages[at / PAGE_SIZE] {
+                        0 => each(&ZEROS[..k])?,
+                        p => each(&frame(p)[at % PAGE_SIZE..at % PAGE_SIZE + k])?,
+                    }
                     done += k;
                 }
             }
         }
         Ok(n as u32)
+    }
+
+    /// Copies up to `len` bytes at `off` to user memory at `buf`.
+    pub fn read(&self, off: u64, buf: u32, len: u32) -> Result<u32, Errno> {
+        let mut dst = buf;
+        self.chunks(off, len, |bytes| {
+            copy_to_user(dst, bytes)?;
+            dst += bytes.len() as u32;
+            Ok(())
+        })
     }
 
     /// Turns archive bytes into frames, before the first change.

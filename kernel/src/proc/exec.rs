@@ -6,10 +6,12 @@
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::ops::Range;
 
 use sigil_core::abi::Errno;
 use sigil_core::elf;
-use sigil_core::exec::{build_stack, ExecError, StackSpec, ARG_LIMIT, MAX_ARG_STRLEN};
+use sigil_core::exec::{build_stack, ExecError, StackSpec, MAX_ARG_STRLEN};
+use sigil_core::rlimit::{self, Limits, RLIMIT_STACK};
 use sigil_core::script::{self, ScriptError};
 
 use crate::arch::{self, TrapFrame};
@@ -32,13 +34,12 @@ fn errno(e: ExecError) -> Errno {
     }
 }
 
-/// Copies `bytes` to user address `ea` of a space that is not active,
-/// through the physical frames (filling pages that are missing).
-pub(super) fn write_phys(
-    space: &mut AddressSpace,
-    mut ea: u32,
-    mut bytes: &[u8],
-) -> Result<(), Errno> {
+/// Copies `bytes` to user address `ea` of `space` through its physical
+/// frames, filling missing pages with their area's protection: for a space
+/// that is not running yet (exec's, a new process's), and for memory the
+/// kernel fills whatever the program may do to it (a private file mapping,
+/// `syscall::mem`).
+pub fn write_phys(space: &mut AddressSpace, mut ea: u32, mut bytes: &[u8]) -> Result<(), Errno> {
     while !bytes.is_empty() {
         let phys = match space.phys(ea) {
             Some(p) => p,
@@ -56,6 +57,26 @@ pub(super) fn write_phys(
         bytes = &bytes[n..];
     }
     Ok(())
+}
+
+/// Up to `len` bytes from user address `ea` of `space`, through its
+/// physical frames (another process's memory, for /proc): stops at the
+/// first page that is not there.
+pub fn read_phys(space: &mut AddressSpace, mut ea: u32, len: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    if out.try_reserve_exact(len).is_err() {
+        return out;
+    }
+    while out.len() < len {
+        let Some(phys) = space.phys(ea) else { break };
+        let n = (PAGE_SIZE - (phys & 0xfff)).min(len - out.len());
+        // SAFETY: phys..phys+n lies in one frame owned by `space`.
+        out.extend_from_slice(unsafe {
+            core::slice::from_raw_parts(mm::to_virt(phys) as *const u8, n)
+        });
+        ea += n as u32;
+    }
+    out
 }
 
 fn page_floor(a: u32) -> u32 {
@@ -101,19 +122,25 @@ fn program<'a>(path: &str, argv: &[&'a [u8]]) -> Result<Program<'a>, Errno> {
     Err(Errno::ELOOP)
 }
 
+/// A program ready to run, as `load` makes it.
+pub struct Loaded {
+    pub space: AddressSpace,
+    /// The first user registers.
+    pub tf: TrapFrame,
+    /// The program's absolute path (/proc/<pid>/exe).
+    pub exe: String,
+    /// Where its argv and envp strings went on the new stack, for /proc:
+    /// the argv it runs with (an interpreter's, for a script).
+    pub args: Range<u32>,
+    pub env: Range<u32>,
+}
+
 /// Builds the address space and the first user register state for the
-/// program at `path`, and returns them with the program's absolute path
-/// and its /proc cmdline (the argv it runs with: an interpreter's, for a
-/// script). Nothing of the caller changes: exec can still fail.
-pub fn load(
-    path: &str,
-    argv: &[&[u8]],
-    envp: &[&[u8]],
-) -> Result<(AddressSpace, TrapFrame, String, Vec<u8>), Errno> {
+/// program at `path`. Nothing of the caller changes: exec can still fail.
+pub fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]], limits: &Limits) -> Result<Loaded, Errno> {
     let (exe, data, argv) = program(path, argv)?;
     let argv: Vec<&[u8]> = argv.iter().map(|a| a.as_ref()).collect();
     let argv = &argv[..];
-    let cmdline = crate::fs::procfs::cmdline(argv);
     let file_data: &[u8] = &data;
     let plan = elf::parse(file_data, TASK_SIZE).map_err(errno)?;
     let mut space = AddressSpace::new().ok_or(Errno::ENOMEM)?;
@@ -143,6 +170,7 @@ pub fn load(
     let spec = StackSpec {
         argv,
         envp,
+        arg_limit: rlimit::arg_limit(limits.cur(RLIMIT_STACK)),
         execfn: path.as_bytes(),
         platform: arch::platform().as_bytes(),
         ids: [cred.uid.real, cred.uid.effective, cred.gid.real, cred.gid.effective],
@@ -164,27 +192,28 @@ pub fn load(
     tf.set_sp(image.sp);
     tf.set_pc(plan.entry);
     tf.set_user_mode();
-    Ok((space, tf, exe, cmdline))
+    Ok(Loaded { space, tf, exe, args: image.args, env: image.env })
 }
 
 /// argv and envp as execve copies them in, every string (without its
 /// NUL) back to back in `bytes`, string i ending at `ends[i]`: two heap
 /// blocks whatever the count, each grown fallibly.
-#[derive(Default)]
 struct Strings {
     bytes: Vec<u8>,
     ends: Vec<usize>,
+    /// The most bytes they may take, with their pointers (`rlimit::arg_limit`).
+    limit: usize,
 }
 
-/// Sigil's cap on argv and envp entries, each (Linux has none below
-/// ARG_LIMIT): it bounds the kernel's slices of them.
+/// Sigil's cap on argv and envp entries, each (Linux has none below the
+/// argument limit): it bounds the kernel's slices of them.
 const MAX_STRINGS: usize = 16 * 1024;
 
 impl Strings {
     /// Appends the NULL-terminated array of user string pointers at `addr`
     /// (argv or envp; NULL is an empty one) and returns how many it held.
     /// E2BIG as Linux's `copy_strings`: a string of MAX_ARG_STRLEN or more,
-    /// or everything so far, pointers included, past ARG_LIMIT.
+    /// or everything so far, pointers included, past the limit.
     fn read(&mut self, mut addr: u32) -> Result<usize, Errno> {
         let first = self.ends.len();
         while addr != 0 {
@@ -203,7 +232,7 @@ impl Strings {
             self.ends.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
             self.ends.push(self.bytes.len());
             // Each string's NUL and its pointer count too.
-            if self.bytes.len() + 5 * self.ends.len() > ARG_LIMIT {
+            if self.bytes.len() + 5 * self.ends.len() > self.limit {
                 return Err(Errno::E2BIG);
             }
             addr = addr.checked_add(4).ok_or(Errno::EFAULT)?;
@@ -228,19 +257,21 @@ impl Strings {
 /// is the caller's live frame).
 pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result<u32, Errno> {
     let path = crate::fs::path::read_path(path)?;
-    let mut strings = Strings::default();
+    let limits = super::group().limits;
+    let limit = rlimit::arg_limit(limits.cur(RLIMIT_STACK));
+    let mut strings = Strings { bytes: Vec::new(), ends: Vec::new(), limit };
     let argc = strings.read(argv)?;
     let envc = strings.read(envp)?;
     let argv_refs = strings.slices(0..argc)?;
     let envp_refs = strings.slices(argc..argc + envc)?;
-    let (space, tf, exe, cmdline) = load(&path, &argv_refs, &envp_refs)?;
+    let Loaded { space, tf, exe, args, env } = load(&path, &argv_refs, &envp_refs, &limits)?;
     de_thread();
     let t = super::current();
     let g = t.group();
     space.activate();
     g.space = Some(space);
     g.name = exe;
-    g.shown.exec(&path, cmdline);
+    g.shown.exec(&path, args, env);
     t.fp_live = false;
     t.fp_used = false;
     t.fp_unchecked = false;

@@ -63,6 +63,7 @@ use crate::time::cputime;
 use group::JobIds;
 use sigil_core::cred::Cred;
 use sigil_core::job::wait::ChildEvent;
+use sigil_core::rlimit::{Limits, RLIMIT_NPROC};
 use sigil_core::signal::restart::RestartBlock;
 use sigil_core::time::cputime::CpuAccount;
 
@@ -206,6 +207,8 @@ pub struct Group {
     pub cred: Cred,
     /// Its real user's counts of queued signals and timers (shared).
     pub user: crate::cred::UserCounts,
+    /// Resource limits (`syscall::misc`): copied by fork, kept by exec.
+    pub limits: Limits,
     /// What /proc shows that Linux keeps elsewhere: the name, the
     /// arguments and the start time (`fs::procfs::Shown`).
     pub shown: crate::fs::procfs::Shown,
@@ -439,6 +442,16 @@ fn create(
     // Group and session 0 for PID 1, as Linux's init starts; it calls setsid itself.
     let (ppid, job) = parent.map_or((0, JobIds::default()), |p| (p.pid, p.job.fork()));
     let cred = parent.map_or(Cred::ROOT, |p| p.cred);
+    let limits = parent.map_or_else(boot_limits, |p| p.limits);
+    // RLIMIT_NPROC counts the processes of the caller's real user; root is
+    // not held to it (Linux exempts CAP_SYS_RESOURCE and the init user).
+    let uid = cred.uid.real;
+    if parent.is_some() && uid != 0 {
+        let mine = all().filter(|g| g.cred.uid.real == uid).count();
+        if mine as u64 >= limits.cur(RLIMIT_NPROC) {
+            return Err(Errno::EAGAIN);
+        }
+    }
     let user = parent.map_or_else(crate::cred::UserCounts::new, |p| p.user.clone());
     let g = Rc::new(KCell::new(Group {
         pid,
@@ -463,6 +476,7 @@ fn create(
         cpu: CpuAccount::default(),
         cred,
         user,
+        limits,
         shown: crate::fs::procfs::Shown::fork(parent.map(|p| &p.shown)),
     }));
     t.groups.insert(pid, g.clone());
@@ -487,15 +501,20 @@ fn reap_dead() {
     }
 }
 
+/// The limits PID 1 starts with, the process table's size for RLIMIT_NPROC.
+fn boot_limits() -> Limits {
+    Limits::boot(MAX_PROCS as u64)
+}
+
 /// Runs PID 1 from the initramfs on behalf of the boot thread, which sleeps
 /// until `wait::exit` has ended PID 1 and every other process and switched
 /// back here. Returns PID 1's wait status, with the process table empty.
 pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errno> {
     let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
-    let (space, tf, exe, cmdline) = exec::load(path, argv, &envp)?;
+    let exec::Loaded { space, tf, exe, args, env } = exec::load(path, argv, &envp, &boot_limits())?;
     let sig = (GroupSignals::new(), ThreadSignals::new());
     let pid = create(None, exe, space, FdTable::console(), sig, FpState::new(), &tf)?;
-    get(pid).expect("just created").shown.exec(path, cmdline);
+    get(pid).expect("just created").shown.exec(path, args, env);
     let t = TABLE.get();
     t.runq.clear();
     let p = thread(pid).expect("just created");

@@ -105,9 +105,6 @@ pub struct GroupSignals {
     /// Signals sent to the process.
     pub shared: SigPending,
     pub actions: [SigAction; 64],
-    /// RLIMIT_CORE (soft, hard): whether a core-dump signal's death reports
-    /// a core (WCOREDUMP). Linux's initial value is (0, unlimited).
-    pub core_limit: (u64, u64),
     /// The group's half of `ThreadSignals::work`: set when a signal is
     /// queued on `shared` and when the group starts stopping or ending
     /// (`Group::stop`, `Group::exit`); cleared by `recalc` when none holds.
@@ -116,12 +113,7 @@ pub struct GroupSignals {
 
 impl GroupSignals {
     pub fn new() -> GroupSignals {
-        GroupSignals {
-            shared: SigPending::new(),
-            actions: [SigAction::default(); 64],
-            core_limit: (0, u64::MAX),
-            work: false,
-        }
+        GroupSignals { shared: SigPending::new(), actions: [SigAction::default(); 64], work: false }
     }
 
     pub fn action(&mut self, sig: Signal) -> &mut SigAction {
@@ -536,7 +528,7 @@ fn deliver_pending(tf: &mut TrapFrame) {
 /// behaves exactly as Linux does.
 fn core_dump(sig: Signal) -> ! {
     let g = proc::group();
-    let core = g.sig.core_limit.0 > 0;
+    let core = g.limits.cur(sigil_core::rlimit::RLIMIT_CORE) > 0;
     if core {
         crate::kprintln!(
             "sigil: pid {} ({}) killed by signal {}: core dumped (no image kept)",

@@ -291,7 +291,7 @@ pub fn fcntl(fd: u32, cmd: u32, arg: u32) -> SysResult {
     let e = t.entry(fd)?.clone();
     match cmd {
         F_DUPFD | F_DUPFD_CLOEXEC => {
-            if arg as usize >= crate::fs::MAX_FDS {
+            if arg as usize >= t.limit() {
                 return Err(Errno::EINVAL);
             }
             t.install(e.file, arg as usize, cmd == F_DUPFD_CLOEXEC)

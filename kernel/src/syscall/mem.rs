@@ -1,12 +1,18 @@
-//! Memory system calls: brk, mmap (anonymous, private or shared), munmap,
-//! mprotect, madvise.
+//! Memory system calls: brk, mmap (anonymous memory, private or shared, and
+//! private copies of files), munmap, mprotect, madvise.
 
 use sigil_core::abi::Errno;
 
 use super::SysResult;
-use crate::mm::space::Prot;
+use alloc::sync::Arc;
+
+use crate::fs::flags::{O_ACCMODE, O_WRONLY};
+use crate::fs::tmpfs::Kind;
+use crate::fs::File;
+use crate::mm::space::{AddressSpace, Prot};
 use crate::mm::{PAGE_SIZE, TASK_SIZE};
-use crate::proc::{self, exec::MMAP_TOP};
+use crate::proc;
+use crate::proc::exec::{write_phys, MMAP_TOP};
 
 const PAGE: u32 = PAGE_SIZE as u32;
 
@@ -42,19 +48,23 @@ const MAP_PRIVATE: u32 = 0x02;
 const MAP_FIXED: u32 = 0x10;
 const MAP_ANONYMOUS: u32 = 0x20;
 
-/// mmap2(addr, len, prot, flags, fd, pgoff): anonymous memory only, private
-/// or shared (MAP_SHARED stays shared with the children forked later).
-pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, _pgoff: u32) -> SysResult {
+/// mmap2(addr, len, prot, flags, fd, pgoff): anonymous memory, private or
+/// shared (MAP_SHARED stays shared with the children forked later), or a
+/// private mapping of a file (`MappedFile`).
+pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, pgoff: u32) -> SysResult {
     if len == 0 || flags & (MAP_SHARED | MAP_PRIVATE) == 0 {
         return Err(Errno::EINVAL);
     }
     // Linux ignores fd for anonymous mappings (portable callers pass -1).
-    // A file mapping needs an open file (EBADF); Sigil maps none (ENODEV).
-    if flags & MAP_ANONYMOUS == 0 {
-        proc::group().files.get(fd as u32).map_err(|_| Errno::EBADF)?;
-        return Err(Errno::ENODEV);
-    }
+    let file = match flags & MAP_ANONYMOUS {
+        0 => Some(MappedFile::open(fd, flags)?),
+        _ => None,
+    };
     let len = page_ceil(len).ok_or(Errno::ENOMEM)?;
+    // Linux's check that the file's page range does not wrap.
+    if pgoff.checked_add(len / PAGE).is_none() {
+        return Err(Errno::EOVERFLOW);
+    }
     let space = proc::group().space();
     if !space.room_for(1) {
         return Err(Errno::ENOMEM);
@@ -78,7 +88,57 @@ pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, _pgoff: u32) ->
         space.find_free(len, MMAP_TOP).ok_or(Errno::ENOMEM)?
     };
     space.add_area(start, start + len, Prot::from_linux(prot), flags & MAP_SHARED != 0);
+    if let Some(file) = file {
+        if let Err(e) = file.copy_into(space, start, len, pgoff as u64 * PAGE as u64) {
+            let _ = space.unmap(start, start + len);
+            return Err(e);
+        }
+    }
     Ok(start)
+}
+
+/// A regular file mapped MAP_PRIVATE. Linux maps the file's page cache and
+/// copies a page at its first write; Sigil has no page cache, so mmap copies
+/// the file's bytes into the mapping's own frames at once. What a program
+/// sees is the same - the file's contents, and its writes private - except
+/// that a later write() to the file does not show through pages the program
+/// has not written (POSIX leaves that unspecified for MAP_PRIVATE), and that
+/// whole pages past the end of the file read as zeros where Linux sends
+/// SIGBUS. The frames are allocated up front, the file's size at most.
+struct MappedFile(Arc<File>);
+
+impl MappedFile {
+    /// The errors in Linux's order (`ksys_mmap_pgoff`, `do_mmap`): a bad
+    /// descriptor, then a descriptor not open for reading, then a file that
+    /// cannot be mapped (a directory, pipe, device: ENODEV). MAP_SHARED of a
+    /// file is ENODEV too: with copies, one process's stores could not reach
+    /// the file or another's mapping, which is what MAP_SHARED promises.
+    fn open(fd: i32, flags: u32) -> Result<MappedFile, Errno> {
+        let f = proc::group().files.get(fd as u32).map_err(|_| Errno::EBADF)?;
+        if f.status_flags() & O_ACCMODE == O_WRONLY {
+            return Err(Errno::EACCES);
+        }
+        let regular = f.inode().is_some_and(|n| matches!(n.kind, Kind::File(_)));
+        if !regular || flags & MAP_SHARED != 0 {
+            return Err(Errno::ENODEV);
+        }
+        Ok(MappedFile(f.clone()))
+    }
+
+    /// Copies the file's bytes from `off` into [start, start + len) of
+    /// `space`, writing the frames directly: the protection the program
+    /// asked for (PROT_READ alone, say) binds the program, not this copy.
+    fn copy_into(&self, space: &mut AddressSpace, start: u32, len: u32, off: u64) -> SysResult {
+        let Some(Kind::File(data)) = self.0.inode().map(|n| &n.kind) else {
+            return Err(Errno::ENODEV);
+        };
+        let mut at = start;
+        data.borrow().chunks(off, len, |bytes| {
+            write_phys(space, at, bytes)?;
+            at += bytes.len() as u32;
+            Ok(())
+        })
+    }
 }
 
 /// The old mmap (90) takes a pointer to its six arguments.

@@ -1,6 +1,7 @@
 //! System information: uname, rlimits, getrandom, reboot.
 
 use sigil_core::abi::Errno;
+use sigil_core::rlimit::{self, Limit, RLIMIT_NOFILE};
 
 use super::SysResult;
 use crate::arch;
@@ -19,34 +20,34 @@ pub fn uname(buf: u32) -> SysResult {
 
 const RLIM_INFINITY: u32 = 0xffff_ffff;
 
-const RLIMIT_CORE: u32 = 4;
-
-/// A resource limit as (soft, hard), in the 64-bit form of prlimit64.
-/// Sigil keeps only RLIMIT_CORE per process (it decides WCOREDUMP); the others
-/// are properties of the kernel build and read as such.
-fn limit(resource: u32) -> Result<(u64, u64), Errno> {
-    Ok(match resource {
-        3 => (8 << 20, u64::MAX), // STACK
-        RLIMIT_CORE => crate::proc::group().sig.core_limit,
-        6 => (crate::proc::MAX_PROCS as u64, crate::proc::MAX_PROCS as u64), // NPROC
-        7 => (crate::fs::MAX_FDS as u64, crate::fs::MAX_FDS as u64),         // NOFILE
-        11 => (crate::signal::SIGQUEUE_MAX as u64, crate::signal::SIGQUEUE_MAX as u64), // SIGPENDING
-        0..=15 => (u64::MAX, u64::MAX),
-        _ => return Err(Errno::EINVAL),
-    })
+/// The process whose limits a call names: the caller for pid 0, another
+/// only with `rlimit::may_access` (EPERM), ESRCH if there is none.
+fn target(pid: u32) -> Result<&'static mut crate::proc::Group, Errno> {
+    let me = crate::proc::group();
+    if pid == 0 || pid == me.pid {
+        return Ok(me);
+    }
+    let caller = me.cred;
+    let g = crate::proc::get(pid).filter(|g| !g.zombie).ok_or(Errno::ESRCH)?;
+    if !rlimit::may_access(&caller, &g.cred) {
+        return Err(Errno::EPERM);
+    }
+    Ok(g)
 }
 
-/// Sets a limit. Sigil's processes run as root, so raising a hard limit is
-/// allowed (as for root on Linux); a fixed limit accepts only its own value.
-fn set_limit(resource: u32, new: (u64, u64)) -> Result<(), Errno> {
-    let old = limit(resource)?;
-    if new.0 > new.1 {
-        return Err(Errno::EINVAL);
-    }
-    match resource {
-        RLIMIT_CORE => crate::proc::group().sig.core_limit = new,
-        _ if new != old => return Err(Errno::EPERM),
-        _ => {}
+/// Sets a limit of `g`, as the caller may (`Limits::set`). Each process
+/// keeps all sixteen, inherited by fork and kept by exec. Sigil enforces
+/// RLIMIT_NOFILE (new descriptors), RLIMIT_STACK (execve's argument
+/// bytes; the stack itself is always the 8 MiB reserved below TASK_SIZE),
+/// RLIMIT_CORE (WCOREDUMP) and RLIMIT_NPROC (fork, for users other than
+/// root); the others are kept and reported but limit nothing, and queued
+/// signals stay capped at SIGQUEUE_MAX per user whatever RLIMIT_SIGPENDING
+/// says.
+fn set_limit(g: &mut crate::proc::Group, resource: u32, new: Limit) -> Result<(), Errno> {
+    let privileged = crate::cred::current().privileged();
+    g.limits.set(resource, new, privileged)?;
+    if resource == RLIMIT_NOFILE {
+        g.files.set_limit(new.cur);
     }
     Ok(())
 }
@@ -66,30 +67,34 @@ fn narrow(v: u64) -> u32 {
 
 /// ugetrlimit/getrlimit: two 32-bit words.
 pub fn getrlimit(resource: u32, rlim: u32) -> SysResult {
-    let (cur, max) = limit(resource)?;
-    put_user(rlim, [narrow(cur), narrow(max)])?;
+    let l = crate::proc::group().limits.get(resource)?;
+    put_user(rlim, [narrow(l.cur), narrow(l.max)])?;
     Ok(0)
 }
 
 /// setrlimit: two 32-bit words.
 pub fn setrlimit(resource: u32, rlim: u32) -> SysResult {
     let [cur, max]: [u32; 2] = get_user(rlim)?;
-    set_limit(resource, (widen(cur), widen(max)))?;
+    set_limit(crate::proc::group(), resource, Limit { cur: widen(cur), max: widen(max) })?;
     Ok(0)
 }
 
-/// prlimit64(pid, resource, new, old): only the caller's own limits.
+/// prlimit64(pid, resource, new, old), in Linux's order: the new limit is
+/// read first (EFAULT), then the process found (ESRCH, EPERM); the old
+/// limit is taken before the new one is set, and written back only if
+/// setting succeeded.
 pub fn prlimit64(pid: u32, resource: u32, new: u32, old: u32) -> SysResult {
-    if pid != 0 && pid != crate::proc::group().pid {
-        return Err(Errno::ESRCH);
-    }
-    let prev = limit(resource)?;
-    if new != 0 {
-        let [cur, max]: [u64; 2] = get_user(new)?;
-        set_limit(resource, (cur, max))?;
+    let new = match new {
+        0 => None,
+        at => get_user::<[u64; 2]>(at).map(|[cur, max]| Some(Limit { cur, max }))?,
+    };
+    let g = target(pid)?;
+    let prev = g.limits.get(resource)?;
+    if let Some(l) = new {
+        set_limit(g, resource, l)?;
     }
     if old != 0 {
-        put_user(old, [prev.0, prev.1])?;
+        put_user(old, [prev.cur, prev.max])?;
     }
     Ok(0)
 }

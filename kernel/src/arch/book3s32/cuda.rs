@@ -28,17 +28,13 @@ const TIP: u8 = 0x20;
 const ACR_SR_OUT: u8 = 0x10;
 const IFR_SR_INT: u8 = 0x04;
 
-fn wait_shift() {
-    while IFR.read() & IFR_SR_INT == 0 {}
-    IFR.write(IFR.read() & 0x7f);
-}
-
 /// Polls before a shift interrupt counts as missing: QEMU's CUDA answers
 /// within a few tens of microseconds of guest time, a few thousand polls.
 const PATIENCE: u32 = 1 << 20;
 
-/// `wait_shift`, giving up (false) after PATIENCE polls.
-fn wait_shift_bounded() -> bool {
+/// Waits for the shift register's interrupt and acknowledges it; gives up
+/// (false) after PATIENCE polls.
+fn wait_shift() -> bool {
     for _ in 0..PATIENCE {
         if IFR.read() & IFR_SR_INT != 0 {
             IFR.write(IFR.read() & 0x7f);
@@ -57,10 +53,10 @@ fn pseudo_command(cmd: u8, reply: &mut [u8]) -> Option<usize> {
     ACR.write(ACR.read() | ACR_SR_OUT);
     SR.write(0x01);
     B.write(B.read() & !TIP);
-    let sent = wait_shift_bounded() && {
+    let sent = wait_shift() && {
         SR.write(cmd);
         B.write(B.read() ^ TACK);
-        wait_shift_bounded()
+        wait_shift()
     };
     ACR.write(ACR.read() & !ACR_SR_OUT);
     let _ = SR.read();
@@ -73,7 +69,7 @@ fn pseudo_command(cmd: u8, reply: &mut [u8]) -> Option<usize> {
     B.write(B.read() & !TIP);
     let mut n = 0;
     let ok = loop {
-        if !wait_shift_bounded() {
+        if !wait_shift() {
             break false;
         }
         let byte = SR.read();
@@ -108,21 +104,12 @@ pub fn rtc_seconds() -> Option<u64> {
     Some(mac.wrapping_sub(MAC_EPOCH_TO_UNIX) as u64)
 }
 
-/// Sends {1, 0x0a} to CUDA; QEMU powers off and does not return.
+const POWERDOWN: u8 = 0x0a;
+
+/// Sends {1, POWERDOWN} to CUDA. QEMU powers off as the packet ends, so no
+/// reply comes and nothing is left to do but wait.
 pub fn power_off() -> ! {
-    DIRB.write(DIRB.read() | TIP | TACK);
-    B.write(B.read() | TIP | TACK);
-    ACR.write(ACR.read() | ACR_SR_OUT);
-    SR.write(0x01);
-    B.write(B.read() & !TIP);
-    wait_shift();
-    SR.write(0x0a);
-    B.write(B.read() ^ TACK);
-    wait_shift();
-    ACR.write(ACR.read() & !ACR_SR_OUT);
-    let _ = SR.read();
-    B.write(B.read() | TIP | TACK);
-    // The power goes off a few CUDA cycles later; nothing is left to do.
+    let _ = pseudo_command(POWERDOWN, &mut []);
     loop {
         core::hint::spin_loop();
     }

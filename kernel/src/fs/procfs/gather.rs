@@ -30,12 +30,26 @@ pub(super) fn generate(e: Entry) -> Result<Vec<u8>, Errno> {
     Ok(match f {
         PidFile::Stat => fmt::stat_line(&task_stat(g)).into_bytes(),
         PidFile::Status => task_status(g).into_bytes(),
-        PidFile::Cmdline if g.zombie => Vec::new(),
-        PidFile::Cmdline => g.shown.cmdline.clone(),
+        PidFile::Cmdline => {
+            let mem = user_bytes(g, g.shown.args.start..g.shown.env.end);
+            fmt::cmdline(&mem, g.shown.args.len()).to_vec()
+        }
+        PidFile::Environ => user_bytes(g, g.shown.env.clone()),
         PidFile::Comm => format!("{}\n", g.shown.comm).into_bytes(),
         PidFile::Maps => maps(g).into_bytes(),
         PidFile::Exe => return Err(Errno::EINVAL),
     })
+}
+
+/// The bytes of `range` in `g`'s memory as they are now (Linux's
+/// `access_remote_vm`), at most FILE_MAX of them; nothing for a zombie,
+/// which has no memory left, and only up to a page the process unmapped.
+fn user_bytes(g: &mut Group, range: core::ops::Range<u32>) -> Vec<u8> {
+    let len = range.len().min(super::FILE_MAX);
+    match g.space.as_mut() {
+        Some(space) if !g.zombie => proc::exec::read_phys(space, range.start, len),
+        _ => Vec::new(),
+    }
 }
 
 fn ticks(ns: u64) -> u64 {

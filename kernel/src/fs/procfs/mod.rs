@@ -26,6 +26,7 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
+use core::ops::Range;
 
 use sigil_core::abi::Errno;
 use sigil_core::path::{may_access, MAY_READ, MAY_WRITE};
@@ -40,47 +41,46 @@ use crate::proc;
 use crate::time::timer::now_ns;
 use crate::uaccess::copy_to_user;
 
-/// The most a cmdline holds: one page (what `ps` reads of it anyway).
-const CMDLINE_MAX: usize = 4096;
 /// The most a generated file holds (a maps of more areas than fit is cut
 /// short, where Linux would go on).
-const FILE_MAX: usize = 16 * 1024;
+pub(super) const FILE_MAX: usize = 16 * 1024;
 /// The anonymous device /proc's inodes are on.
 const PROC_DEV: (u32, u32) = (0, 4);
 
 /// What /proc shows of a process that Linux keeps elsewhere (in the task
-/// and on the user stack): its name, its arguments, when it started.
+/// and the mm): its name, where its argument and environment strings are,
+/// when it started.
 pub struct Shown {
     /// `task->comm`: the exec'd path's last component, 15 bytes at most.
     pub comm: String,
-    /// argv, each with its NUL (a copy made at exec: a program that
-    /// rewrites its argv in place does not change it, unlike Linux).
-    pub cmdline: Vec<u8>,
+    /// The argv and envp strings in the process's memory (Linux's
+    /// `mm->arg_start`..`arg_end`, `env_start`..`env_end`): cmdline and
+    /// environ are read from there, so a program that rewrites its argv in
+    /// place shows the new text, as on Linux.
+    pub args: Range<u32>,
+    pub env: Range<u32>,
     /// ns since boot at fork.
     pub start_ns: u64,
 }
 
 impl Shown {
-    /// A new process: the parent's name and arguments (fork shares the
-    /// stack they are read from on Linux), started now.
+    /// A new process: the parent's name and string areas (its copy of the
+    /// parent's memory holds them at the same addresses), started now.
     pub fn fork(parent: Option<&Shown>) -> Shown {
         Shown {
             comm: parent.map_or_else(String::new, |p| p.comm.clone()),
-            cmdline: parent.map_or_else(Vec::new, |p| p.cmdline.clone()),
+            args: parent.map_or(0..0, |p| p.args.clone()),
+            env: parent.map_or(0..0, |p| p.env.clone()),
             start_ns: now_ns(),
         }
     }
 
-    /// execve of `path` succeeded with `cmdline` (from [`cmdline`]).
-    pub fn exec(&mut self, path: &str, cmdline: Vec<u8>) {
+    /// execve of `path` succeeded, with its strings at `args` and `env`.
+    pub fn exec(&mut self, path: &str, args: Range<u32>, env: Range<u32>) {
         self.comm = fmt::comm(path);
-        self.cmdline = cmdline;
+        self.args = args;
+        self.env = env;
     }
-}
-
-/// The cmdline `argv` makes, bounded.
-pub fn cmdline(argv: &[&[u8]]) -> Vec<u8> {
-    fmt::cmdline(argv, CMDLINE_MAX)
 }
 
 /// The inode number of the tmpfs directory /proc is mounted on (0: none).
@@ -309,6 +309,8 @@ fn link_stat(e: Entry) -> Stat {
         Entry::FdDir(_) => S_IFDIR | 0o500,
         Entry::Fd(p, n) => fd_mode(p, n),
         Entry::SelfLink | Entry::File(_, PidFile::Exe) => S_IFLNK | 0o777,
+        // The environment may hold secrets: its owner's (and root's) only.
+        Entry::File(_, PidFile::Environ) => S_IFREG | 0o400,
         Entry::Global(_) | Entry::File(..) => S_IFREG | 0o444,
     };
     let owner = match e {
