@@ -92,7 +92,7 @@ fn user_exception(tf: &mut TrapFrame, event: Exception) {
         Exception::TrapInstruction => {
             signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_BRKPT, tf.pc())
         }
-        Exception::FpException => signal::force_fault(tf, abi::SIGFPE, abi::FPE_FLTINV, tf.pc()),
+        Exception::FpEnabled => signal::force_fault(tf, abi::SIGFPE, abi::FPE_FLTINV, tf.pc()),
         Exception::Alignment { ea } => signal::force_fault(tf, abi::SIGBUS, abi::BUS_ADRALN, ea),
         Exception::Trace => signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_TRACE, tf.pc()),
         Exception::Unexpected => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.pc()),

@@ -348,7 +348,7 @@ impl TrapFrame {
 
 /// What an exception means, in words the generic kernel understands.
 /// (The 8xx, having no FPU, reports FP instructions as `FpUnavailable`, to be
-/// emulated, and never produces `FpException`.)
+/// emulated, and never produces `FpEnabled`.)
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(sigil_arch = "mpc8xx", allow(dead_code))]
 pub enum Exception {
@@ -366,7 +366,8 @@ pub enum Exception {
     IllegalInstruction,
     PrivilegedInstruction,
     TrapInstruction,
-    FpException,
+    /// A floating-point enabled exception (a program check with SRR1[FP]).
+    FpEnabled,
     Alignment {
         ea: u32,
     },

@@ -17,7 +17,7 @@ pub fn classify_common(tf: &TrapFrame) -> Exception {
     match tf.trap {
         0x500 => Exception::External,
         0x600 => Exception::Alignment { ea: tf.dar },
-        0x700 if tf.msr & SRR1_PROGRAM_FP != 0 => Exception::FpException,
+        0x700 if tf.msr & SRR1_PROGRAM_FP != 0 => Exception::FpEnabled,
         0x700 if tf.msr & SRR1_PROGRAM_ILLEGAL != 0 => Exception::IllegalInstruction,
         0x700 if tf.msr & SRR1_PROGRAM_PRIV != 0 => Exception::PrivilegedInstruction,
         0x700 if tf.msr & SRR1_PROGRAM_TRAP != 0 => Exception::TrapInstruction,
