@@ -6,8 +6,7 @@
 //! boot log and to keep the blob's frames out of the allocator.
 
 use sigil_core::devtree;
-
-use crate::mm;
+use sigil_core::layout::to_virt;
 
 /// The largest blob accepted (U-Boot's are a few KiB).
 const MAX_SIZE: usize = 1 << 20;
@@ -21,14 +20,14 @@ pub fn at(addr: u32, ram_end: u32) -> Option<&'static [u8]> {
     }
     // SAFETY: eight bytes of RAM (checked above), which head.S maps at
     // KERNELBASE; they are only read.
-    let head = unsafe { &*(mm::to_virt(addr) as *const [u8; 8]) };
+    let head = unsafe { &*(to_virt(addr) as *const [u8; 8]) };
     let len = devtree::total_size(head)?;
     if len > MAX_SIZE || addr + len > ram_end as usize {
         return None;
     }
     // SAFETY: as above, for the whole blob; kmain keeps its frames out of
     // the allocator, so nothing writes there while it is read.
-    Some(unsafe { core::slice::from_raw_parts(mm::to_virt(addr) as *const u8, len) })
+    Some(unsafe { core::slice::from_raw_parts(to_virt(addr) as *const u8, len) })
 }
 
 /// `fdt=<hex address>` on the command line (QEMU boots, where no firmware

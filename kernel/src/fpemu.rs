@@ -54,25 +54,26 @@ impl Memory for UserMemory {
     }
 }
 
-/// Emulates the FP instruction at `tf.nip` of the current process.
+/// Emulates the FP instruction at `tf.pc()` of the current process.
 pub fn emulate(tf: &mut TrapFrame) {
-    let Ok(insn) = uaccess::get_user::<u32>(tf.nip) else {
-        crate::trap::segv(tf, tf.nip);
+    let Ok(insn) = uaccess::get_user::<u32>(tf.pc()) else {
+        crate::trap::segv(tf, tf.pc());
         return;
     };
     let p = proc::current();
     // The FPSCR lives in the low word of FpState's doubleword (mffs's image).
     let mut fpscr = p.fp.fpscr as u32;
-    let mut cpu = Cpu { gpr: &mut tf.gpr, cr: &mut tf.cr, fpr: &mut p.fp.fpr, fpscr: &mut fpscr };
+    let (gpr, cr) = tf.gprs_cr_mut();
+    let mut cpu = Cpu { gpr, cr, fpr: &mut p.fp.fpr, fpscr: &mut fpscr };
     let outcome = fpemu::emulate(insn, &mut cpu, &mut UserMemory);
     p.fp.fpscr = fpscr as u64;
     match outcome {
         Outcome::Done => {
-            tf.nip += 4;
+            tf.skip_insn();
             EMULATED.fetch_add(1, Ordering::Relaxed);
         }
-        Outcome::Unknown => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
+        Outcome::Unknown => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.pc()),
         Outcome::Fault(ea) => crate::trap::segv(tf, ea),
-        Outcome::Trap(code) => signal::force_fault(tf, abi::SIGFPE, code, tf.nip),
+        Outcome::Trap(code) => signal::force_fault(tf, abi::SIGFPE, code, tf.pc()),
     }
 }

@@ -15,8 +15,8 @@
 //! (`make layers`) checks every `crate::` path against this block; its
 //! `ALLOWED` list holds the upward edges that remain, each with its reason.
 //! ```text
-//! kcell arch console random| the CPU, its MMU and exceptions, the console, random bytes
-//! mm devtree               | frames, heap, address spaces; the device tree
+//! kcell arch console random devtree | the CPU, MMU, exceptions; console; random; FDT
+//! mm                       | frames, heap, address spaces
 //! uaccess                  | user memory through a checked window
 //! time                     | the clock, deadlines, itimers, POSIX timers, CPU time
 //! trace                    | the signal trace points
@@ -145,6 +145,7 @@ extern "C" fn kmain() -> ! {
             shutdown(1);
         }
     }
+    syscall::on_reboot(shutdown);
     match proc::run_init("/sbin/init", &argv) {
         Ok(status) => {
             leak_check(&baseline);
@@ -184,9 +185,6 @@ fn leak_check(before: &Usage) {
     dev::tty::release();
     time::timers::release_empty_table();
     proc::futex::release_empty_queues();
-    event::signalfd::release();
-    event::timerfd::release_empty();
-    proc::wait::release_pollers();
     fs::tmpfs::release();
     let after = Usage::now();
     let frames = before.free_frames as isize - after.free_frames as isize;

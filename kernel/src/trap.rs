@@ -2,7 +2,7 @@
 //!
 //! The arch layer calls `syscall` for a system call from user mode (the hot
 //! path, no decoding), and for anything else decodes the vector into an
-//! `Event` and calls `handle`, both with the saved `TrapFrame`. User faults
+//! `Exception` and calls `handle`, both with the saved `TrapFrame`. User faults
 //! become signals; kernel faults on user memory are resolved (page reload,
 //! demand-zero) or fixed up inside an open `UserWindow`; anything else in
 //! kernel mode is an oops: registers, fault address, backtrace, and a
@@ -12,14 +12,14 @@ use core::sync::atomic::Ordering;
 
 use sigil_core::abi;
 
-use crate::arch::{self, Arch, Context, Event, TrapFrame, UserAccess};
+use crate::arch::{self, Arch, Context, Exception, TrapFrame, UserAccess};
 use crate::mm::space::Fault;
 use crate::mm::TASK_SIZE;
 use crate::time::{cputime, timer, timers};
 use crate::{proc, signal, syscall, uaccess};
 
 /// A system call from user mode, the hot path: arch code calls it for `sc`
-/// without decoding an `Event`. Inline there, apart from `handle`, so the
+/// without decoding an `Exception`. Inline there, apart from `handle`, so the
 /// round trip saves only the registers it needs.
 #[inline]
 pub fn syscall(tf: &mut TrapFrame) {
@@ -31,7 +31,7 @@ pub fn syscall(tf: &mut TrapFrame) {
 /// Every other exception, from user or kernel mode (a user `sc` too, if an
 /// arch does not take the `syscall` path).
 #[inline(never)]
-pub fn handle(tf: &mut TrapFrame, event: Event) {
+pub fn handle(tf: &mut TrapFrame, event: Exception) {
     // The stack check: whole in kernel mode, where a nested trap finds a deep
     // stack; from user mode the stack is empty and only the guard can be hit.
     if tf.is_user() {
@@ -54,12 +54,12 @@ pub fn handle(tf: &mut TrapFrame, event: Event) {
 }
 
 #[inline(never)]
-fn user_exception(tf: &mut TrapFrame, event: Event) {
+fn user_exception(tf: &mut TrapFrame, event: Exception) {
     match event {
-        Event::Syscall => syscall::entry(tf),
-        Event::Timer => timer_tick(true),
-        Event::External => crate::dev::irq(),
-        Event::PageFault { ea, write, missing, .. } => {
+        Exception::Syscall => syscall::entry(tf),
+        Exception::Timer => timer_tick(true),
+        Exception::External => crate::dev::irq(),
+        Exception::PageFault { ea, write, missing, .. } => {
             let space = proc::group().space();
             match if missing { space.fault(ea, write) } else { Err(Fault::Bad) } {
                 Ok(()) => {}
@@ -69,29 +69,33 @@ fn user_exception(tf: &mut TrapFrame, event: Event) {
                 Err(Fault::Bad) => segv(tf, ea),
             }
         }
-        Event::FpUnavailable if crate::fpemu::active() => {
+        Exception::FpUnavailable if crate::fpemu::active() => {
             proc::current().fp_used = true;
             crate::fpemu::emulate(tf)
         }
-        Event::FpUnavailable => {
+        Exception::FpUnavailable => {
             let p = proc::current();
             Arch::fp_load(&p.fp);
             p.fp_live = true;
             p.fp_used = true;
-            tf.msr |= arch::MSR_FP;
+            tf.enable_fp();
         }
-        Event::IllegalInstruction => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
-        Event::PrivilegedInstruction => {
-            let insn = uaccess::get_user::<u32>(tf.nip).unwrap_or(0);
+        Exception::IllegalInstruction => {
+            signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.pc())
+        }
+        Exception::PrivilegedInstruction => {
+            let insn = uaccess::get_user::<u32>(tf.pc()).unwrap_or(0);
             if !arch::emulate_privileged(tf, insn) {
-                signal::force_fault(tf, abi::SIGILL, abi::ILL_PRVOPC, tf.nip);
+                signal::force_fault(tf, abi::SIGILL, abi::ILL_PRVOPC, tf.pc());
             }
         }
-        Event::TrapInstruction => signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_BRKPT, tf.nip),
-        Event::FpException => signal::force_fault(tf, abi::SIGFPE, abi::FPE_FLTINV, tf.nip),
-        Event::Alignment { ea } => signal::force_fault(tf, abi::SIGBUS, abi::BUS_ADRALN, ea),
-        Event::Trace => signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_TRACE, tf.nip),
-        Event::Unexpected => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.nip),
+        Exception::TrapInstruction => {
+            signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_BRKPT, tf.pc())
+        }
+        Exception::FpEnabled => signal::force_fault(tf, abi::SIGFPE, abi::FPE_FLTINV, tf.pc()),
+        Exception::Alignment { ea } => signal::force_fault(tf, abi::SIGBUS, abi::BUS_ADRALN, ea),
+        Exception::Trace => signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_TRACE, tf.pc()),
+        Exception::Unexpected => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.pc()),
     }
 }
 
@@ -140,11 +144,11 @@ fn return_to_user(tf: &mut TrapFrame) {
 }
 
 #[inline(never)]
-fn kernel_trap(tf: &mut TrapFrame, event: Event) {
+fn kernel_trap(tf: &mut TrapFrame, event: Exception) {
     match event {
-        Event::Timer => timer_tick(false),
-        Event::External => crate::dev::irq(),
-        Event::PageFault { ea, write, missing, .. } if ea < TASK_SIZE => {
+        Exception::Timer => timer_tick(false),
+        Exception::External => crate::dev::irq(),
+        Exception::PageFault { ea, write, missing, .. } if ea < TASK_SIZE => {
             let space = proc::try_current().and_then(|p| p.group().try_space());
             if missing && space.is_some_and(|s| s.fault(ea, write).is_ok()) {
                 return;

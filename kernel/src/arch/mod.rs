@@ -68,7 +68,7 @@ pub trait UserAccess {
 /// # Invariants
 /// - `now` never goes backwards and counts at the frequency the boot
 ///   information gives (`BootInfo::tb_freq`).
-/// - `arm(t)` raises one timer interrupt (`Event::Timer`) about `t` ticks
+/// - `arm(t)` raises one timer interrupt (`Exception::Timer`) about `t` ticks
 ///   later; `t` is at most `TIMER_MAX_TICKS` (the caller clamps).
 pub trait Clock {
     /// The longest delay one `arm` can express.

@@ -11,6 +11,8 @@
 
 use alloc::sync::Arc;
 
+use sigil_core::abi::Errno;
+
 use crate::fs::poll::PollWait;
 use crate::fs::{flags, File, FileOps, Stat, StatusFlags, POLLIN};
 use crate::proc;
@@ -24,6 +26,15 @@ pub struct PidFd {
 /// pidfd_open's file for `pid`, O_NONBLOCK from `oflags`.
 pub fn new(pid: u32, oflags: u32) -> Arc<File> {
     Arc::new(PidFd { pid, flags: StatusFlags::new(flags::O_RDWR | oflags & flags::O_NONBLOCK) })
+}
+
+/// The pid the caller's descriptor `fd` names, and whether the descriptor
+/// is O_NONBLOCK: EBADF if `fd` is not open or is not a pidfd (Linux
+/// `pidfd_get_pid`, which pidfd_send_signal and waitid(P_PIDFD) share).
+pub fn target(fd: u32) -> Result<(u32, bool), Errno> {
+    let f = proc::group().files.get(fd)?;
+    let pid = f.pidfd().ok_or(Errno::EBADF)?;
+    Ok((pid, f.status_flags() & flags::O_NONBLOCK != 0))
 }
 
 impl FileOps for PidFd {

@@ -14,9 +14,11 @@
 //! not wake the reader as it would wake a sleeper with the signal
 //! unblocked. Linux wakes every signalfd waiter of the receiving process
 //! (`signalfd_notify`); Sigil keeps one queue for all readers and pollers
-//! of every signalfd, [`READERS`], which each generation wakes
-//! ([`notify`]): a woken thread looks again and sleeps if nothing of its
-//! mask came. With nobody waiting, the cost is a look at an empty list.
+//! of every signalfd, `signal::SIGNALFD_READERS`, which each generation
+//! wakes (`signal::notify_signalfd`): a woken thread looks again and sleeps
+//! if nothing of its mask came. With nobody waiting, the cost is a look at
+//! an empty list. The queue is the signal layer's, so generating a signal
+//! calls nothing above it.
 
 use alloc::sync::Arc;
 use core::cell::Cell;
@@ -25,33 +27,16 @@ use sigil_core::abi::Errno;
 use sigil_core::signal::signalfd::{record, SIGNALFD_INFO_SIZE};
 use sigil_core::signal::SigSet;
 
-use crate::fs::poll::{PollWait, WaitQueue};
+use crate::fs::poll::PollWait;
 use crate::fs::{flags, File, FileOps, Stat, StatusFlags, POLLIN};
-use crate::kcell::KCell;
 use crate::proc;
+use crate::signal::{notify_signalfd, SIGNALFD_READERS};
 use crate::uaccess::{UserWindow, Write};
 
 pub struct SignalFd {
     /// The signals this descriptor takes (never SIGKILL or SIGSTOP).
     mask: Cell<SigSet>,
     flags: StatusFlags,
-}
-
-/// Every thread blocked reading, or polling, any signalfd.
-static READERS: KCell<WaitQueue> = KCell::new(WaitQueue::new());
-
-/// A signal was generated: signalfd readers and pollers look again.
-#[inline(always)]
-pub fn notify() {
-    let readers = READERS.get();
-    if !readers.is_empty() {
-        readers.wake();
-    }
-}
-
-/// Nobody waits at power-off: free the queue's storage for the leak check.
-pub fn release() {
-    *READERS.get() = WaitQueue::new();
 }
 
 /// signalfd4's new file for `mask`, O_NONBLOCK from `oflags`.
@@ -80,7 +65,7 @@ impl FileOps for SignalFd {
                 if self.flags.nonblocking() {
                     return Err(Errno::EAGAIN);
                 }
-                READERS.get().sleep().map_err(|_| Errno::ERESTARTSYS)?;
+                SIGNALFD_READERS.get().sleep().map_err(|_| Errno::ERESTARTSYS)?;
                 continue;
             };
             let at = buf.wrapping_add(taken * SIGNALFD_INFO_SIZE);
@@ -116,14 +101,14 @@ impl FileOps for SignalFd {
         }
     }
     fn poll_wait(&self) -> PollWait<'_> {
-        PollWait::Queue(READERS.get())
+        PollWait::Queue(SIGNALFD_READERS.get())
     }
     fn anon_name(&self) -> Option<&'static str> {
         Some("[signalfd]")
     }
     fn set_signal_mask(&self, mask: SigSet) -> Result<(), Errno> {
         self.mask.set(mask);
-        notify();
+        notify_signalfd();
         Ok(())
     }
 }

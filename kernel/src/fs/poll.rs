@@ -1,4 +1,4 @@
-//! Readiness: the wait queue a file wakes its pollers with, and the wait at
+//! Readiness: how a file tells its pollers of a change, and the wait at
 //! the heart of poll, ppoll, select and pselect6 (syscall/poll.rs reads and
 //! writes their user arguments) and of epoll_wait (`wait_for`, with
 //! epoll's own scan: `event::epoll`).
@@ -19,16 +19,19 @@
 //! interrupts off, so nothing can change between the scan and the sleep.
 //!
 //! # Invariants
-//! A `WaitQueue` holds the ids of threads inside `wait` that registered
-//! on it, each once: at most MAX_THREADS entries, so the queue is bounded
-//! without a drop policy. `wait` removes its entries before returning.
+//! `wait` adds the caller to each queue it watches once, and removes it
+//! from all of them before returning (`proc::waitq`'s invariants).
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::cell::{Cell, RefCell};
 
 use super::{File, POLLERR, POLLHUP, POLLNVAL};
 use crate::proc;
+use crate::proc::waitq::chan;
+
+/// The queue a `PollWait::Queue` names: proc's, since waking is the
+/// scheduler's; named here beside `PollWait` for the files that return one.
+pub use crate::proc::waitq::WaitQueue;
 use crate::time::timer;
 
 /// How a poller learns that a file's readiness may have changed.
@@ -36,67 +39,6 @@ pub enum PollWait<'a> {
     Never,
     Queue(&'a WaitQueue),
     At(u64),
-}
-
-/// The threads polling one object (Linux `wait_queue_head_t`, for poll).
-pub struct WaitQueue {
-    pollers: RefCell<Vec<u32>>,
-    /// Wake-ups so far: an edge-triggered epoll reports a file again only
-    /// after one (`changes`).
-    woken: Cell<u32>,
-}
-
-impl WaitQueue {
-    pub const fn new() -> WaitQueue {
-        WaitQueue { pollers: RefCell::new(Vec::new()), woken: Cell::new(0) }
-    }
-
-    /// How many times the object has changed (wrapping).
-    pub fn changes(&self) -> u32 {
-        self.woken.get()
-    }
-
-    fn add(&self, tid: u32) {
-        let mut p = self.pollers.borrow_mut();
-        if !p.contains(&tid) {
-            p.push(tid);
-        }
-    }
-
-    fn remove(&self, tid: u32) {
-        self.pollers.borrow_mut().retain(|&p| p != tid);
-    }
-
-    /// Sleeps the current thread until the queue is woken or a signal
-    /// interrupts (Err): a blocking read's wait on the object its pollers
-    /// watch (Linux `wait_event_interruptible`).
-    pub fn sleep(&self) -> Result<(), ()> {
-        let tid = proc::current().tid;
-        self.add(tid);
-        let r = proc::sleep(chan(tid));
-        self.remove(tid);
-        r
-    }
-
-    /// Is nobody waiting? (A cheap test before `wake` on a hot path.)
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.pollers.borrow().is_empty()
-    }
-
-    /// The object changed: every thread polling it scans again.
-    pub fn wake(&self) {
-        self.woken.set(self.woken.get().wrapping_add(1));
-        for &tid in self.pollers.borrow().iter() {
-            proc::wake_sleeper(tid, chan(tid));
-        }
-    }
-}
-
-/// The channel a thread sleeps on in `wait`: its own, so a wake-up
-/// reaches exactly the pollers of the object that changed.
-fn chan(tid: u32) -> usize {
-    0x3000_0000 + tid as usize
 }
 
 /// One descriptor being watched: its file (None: a negative fd, or one that

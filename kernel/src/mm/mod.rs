@@ -9,17 +9,6 @@ pub mod frames;
 pub mod heap;
 pub mod space;
 
-pub use sigil_core::layout::TASK_SIZE;
-/// `sigil_core::layout`'s, as the address arithmetic here wants them.
-pub const KERNELBASE: usize = sigil_core::layout::KERNELBASE as usize;
+pub use sigil_core::layout::{to_phys, to_virt, TASK_SIZE};
+/// `sigil_core::layout`'s, as the address arithmetic here wants it.
 pub const PAGE_SIZE: usize = sigil_core::layout::PAGE_SIZE as usize;
-
-/// The kernel virtual address of a physical address.
-pub fn to_virt(phys: usize) -> usize {
-    phys + KERNELBASE
-}
-
-/// The physical address of a kernel virtual address.
-pub fn to_phys(virt: usize) -> usize {
-    virt - KERNELBASE
-}

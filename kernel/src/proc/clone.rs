@@ -40,7 +40,7 @@ pub struct CloneArgs {
 fn child_frame(tf: &TrapFrame, newsp: u32) -> TrapFrame {
     let mut c = tf.clone();
     c.set_success(0);
-    c.msr &= !arch::MSR_FP;
+    c.disable_fp();
     if newsp != 0 {
         c.set_sp(newsp);
     }
@@ -153,7 +153,7 @@ fn vfork_wait(child: u32) {
 }
 
 fn vfork_chan(tid: u32) -> usize {
-    0x3000_0000 + tid as usize
+    super::Chan::Vfork.of(tid)
 }
 
 /// The child of a vfork has exec'd or exited: its parent runs again.

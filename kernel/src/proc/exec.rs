@@ -192,8 +192,8 @@ pub fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]], limits: &Limits) -> Resu
 
     let mut tf = TrapFrame::default();
     tf.set_sp(image.sp);
-    tf.nip = plan.entry;
-    tf.msr = arch::MSR_USER;
+    tf.set_pc(plan.entry);
+    tf.set_user_mode();
     Ok(Loaded { space, tf, exe, args: image.args, env: image.env })
 }
 
@@ -332,7 +332,7 @@ fn de_thread() -> Result<(), Errno> {
 }
 
 fn exec_chan(tid: u32) -> usize {
-    0x4000_0000 + tid as usize
+    super::Chan::Exec.of(tid)
 }
 
 impl From<Fault> for Errno {

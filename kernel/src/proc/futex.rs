@@ -58,7 +58,7 @@ fn key(addr: u32) -> Result<FutexKey, Errno> {
 }
 
 fn chan(tid: u32) -> usize {
-    0x5000_0000 + tid as usize
+    super::Chan::Futex.of(tid)
 }
 
 /// FUTEX_WAIT(_BITSET): sleeps if `*addr == val` until woken, `deadline`

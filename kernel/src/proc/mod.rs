@@ -51,6 +51,7 @@ pub mod futex;
 pub mod group;
 pub mod timed;
 pub mod wait;
+pub mod waitq;
 
 pub use timed::{set_wall_clock, sleep_until, sleep_until_realtime};
 
@@ -68,7 +69,7 @@ use crate::signal::{GroupSignals, ThreadSignals};
 use crate::time::cputime;
 use group::JobIds;
 use sigil_core::cred::Cred;
-use sigil_core::job::wait::Event;
+use sigil_core::job::wait::ChildEvent;
 use sigil_core::rlimit::{Limits, RLIMIT_NPROC};
 use sigil_core::signal::restart::RestartBlock;
 use sigil_core::time::cputime::CpuAccount;
@@ -202,7 +203,7 @@ pub struct Group {
     /// Linux wait status word, valid once zombie.
     pub wait_status: u32,
     /// A stop or continue not yet reported to the parent by a wait.
-    pub report: Option<Event>,
+    pub report: Option<ChildEvent>,
     /// Process group, session, exec'd since fork (`group.rs`): the thread
     /// group's, as Linux keeps them in `signal_struct`.
     pub job: JobIds,
@@ -609,6 +610,37 @@ pub fn wakeup(chan: usize) {
     }
 }
 
+/// The sleep channels that are not an object's address. A pipe or an
+/// eventfd sleeps on its own kernel address (at KERNELBASE and up); these
+/// are a kind in the top bits plus a thread id (`of`; ids stay below
+/// 32768), so no two kinds, and no kind and an object, ever share a channel.
+#[derive(Clone, Copy)]
+pub enum Chan {
+    /// A parent in wait4/waitid, by its own tid (wait.rs).
+    Wait = 0x1000_0000,
+    /// A timed sleep: nanosleep, clock_nanosleep (timed.rs).
+    Timed = 0x2000_0000,
+    /// A waiter on wait queues: a poller, a signalfd reader (waitq.rs).
+    Queue = 0x3000_0000,
+    /// A thread waiting for execve to end the others of its group (exec.rs).
+    Exec = 0x4000_0000,
+    /// A futex waiter (futex.rs).
+    Futex = 0x5000_0000,
+    /// Every absolute CLOCK_REALTIME sleeper: a clock change wakes them all
+    /// (timed.rs; one channel, no thread id).
+    ClockWasSet = 0x6000_0000,
+    /// A vfork parent until its child execs or exits (clone.rs).
+    Vfork = 0x7000_0000,
+}
+
+impl Chan {
+    /// The channel of this kind for thread `tid`.
+    #[inline(always)]
+    pub const fn of(self, tid: u32) -> usize {
+        self as usize + tid as usize
+    }
+}
+
 /// Blocks the current thread on `chan` until woken. Returns early, with
 /// `Err(())`, if a signal is pending that should interrupt the sleep.
 pub fn sleep(chan: usize) -> Result<(), ()> {
@@ -668,7 +700,7 @@ fn switch_to(next: &'static mut Thread) {
     cputime::switch_out(prev.charged());
     if prev.fp_live {
         Arch::fp_save(&mut prev.fp);
-        prev.frame().msr &= !arch::MSR_FP;
+        prev.frame().disable_fp();
         prev.fp_live = false;
         prev.fp_unchecked = true;
     }

@@ -11,7 +11,7 @@ use crate::time::timer::{self, arm, cancel, now_ns, Event};
 
 /// What absolute CLOCK_REALTIME sleepers wait on besides their deadline:
 /// a clock change wakes them all.
-const CLOCK_WAS_SET: usize = 0x6000_0000;
+const CLOCK_WAS_SET: usize = super::Chan::ClockWasSet as usize;
 
 /// Sleeps until `deadline` (ns since boot). Err(()) if a signal interrupted it.
 pub fn sleep_until(deadline: u64) -> Result<(), ()> {
@@ -54,5 +54,5 @@ pub fn set_wall_clock(ns: u64) {
 }
 
 fn sleep_chan(tid: u32) -> usize {
-    0x2000_0000 + tid as usize
+    super::Chan::Timed.of(tid)
 }

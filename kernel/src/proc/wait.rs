@@ -23,12 +23,12 @@
 //! thread takes over (`run_init`) to check for leaks and power off.
 
 use sigil_core::abi::Errno;
-use sigil_core::job::wait::{autoreap, Event, WaitFor};
+use sigil_core::job::wait::{autoreap, ChildEvent, WaitFor};
 use sigil_core::signal::{SigInfo, Signal};
 use sigil_core::time::cputime::CpuTimes;
 
+use super::waitq::WaitQueue;
 use super::{current, get, group, schedule, sleep, Group, State, TABLE};
-use crate::fs::poll::WaitQueue;
 use crate::kcell::KCell;
 
 /// Told of every process that ends, before its parent hears of it: the
@@ -45,11 +45,6 @@ pub fn on_exit(hook: fn(&Group)) {
 /// The pollers of every pidfd: a process that ends wakes them, and each
 /// looks whether its process was the one (Linux wakes `pid->wait_pidfd`).
 pub static EXITED: KCell<WaitQueue> = KCell::new(WaitQueue::new());
-
-/// Nobody polls at power-off: free the queue's storage for the leak check.
-pub fn release_pollers() {
-    *EXITED.get() = WaitQueue::new();
-}
 
 /// exit_group(status), or a fatal signal: the whole process ends with wait
 /// status `status` (the first reason wins). Never returns.
@@ -151,7 +146,7 @@ fn new_parent(mut ppid: u32) -> u32 {
 /// SA_NOCLDWAIT the zombie is detached instead of kept for a wait.
 fn notify_parent(pid: u32) {
     let Some(child) = get(pid) else { return };
-    let (ppid, event) = (child.ppid, Event::Exited(child.wait_status));
+    let (ppid, event) = (child.ppid, ChildEvent::Exited(child.wait_status));
     let (reap, signal) = match get(ppid) {
         Some(parent) => autoreap(parent.sig.action(Signal::SIGCHLD)),
         None => (true, false),
@@ -202,14 +197,14 @@ const MAX_KILL_ROUNDS: usize = 10_000;
 
 /// The channel a parent sleeps on in wait4/waitid.
 pub fn wait_chan(parent: u32) -> usize {
-    0x1000_0000 + parent as usize
+    super::Chan::Wait.of(parent)
 }
 
 /// What a wait found: the child, its event, and its CPU time with its
 /// reaped children's (for the rusage).
 pub struct Found {
     pub pid: u32,
-    pub event: Event,
+    pub event: ChildEvent,
     pub cpu: CpuTimes,
 }
 
@@ -230,7 +225,7 @@ pub fn wait(sel: WaitFor, options: u32) -> Result<Option<Found>, Errno> {
         let mut found = None;
         for c in super::all().filter(|c| c.ppid == me && sel.selects(&c.member())) {
             selected = true;
-            let event = if c.zombie { Some(Event::Exited(c.wait_status)) } else { c.report };
+            let event = if c.zombie { Some(ChildEvent::Exited(c.wait_status)) } else { c.report };
             if let Some(event) = event.filter(|e| e.wanted(options)) {
                 if !keep && !c.zombie {
                     c.report = None;
@@ -240,7 +235,7 @@ pub fn wait(sel: WaitFor, options: u32) -> Result<Option<Found>, Errno> {
             }
         }
         if let Some(f) = found {
-            if !keep && matches!(f.event, Event::Exited(_)) {
+            if !keep && matches!(f.event, ChildEvent::Exited(_)) {
                 let child = TABLE.get().groups.remove(&f.pid).expect("zombie");
                 group().cpu.reap(&child.get().cpu);
             }

@@ -30,9 +30,8 @@ use core::sync::atomic::{AtomicBool, Ordering};
 
 use sigil_core::abi::{self, Errno, Sysno};
 use sigil_core::signal::frame::{
-    frame_has_fp, frame_msr, place_frame, sanitize_user_msr, syscall_restart, FrameKind, MContext,
-    Restart, RtSigFrame, SigContext, SigFrame, UContext, PT_CCR, PT_CTR, PT_DAR, PT_DSISR, PT_LNK,
-    PT_MQ, PT_MSR, PT_NIP, PT_ORIG_R3, PT_RESULT, PT_TRAP, PT_XER, RT_EXTRA_GAP, SIGNAL_FRAMESIZE,
+    frame_has_fp, place_frame, syscall_restart, FrameKind, MContext, Restart, RtSigFrame,
+    SigContext, SigFrame, UContext, PT_MSR, PT_NIP, RT_EXTRA_GAP, SIGNAL_FRAMESIZE,
     TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
 };
 use sigil_core::signal::info::SIGINFO_USER_WORDS;
@@ -155,21 +154,6 @@ struct FrameData<'a> {
     alt: StackT,
 }
 
-/// The mc_gregs words from PT_NIP on (the registers after r31).
-const PT_TAIL: usize = PT_RESULT + 1 - PT_NIP;
-/// `put_mcontext`'s literal lists them in this order.
-const TAIL_ORDER: [usize; PT_TAIL] = [
-    PT_NIP, PT_MSR, PT_ORIG_R3, PT_CTR, PT_LNK, PT_XER, PT_CCR, PT_MQ, PT_TRAP, PT_DAR, PT_DSISR,
-    PT_RESULT,
-];
-const _: () = {
-    let mut i = 0;
-    while i < PT_TAIL {
-        assert!(TAIL_ORDER[i] == PT_NIP + i);
-        i += 1;
-    }
-};
-
 /// Byte offset of mc_gregs[pt] in an mcontext.
 const fn pt_offset(pt: usize) -> u32 {
     MContext::GREGS + 4 * pt as u32
@@ -184,13 +168,8 @@ pub(super) fn put_mcontext(
     fp: Option<&arch::FpState>,
     tramp: Option<[u32; 2]>,
 ) {
-    w.put_words(mc + MContext::GREGS, &tf.gpr);
-    // In PT_* order from PT_NIP (`TAIL_ORDER` checks it); PT_MQ and
-    // PT_RESULT are 0. A literal, not stores by index: one run of words.
-    let msr = frame_msr(tf.msr, fp.is_some());
-    let tail: [u32; PT_TAIL] =
-        [tf.nip, msr, tf.orig_r3, tf.ctr, tf.lr, tf.xer, tf.cr, 0, tf.trap, tf.dar, tf.dsisr, 0];
-    w.put_words(mc + pt_offset(PT_NIP), &tail);
+    w.put_words(mc + MContext::GREGS, tf.gprs());
+    w.put_words(mc + pt_offset(PT_NIP), &tf.pt_tail(fp.is_some()));
     let fregs = mc + MContext::FREGS;
     if let Some(fp) = fp {
         w.put_dwords(fregs, &fp.fpr);
@@ -294,9 +273,9 @@ pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
     p.sig.altstack.disarm_if_autodisarm();
     tf.set_sp(place.new_sp);
     tf.set_handler_args([place.r3, place.r4], place.r5.zip(place.r6).map(|(r5, r6)| [r5, r6]));
-    tf.lr = place.lr;
-    tf.nip = act.handler;
-    tf.msr = sanitize_user_msr(tf.msr);
+    tf.set_return_address(place.lr);
+    tf.set_pc(act.handler);
+    tf.reset_user_mode();
     p.fp.fpscr = 0;
     true
 }
@@ -308,7 +287,7 @@ pub(super) fn flush_fp(p: &mut Thread, tf: &mut TrapFrame) {
     if p.fp_live {
         Arch::fp_save(&mut p.fp);
         p.fp_live = false;
-        tf.msr &= !arch::MSR_FP;
+        tf.disable_fp();
         p.fp_unchecked = true;
     }
     // glibc's setjmp stores the FP registers without changing them: a
@@ -364,7 +343,7 @@ pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> 
     match read_frame(tf, p, kind, frame, size) {
         Ok(()) => {
             tf.forget_syscall();
-            crate::sigtrace!(sigreturn(p.group().pid, kind, frame, tf.nip));
+            crate::sigtrace!(sigreturn(p.group().pid, kind, frame, tf.pc()));
             Ok(tf.ret())
         }
         Err(_) => {
@@ -444,18 +423,11 @@ pub(super) fn read_mcontext(
     tf: &mut TrapFrame,
     fp: &mut arch::FpState,
 ) -> bool {
-    w.get_slice(mc + MContext::GREGS, &mut tf.gpr);
-    let mut tail = [0u32; PT_CCR + 1 - PT_NIP];
+    w.get_slice(mc + MContext::GREGS, tf.gprs_mut());
+    let mut tail = [0u32; arch::PT_RESTORED];
     w.get_slice(mc + pt_offset(PT_NIP), &mut tail);
-    let reg = |pt: usize| tail[pt - PT_NIP];
-    tf.nip = reg(PT_NIP);
-    tf.msr = sanitize_user_msr(reg(PT_MSR));
-    tf.orig_r3 = reg(PT_ORIG_R3);
-    tf.ctr = reg(PT_CTR);
-    tf.lr = reg(PT_LNK);
-    tf.xer = reg(PT_XER);
-    tf.cr = reg(PT_CCR);
-    if !frame_has_fp(reg(PT_MSR)) {
+    tf.set_pt_tail(&tail);
+    if !frame_has_fp(tail[PT_MSR - PT_NIP]) {
         return false;
     }
     let fregs = mc + MContext::FREGS;

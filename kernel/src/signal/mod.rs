@@ -26,7 +26,7 @@ pub mod deliver;
 pub mod timer;
 
 use sigil_core::abi::{self, wait_status, Errno};
-use sigil_core::job::wait::Event;
+use sigil_core::job::wait::ChildEvent;
 use sigil_core::signal::{
     default_action, init_drops_default, AltStack, DefaultAction, Disposition, SigAction, SigInfo,
     SigPending, SigSet, Signal,
@@ -37,6 +37,8 @@ use core::sync::atomic::Ordering;
 use sigil_core::signal::queue::{queue_limit, SigQueueNode, LIVE_NODES};
 
 use crate::arch::TrapFrame;
+use crate::kcell::KCell;
+use crate::proc::waitq::WaitQueue;
 use crate::proc::{self, Group, State, Thread};
 
 /// RLIMIT_SIGPENDING, per user (`queue::SIGQUEUE_MAX`, with the whole
@@ -252,7 +254,7 @@ fn prepare(g: &mut Group, sig: Signal) {
                 t.sig.pending.flush_stop();
             }
             if g.stop.take().is_some() {
-                g.report = Some(Event::Continued);
+                g.report = Some(ChildEvent::Continued);
                 for t in g.members().filter(|t| t.state == State::Stopped) {
                     proc::wake(t);
                 }
@@ -306,7 +308,22 @@ fn complete(g: &mut Group, target: Option<&mut Thread>, sig: Signal) {
     // Blocked where it can go: a signalfd reader or poller may be waiting
     // for it (Linux `signalfd_notify`). A thread that takes the signal
     // needs no such wake-up: a signalfd read it sleeps in is interrupted.
-    crate::event::signalfd::notify();
+    notify_signalfd();
+}
+
+/// Every thread blocked reading, or polling, any signalfd (event/signalfd.rs
+/// sleeps and polls on it; the queue is here so that generation wakes it
+/// without a call up into the files).
+pub static SIGNALFD_READERS: KCell<WaitQueue> = KCell::new(WaitQueue::new());
+
+/// A signal was generated, or a signalfd's mask changed: signalfd readers
+/// and pollers look again.
+#[inline(always)]
+pub fn notify_signalfd() {
+    let readers = SIGNALFD_READERS.get();
+    if !readers.is_empty() {
+        readers.wake();
+    }
 }
 
 /// The current thread has just blocked `newly`: process-directed signals
@@ -334,7 +351,7 @@ pub fn force_fault(tf: &TrapFrame, signo: u32, code: i32, addr: u32) {
         signo,
         code,
         addr,
-        tf.nip
+        tf.pc()
     );
     let sig = Signal::new(signo).expect("valid fault signal");
     if t.sig.blocked.contains(sig) || g.sig.action(sig).disposition() == Disposition::Ignore {
@@ -501,7 +518,7 @@ fn deliver_pending(tf: &mut TrapFrame) {
             }
         }
     }
-    crate::sigtrace!(handler(proc::group().pid, entered, tf.nip, tf.sp(), tf.lr));
+    crate::sigtrace!(handler(proc::group().pid, entered, tf.pc(), tf.sp(), tf.return_address()));
 }
 
 /// A core-dump signal's default action. Linux writes a core only if the
@@ -530,7 +547,7 @@ fn core_dump(sig: Signal) -> ! {
 fn group_stop(g: &mut Group, sig: Signal) {
     g.stop = Some(sig.number());
     g.sig.work = true;
-    g.report = Some(Event::Stopped(sig.number()));
+    g.report = Some(ChildEvent::Stopped(sig.number()));
     for t in g.members() {
         if let State::Sleeping(_) = t.state {
             proc::wake(t);

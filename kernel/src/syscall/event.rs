@@ -70,9 +70,7 @@ pub fn pidfd_send_signal(fd: u32, sig: u32, uinfo: u32, flags: u32) -> SysResult
     if flags != 0 {
         return Err(Errno::EINVAL);
     }
-    let file = proc::group().files.get(fd)?.clone();
-    // Linux: a descriptor that is not a pidfd is EBADF too (`pidfd_to_pid`).
-    let pid = file.pidfd().ok_or(Errno::EBADF)?;
+    let (pid, _) = pidfd::target(fd)?;
     let me = proc::group();
     let (my_pid, uid) = (me.pid, me.cred.uid.real);
     let signal = super::sig::signal_or_zero(sig)?;

@@ -20,6 +20,8 @@ mod sysinfo;
 mod thread;
 mod time;
 
+pub use misc::on_reboot;
+
 use sigil_core::abi::{Errno, Sysno};
 use sigil_core::time::Layout;
 

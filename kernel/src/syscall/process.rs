@@ -8,6 +8,7 @@ use sigil_core::time::cputime::CpuTimes;
 
 use super::SysResult;
 use crate::arch::TrapFrame;
+use crate::event::pidfd;
 use crate::proc;
 use crate::uaccess::{put_user, UserWindow, Write};
 
@@ -46,11 +47,10 @@ pub fn waitid(idtype: u32, id: i32, info: u32, options: u32, rusage: u32) -> Sys
     let mut nonblock = false;
     let sel = if idtype == wait::P_PIDFD {
         // Linux `kernel_waitid`: EINVAL for a negative descriptor, then
-        // `pidfd_get_pid`'s EBADF for one not open or not a pidfd; a
-        // PIDFD_NONBLOCK one makes the wait WNOHANG and "nothing yet" EAGAIN.
-        let f = proc::group().files.get(u32::try_from(id).map_err(|_| Errno::EINVAL)?)?;
-        let pid = f.pidfd().ok_or(Errno::EBADF)?;
-        nonblock = f.status_flags() & crate::fs::flags::O_NONBLOCK != 0;
+        // `pidfd_get_pid`'s EBADF; a PIDFD_NONBLOCK one makes the wait
+        // WNOHANG and "nothing yet" EAGAIN.
+        let (pid, nb) = pidfd::target(u32::try_from(id).map_err(|_| Errno::EINVAL)?)?;
+        nonblock = nb;
         WaitFor::Pid(pid)
     } else {
         WaitFor::from_waitid(idtype, id, proc::group().job.pgid)?

@@ -5,7 +5,9 @@ use alloc::vec;
 use super::group::{check_setpgid, check_setsid, resolve_setpgid, Ids};
 use super::kill::{kill_target, KillTarget, Outcome};
 use super::orphan::{hangup_on_exit, orphaned_without};
-use super::wait::{autoreap, wait4_options, waitid_options, Event, WaitFor, P_ALL, P_PGID, P_PID};
+use super::wait::{
+    autoreap, wait4_options, waitid_options, ChildEvent, WaitFor, P_ALL, P_PGID, P_PID,
+};
 use super::Member;
 use crate::abi::{self, wait_status, Errno};
 use crate::signal::SigAction;
@@ -213,29 +215,29 @@ fn wait_options() {
 
 #[test]
 fn events_status_and_siginfo() {
-    let exited = Event::Exited(wait_status::exited(3));
+    let exited = ChildEvent::Exited(wait_status::exited(3));
     assert!(exited.wanted(abi::WEXITED) && !exited.wanted(abi::WUNTRACED));
     assert!(
-        Event::Stopped(abi::SIGSTOP).wanted(abi::WUNTRACED)
-            && Event::Continued.wanted(abi::WCONTINUED)
+        ChildEvent::Stopped(abi::SIGSTOP).wanted(abi::WUNTRACED)
+            && ChildEvent::Continued.wanted(abi::WCONTINUED)
     );
-    assert!(!Event::Continued.wanted(abi::WEXITED | abi::WUNTRACED));
+    assert!(!ChildEvent::Continued.wanted(abi::WEXITED | abi::WUNTRACED));
     assert_eq!(exited.status(), 0x300);
-    assert_eq!(Event::Stopped(abi::SIGTSTP).status(), 0x147f);
-    assert_eq!(Event::Continued.status(), 0xffff);
-    let w = |e: Event| e.siginfo(8, 0).words()[..6].to_vec();
+    assert_eq!(ChildEvent::Stopped(abi::SIGTSTP).status(), 0x147f);
+    assert_eq!(ChildEvent::Continued.status(), 0xffff);
+    let w = |e: ChildEvent| e.siginfo(8, 0).words()[..6].to_vec();
     let chld = abi::SIGCHLD;
     assert_eq!(w(exited), [chld, 0, abi::CLD_EXITED as u32, 8, 0, 3]);
     assert_eq!(
-        w(Event::Exited(wait_status::signaled(9, false))),
+        w(ChildEvent::Exited(wait_status::signaled(9, false))),
         [chld, 0, abi::CLD_KILLED as u32, 8, 0, 9]
     );
     assert_eq!(
-        w(Event::Exited(wait_status::signaled(11, true))),
+        w(ChildEvent::Exited(wait_status::signaled(11, true))),
         [chld, 0, abi::CLD_DUMPED as u32, 8, 0, 11]
     );
-    assert_eq!(w(Event::Stopped(19)), [chld, 0, abi::CLD_STOPPED as u32, 8, 0, 19]);
-    assert_eq!(w(Event::Continued), [chld, 0, abi::CLD_CONTINUED as u32, 8, 0, abi::SIGCONT]);
+    assert_eq!(w(ChildEvent::Stopped(19)), [chld, 0, abi::CLD_STOPPED as u32, 8, 0, 19]);
+    assert_eq!(w(ChildEvent::Continued), [chld, 0, abi::CLD_CONTINUED as u32, 8, 0, abi::SIGCONT]);
 }
 
 #[test]

@@ -93,7 +93,7 @@ pub fn waitid_options(options: u32) -> Result<u32, Errno> {
 
 /// Something a child has to tell its parent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Event {
+pub enum ChildEvent {
     /// It ended: a wait status word (exited or killed).
     Exited(u32),
     /// It was stopped by this signal.
@@ -102,13 +102,13 @@ pub enum Event {
     Continued,
 }
 
-impl Event {
+impl ChildEvent {
     /// Does a wait with `options` (waitid flags) report this event?
     pub fn wanted(self, options: u32) -> bool {
         let bit = match self {
-            Event::Exited(_) => abi::WEXITED,
-            Event::Stopped(_) => abi::WUNTRACED,
-            Event::Continued => abi::WCONTINUED,
+            ChildEvent::Exited(_) => abi::WEXITED,
+            ChildEvent::Stopped(_) => abi::WUNTRACED,
+            ChildEvent::Continued => abi::WCONTINUED,
         };
         options & bit != 0
     }
@@ -116,9 +116,9 @@ impl Event {
     /// The status word wait4 stores.
     pub fn status(self) -> u32 {
         match self {
-            Event::Exited(st) => st,
-            Event::Stopped(sig) => wait_status::stopped(sig),
-            Event::Continued => wait_status::CONTINUED,
+            ChildEvent::Exited(st) => st,
+            ChildEvent::Stopped(sig) => wait_status::stopped(sig),
+            ChildEvent::Continued => wait_status::CONTINUED,
         }
     }
 
@@ -126,13 +126,13 @@ impl Event {
     /// signal carries and waitid stores): CLD_* and the exit code or signal.
     pub fn siginfo(self, pid: u32, uid: u32) -> SigInfo {
         let (code, st) = match self {
-            Event::Exited(st) => match wait_status::decode_exit(st) {
+            ChildEvent::Exited(st) => match wait_status::decode_exit(st) {
                 Ok(code) => (abi::CLD_EXITED, code),
                 Err((sig, true)) => (abi::CLD_DUMPED, sig),
                 Err((sig, false)) => (abi::CLD_KILLED, sig),
             },
-            Event::Stopped(sig) => (abi::CLD_STOPPED, sig),
-            Event::Continued => (abi::CLD_CONTINUED, abi::SIGCONT),
+            ChildEvent::Stopped(sig) => (abi::CLD_STOPPED, sig),
+            ChildEvent::Continued => (abi::CLD_CONTINUED, abi::SIGCONT),
         };
         SigInfo::chld(code, pid, uid, st)
     }

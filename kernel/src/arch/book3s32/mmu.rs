@@ -20,6 +20,10 @@
 
 use core::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
+use sigil_core::layout::{to_virt, TASK_SIZE};
+
+use super::Book3s32;
+use crate::arch::Mmu;
 use crate::mm;
 
 /// Software PTE bits (in word 1's reserved bits 0xe04) and hardware ones.
@@ -32,26 +36,6 @@ pub mod pte {
     pub const C: u32 = 0x80;
     pub const PP_RW: u32 = 0x1;
     pub const PP_RO: u32 = 0x3;
-}
-
-/// The PTE for a user page at `phys` (read is implied).
-pub fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
-    let mut v = phys as u32 | pte::PRESENT | pte::R | pte::C;
-    v |= if write { pte::WRITE | pte::PP_RW } else { pte::PP_RO };
-    if exec {
-        v |= pte::EXEC;
-    }
-    v
-}
-
-pub fn pte_present(p: u32) -> bool {
-    p & pte::PRESENT != 0
-}
-pub fn pte_writable(p: u32) -> bool {
-    p & pte::WRITE != 0
-}
-pub fn pte_phys(p: u32) -> usize {
-    (p & 0xffff_f000) as usize
 }
 
 const SR_KS: u32 = 0x4000_0000;
@@ -69,22 +53,6 @@ static VICTIM: AtomicU32 = AtomicU32::new(0);
 /// absolute `lwz`: the current address space's L1 table.
 pub const PGDIR_SLOT: usize = 0xf0;
 
-/// Sets up translation for user space: the HTAB (750) or nothing (e300), and
-/// kernel segments 12-15 (never used for translation: BATs cover them).
-pub fn init(soft_tlb: bool) {
-    SOFT_TLB.store(soft_tlb as u32, Ordering::Relaxed);
-    if !soft_tlb {
-        let phys = mm::frames::alloc_order(4).expect("RAM for the hash table");
-        HTAB.store(mm::to_virt(phys), Ordering::Relaxed);
-        // SAFETY: SDR1 = table base with HTABMASK 0 (64 KiB); the table is zeroed.
-        unsafe { core::arch::asm!("sync", "mtsdr1 {0}", "isync", in(reg) phys, options(nostack)) };
-    }
-    for seg in 12..16u32 {
-        set_sr(seg, SR_KP | 0x00ff_fff0 | seg);
-    }
-    flush_all();
-}
-
 fn set_sr(seg: u32, v: u32) {
     // SAFETY: only user segments (0-11) change meaning; the kernel runs from BATs.
     unsafe {
@@ -95,17 +63,6 @@ fn set_sr(seg: u32, v: u32) {
 fn vsid(ctx: u32, seg: u32) -> u32 {
     // Linux's scramble (CTX_TO_VSID): spreads contexts over the hash.
     (ctx.wrapping_mul(897 * 16).wrapping_add(seg * 0x111)) & 0x00ff_ffff
-}
-
-/// Makes `ctx` with L1 table `pgdir_phys` the current user address space.
-/// Segments are loaded locked (Ks=1): the kernel cannot write user memory
-/// until a `UserWindow` unlocks one.
-pub fn activate(ctx: u32, pgdir_phys: usize) {
-    for seg in 0..(mm::TASK_SIZE >> 28) {
-        set_sr(seg, SR_KS | vsid(ctx, seg));
-    }
-    // SAFETY: PGDIR_SLOT is a reserved word in the vector page (below 0x100).
-    unsafe { core::ptr::write_volatile(mm::to_virt(PGDIR_SLOT) as *mut u32, pgdir_phys as u32) };
 }
 
 /// The segment register value of user segment `seg` for the current space.
@@ -129,36 +86,6 @@ fn pteg(hash: u32) -> usize {
     HTAB.load(Ordering::Relaxed) + ((hash << 6) as usize & (HTAB_SIZE - 1))
 }
 
-/// Copies the software PTE for `ea` into the HTAB (750). Returns at once on
-/// a software-TLB CPU, where the miss handlers do this job.
-pub fn reload(ctx: u32, ea: u32, swpte: u32) {
-    if SOFT_TLB.load(Ordering::Relaxed) != 0 {
-        return;
-    }
-    let v = vsid(ctx, ea >> 28);
-    let api = (ea >> 22) & 0x3f;
-    let hash = (v & 0x7ffff) ^ ((ea >> 12) & 0xffff);
-    let word1 = swpte & !pte::SW_MASK;
-    for (h, hv) in [(0u32, hash), (0x40, !hash)] {
-        let word0 = 0x8000_0000 | (v << 7) | h | api;
-        let base = pteg(hv) as *mut [u32; 2];
-        for i in 0..8 {
-            // SAFETY: `base` is one of the 1024 PTEGs of the zeroed, kernel-owned HTAB.
-            let slot = unsafe { &mut *base.add(i) };
-            if slot[0] & 0x8000_0000 == 0 || slot[0] == word0 {
-                write_pte(slot, word0, word1);
-                return;
-            }
-        }
-    }
-    // Both groups full: evict a slot of the primary group.
-    let i = VICTIM.fetch_add(1, Ordering::Relaxed) as usize % 8;
-    // SAFETY: as above.
-    let slot = unsafe { &mut *(pteg(hash) as *mut [u32; 2]).add(i) };
-    write_pte(slot, 0x8000_0000 | (v << 7) | api, word1);
-    flush_all();
-}
-
 /// The architected HTAB update sequence: invalidate, sync, word 1, then word 0.
 fn write_pte(slot: &mut [u32; 2], word0: u32, word1: u32) {
     // SAFETY: volatile stores to a kernel-owned HTAB slot, ordered by sync.
@@ -170,30 +97,6 @@ fn write_pte(slot: &mut [u32; 2], word0: u32, word1: u32) {
         core::ptr::write_volatile(&mut slot[0], word0);
         core::arch::asm!("sync", options(nostack));
     }
-}
-
-/// Forgets the translation of one user page of `ctx` (HTAB entry and TLB).
-pub fn flush_page(ctx: u32, ea: u32) {
-    if SOFT_TLB.load(Ordering::Relaxed) == 0 {
-        let v = vsid(ctx, ea >> 28);
-        let api = (ea >> 22) & 0x3f;
-        let hash = (v & 0x7ffff) ^ ((ea >> 12) & 0xffff);
-        for (h, hv) in [(0u32, hash), (0x40, !hash)] {
-            let word0 = 0x8000_0000 | (v << 7) | h | api;
-            let base = pteg(hv) as *mut [u32; 2];
-            for i in 0..8 {
-                // SAFETY: as in `reload`.
-                let slot = unsafe { &mut *base.add(i) };
-                if slot[0] == word0 {
-                    // SAFETY: as in `write_pte`.
-                    unsafe { core::ptr::write_volatile(&mut slot[0], 0) };
-                }
-            }
-        }
-    } else {
-        forget_evicted(ea);
-    }
-    tlbie(ea);
 }
 
 /// QEMU's model of the 603 software TLB keeps its own translation cache, and
@@ -216,10 +119,126 @@ fn tlbie(ea: u32) {
 }
 
 /// Empties the whole TLB (tlbia is illegal on e300, so one tlbie per congruence class).
-pub fn flush_all() {
+fn flush_all() {
     for i in 0..64u32 {
         tlbie(i << 12);
     }
     // SAFETY: a barrier.
     unsafe { core::arch::asm!("sync", options(nostack)) };
+}
+
+/// Segments and the hash table (750) or software TLB reload (603/e300).
+impl Mmu for Book3s32 {
+    /// The PTE for a user page at `phys` (read is implied).
+    #[inline(always)]
+    fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
+        let mut v = phys as u32 | pte::PRESENT | pte::R | pte::C;
+        v |= if write { pte::WRITE | pte::PP_RW } else { pte::PP_RO };
+        if exec {
+            v |= pte::EXEC;
+        }
+        v
+    }
+    #[inline(always)]
+    fn pte_present(p: u32) -> bool {
+        p & pte::PRESENT != 0
+    }
+    #[inline(always)]
+    fn pte_writable(p: u32) -> bool {
+        p & pte::WRITE != 0
+    }
+    #[inline(always)]
+    fn pte_phys(p: u32) -> usize {
+        (p & 0xffff_f000) as usize
+    }
+
+    /// Sets up translation for user space: the HTAB (750) or nothing (e300), and
+    /// kernel segments 12-15 (never used for translation: BATs cover them);
+    /// says which reload the CPU uses.
+    fn init() -> &'static str {
+        let soft_tlb = super::is_603();
+        SOFT_TLB.store(soft_tlb as u32, Ordering::Relaxed);
+        if !soft_tlb {
+            let phys = mm::frames::alloc_order(4).expect("RAM for the hash table");
+            HTAB.store(to_virt(phys), Ordering::Relaxed);
+            // SAFETY: SDR1 = table base with HTABMASK 0 (64 KiB); the table is zeroed.
+            unsafe {
+                core::arch::asm!("sync", "mtsdr1 {0}", "isync", in(reg) phys, options(nostack))
+            };
+        }
+        for seg in 12..16u32 {
+            set_sr(seg, SR_KP | 0x00ff_fff0 | seg);
+        }
+        flush_all();
+        if soft_tlb {
+            "software (603)"
+        } else {
+            "hash table"
+        }
+    }
+
+    /// Makes `ctx` with L1 table `pgdir_phys` the current user address space.
+    /// Segments are loaded locked (Ks=1): the kernel cannot write user memory
+    /// until a `UserWindow` unlocks one.
+    fn activate(ctx: u32, pgdir_phys: usize) {
+        for seg in 0..(TASK_SIZE >> 28) {
+            set_sr(seg, SR_KS | vsid(ctx, seg));
+        }
+        // SAFETY: PGDIR_SLOT is a reserved word in the vector page (below 0x100).
+        unsafe { core::ptr::write_volatile(to_virt(PGDIR_SLOT) as *mut u32, pgdir_phys as u32) };
+    }
+
+    /// Copies the software PTE for `ea` into the HTAB (750). Returns at once on
+    /// a software-TLB CPU, where the miss handlers do this job.
+    fn reload(ctx: u32, ea: u32, swpte: u32) {
+        if SOFT_TLB.load(Ordering::Relaxed) != 0 {
+            return;
+        }
+        let v = vsid(ctx, ea >> 28);
+        let api = (ea >> 22) & 0x3f;
+        let hash = (v & 0x7ffff) ^ ((ea >> 12) & 0xffff);
+        let word1 = swpte & !pte::SW_MASK;
+        for (h, hv) in [(0u32, hash), (0x40, !hash)] {
+            let word0 = 0x8000_0000 | (v << 7) | h | api;
+            let base = pteg(hv) as *mut [u32; 2];
+            for i in 0..8 {
+                // SAFETY: `base` is one of the 1024 PTEGs of the zeroed, kernel-owned HTAB.
+                let slot = unsafe { &mut *base.add(i) };
+                if slot[0] & 0x8000_0000 == 0 || slot[0] == word0 {
+                    write_pte(slot, word0, word1);
+                    return;
+                }
+            }
+        }
+        // Both groups full: evict a slot of the primary group.
+        let i = VICTIM.fetch_add(1, Ordering::Relaxed) as usize % 8;
+        // SAFETY: as above.
+        let slot = unsafe { &mut *(pteg(hash) as *mut [u32; 2]).add(i) };
+        write_pte(slot, 0x8000_0000 | (v << 7) | api, word1);
+        flush_all();
+    }
+
+    /// Forgets the translation of one user page of `ctx` (HTAB entry and TLB).
+    fn flush_page(ctx: u32, ea: u32) {
+        if SOFT_TLB.load(Ordering::Relaxed) == 0 {
+            let v = vsid(ctx, ea >> 28);
+            let api = (ea >> 22) & 0x3f;
+            let hash = (v & 0x7ffff) ^ ((ea >> 12) & 0xffff);
+            for (h, hv) in [(0u32, hash), (0x40, !hash)] {
+                let word0 = 0x8000_0000 | (v << 7) | h | api;
+                let base = pteg(hv) as *mut [u32; 2];
+                for i in 0..8 {
+                    // SAFETY: as in `reload`.
+                    let slot = unsafe { &mut *base.add(i) };
+                    if slot[0] == word0 {
+                        // SAFETY: as in `write_pte`.
+                        unsafe { core::ptr::write_volatile(&mut slot[0], 0) };
+                    }
+                }
+            }
+        } else {
+            forget_evicted(ea);
+        }
+        tlbie(ea);
+    }
 }

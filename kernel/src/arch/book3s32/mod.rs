@@ -24,7 +24,7 @@ pub use platform::{early_init, power_off, rtc_seconds, MACHINE};
 
 pub use super::ppc32::context::FpState;
 pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, skip_faulted_access};
-pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, MSR_FP, MSR_USER};
+pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Exception, TrapFrame, PT_RESTORED};
 pub use trap::classify;
 
 /// The book3s/32 family: what it implements of `crate::arch`'s traits.
@@ -55,44 +55,6 @@ impl super::UserAccess for Book3s32 {
     }
     fn write_allowed(ea: u32) -> bool {
         kuap::write_allowed(ea)
-    }
-}
-
-/// Segments and the hash table (750) or software TLB reload (603/e300): mmu.rs.
-impl super::Mmu for Book3s32 {
-    fn init() -> &'static str {
-        let soft_tlb = is_603();
-        mmu::init(soft_tlb);
-        if soft_tlb {
-            "software (603)"
-        } else {
-            "hash table"
-        }
-    }
-    #[inline(always)]
-    fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
-        mmu::make_pte(phys, write, exec)
-    }
-    #[inline(always)]
-    fn pte_present(p: u32) -> bool {
-        mmu::pte_present(p)
-    }
-    #[inline(always)]
-    fn pte_writable(p: u32) -> bool {
-        mmu::pte_writable(p)
-    }
-    #[inline(always)]
-    fn pte_phys(p: u32) -> usize {
-        mmu::pte_phys(p)
-    }
-    fn activate(ctx: u32, pgdir_phys: usize) {
-        mmu::activate(ctx, pgdir_phys)
-    }
-    fn reload(ctx: u32, ea: u32, pte: u32) {
-        mmu::reload(ctx, ea, pte)
-    }
-    fn flush_page(ctx: u32, ea: u32) {
-        mmu::flush_page(ctx, ea)
     }
 }
 

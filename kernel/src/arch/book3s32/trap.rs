@@ -2,7 +2,7 @@
 //! arrive as DSI (0x300, address in DAR) and ISI (0x400), and FP-unavailable
 //! at 0x800. Everything else: `ppc32::trap::classify_common`.
 
-use crate::arch::ppc32::frame::{Event, TrapFrame};
+use crate::arch::ppc32::frame::{Exception, TrapFrame};
 use crate::arch::ppc32::trap::classify_common;
 
 const DSISR_NOTFOUND: u32 = 0x4000_0000;
@@ -10,17 +10,17 @@ const DSISR_STORE: u32 = 0x0200_0000;
 
 /// Decodes the vector and its status registers.
 #[inline(never)]
-pub fn classify(tf: &TrapFrame) -> Event {
+pub fn classify(tf: &TrapFrame) -> Exception {
     match tf.trap {
-        0x300 => Event::PageFault {
+        0x300 => Exception::PageFault {
             ea: tf.dar,
             write: tf.dsisr & DSISR_STORE != 0,
             missing: tf.dsisr & DSISR_NOTFOUND != 0,
         },
         0x400 => {
-            Event::PageFault { ea: tf.nip, write: false, missing: tf.msr & DSISR_NOTFOUND != 0 }
+            Exception::PageFault { ea: tf.nip, write: false, missing: tf.msr & DSISR_NOTFOUND != 0 }
         }
-        0x800 => Event::FpUnavailable,
+        0x800 => Exception::FpUnavailable,
         _ => classify_common(tf),
     }
 }

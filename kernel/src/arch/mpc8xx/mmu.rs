@@ -8,38 +8,52 @@
 
 use sigil_core::mmu8xx::{self, pte};
 
-/// The PTE for a user page at `phys` (read is implied).
-pub fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
-    mmu8xx::user_pte(phys as u32, write, exec)
-}
+use super::Mpc8xx;
+use crate::arch::Mmu;
 
-pub fn pte_present(p: u32) -> bool {
-    p & pte::PRESENT != 0
-}
-pub fn pte_writable(p: u32) -> bool {
-    p & pte::RO == 0
-}
-pub fn pte_phys(p: u32) -> usize {
-    (p & pte::RPN_MASK) as usize
-}
+/// The software-reloaded TLB over Sigil's tables (head.S's miss handlers).
+impl Mmu for Mpc8xx {
+    /// Nothing beyond head.S: the TLB-miss handlers do it all.
+    fn init() -> &'static str {
+        flush_all();
+        "software (8xx)"
+    }
+    /// The PTE for a user page at `phys` (read is implied).
+    #[inline(always)]
+    fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
+        mmu8xx::user_pte(phys as u32, write, exec)
+    }
+    #[inline(always)]
+    fn pte_present(p: u32) -> bool {
+        p & pte::PRESENT != 0
+    }
+    #[inline(always)]
+    fn pte_writable(p: u32) -> bool {
+        p & pte::RO == 0
+    }
+    #[inline(always)]
+    fn pte_phys(p: u32) -> usize {
+        (p & pte::RPN_MASK) as usize
+    }
 
-/// Makes the table at `pgdir_phys` the current user address space.
-pub fn activate(_ctx: u32, pgdir_phys: usize) {
-    // SAFETY: M_TWB (SPR 796) is read only by the TLB-miss handlers; the
-    // table is a live, zero-initialised level-1 frame.
-    unsafe { core::arch::asm!("mtspr 796, {0}", in(reg) pgdir_phys, options(nostack)) };
-    flush_all();
-}
+    /// Makes the table at `pgdir_phys` the current user address space.
+    fn activate(_ctx: u32, pgdir_phys: usize) {
+        // SAFETY: M_TWB (SPR 796) is read only by the TLB-miss handlers; the
+        // table is a live, zero-initialised level-1 frame.
+        unsafe { core::arch::asm!("mtspr 796, {0}", in(reg) pgdir_phys, options(nostack)) };
+        flush_all();
+    }
 
-/// After the fault handler made the PTE for `ea` valid: drop the invalid
-/// entry the miss handler loaded, so the retry walks the table again.
-pub fn reload(_ctx: u32, ea: u32, _swpte: u32) {
-    tlbie(ea);
-}
+    /// After the fault handler made the PTE for `ea` valid: drop the invalid
+    /// entry the miss handler loaded, so the retry walks the table again.
+    fn reload(_ctx: u32, ea: u32, _swpte: u32) {
+        tlbie(ea);
+    }
 
-/// Forgets the translation of one user page.
-pub fn flush_page(_ctx: u32, ea: u32) {
-    tlbie(ea);
+    /// Forgets the translation of one user page.
+    fn flush_page(_ctx: u32, ea: u32) {
+        tlbie(ea);
+    }
 }
 
 fn tlbie(ea: u32) {
@@ -48,7 +62,7 @@ fn tlbie(ea: u32) {
 }
 
 /// Empties both TLBs (the kernel's 8 MiB entries come back on the next miss).
-pub fn flush_all() {
+fn flush_all() {
     // SAFETY: as for tlbie.
     unsafe { core::arch::asm!("sync", "tlbia", "sync", "isync", options(nostack)) };
 }

@@ -18,7 +18,7 @@ mod trap;
 
 pub use super::ppc32::context::FpState;
 pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, skip_faulted_access};
-pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Event, TrapFrame, MSR_FP, MSR_USER};
+pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Exception, TrapFrame, PT_RESTORED};
 pub use super::ppc32::BootInfo;
 pub use boot::rtc_seconds;
 pub use trap::classify;
@@ -62,40 +62,6 @@ impl super::UserAccess for Mpc8xx {
     }
     fn write_allowed(ea: u32) -> bool {
         kuap::write_allowed(ea)
-    }
-}
-
-/// The software-reloaded TLB over Sigil's tables (mmu.rs, head.S's miss handlers).
-impl super::Mmu for Mpc8xx {
-    /// Nothing beyond head.S: the TLB-miss handlers do it all.
-    fn init() -> &'static str {
-        mmu::flush_all();
-        "software (8xx)"
-    }
-    #[inline(always)]
-    fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
-        mmu::make_pte(phys, write, exec)
-    }
-    #[inline(always)]
-    fn pte_present(p: u32) -> bool {
-        mmu::pte_present(p)
-    }
-    #[inline(always)]
-    fn pte_writable(p: u32) -> bool {
-        mmu::pte_writable(p)
-    }
-    #[inline(always)]
-    fn pte_phys(p: u32) -> usize {
-        mmu::pte_phys(p)
-    }
-    fn activate(ctx: u32, pgdir_phys: usize) {
-        mmu::activate(ctx, pgdir_phys)
-    }
-    fn reload(ctx: u32, ea: u32, pte: u32) {
-        mmu::reload(ctx, ea, pte)
-    }
-    fn flush_page(ctx: u32, ea: u32) {
-        mmu::flush_page(ctx, ea)
     }
 }
 

@@ -12,7 +12,7 @@
 
 use sigil_core::mmu8xx::{dcbx_ea, pte::RPN_PATTERN};
 
-use crate::arch::ppc32::frame::{Event, TrapFrame};
+use crate::arch::ppc32::frame::{Exception, TrapFrame};
 use crate::arch::ppc32::trap::classify_common;
 
 const DSISR_NOTFOUND: u32 = 0x4000_0000;
@@ -39,16 +39,16 @@ fn data_fault(tf: &TrapFrame) -> (u32, bool) {
 
 /// Decodes the vector and its status registers.
 #[inline(never)]
-pub fn classify(tf: &TrapFrame) -> Event {
+pub fn classify(tf: &TrapFrame) -> Exception {
     match tf.trap {
         0x1400 => {
             let (ea, write) = data_fault(tf);
-            Event::PageFault { ea, write, missing: tf.dsisr & DSISR_NOTFOUND != 0 }
+            Exception::PageFault { ea, write, missing: tf.dsisr & DSISR_NOTFOUND != 0 }
         }
         0x1300 => {
-            Event::PageFault { ea: tf.nip, write: false, missing: tf.msr & SRR1_NOTFOUND != 0 }
+            Exception::PageFault { ea: tf.nip, write: false, missing: tf.msr & SRR1_NOTFOUND != 0 }
         }
-        0x1000 => Event::FpUnavailable,
+        0x1000 => Exception::FpUnavailable,
         _ => classify_common(tf),
     }
 }

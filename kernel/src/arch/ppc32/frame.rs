@@ -3,7 +3,7 @@
 //!
 //! The entry code (entry.S) saves all user-visible state into a `TrapFrame`
 //! on the kernel stack; `trap_dispatch` (trap.rs, with the family's
-//! `classify` for the vectors that differ) decodes the vector into an `Event`
+//! `classify` for the vectors that differ) decodes the vector into an `Exception`
 //! and hands both to the generic kernel (`crate::trap`).
 
 /// Everything an exception saves; `#[repr(C)]` because head.S writes it at
@@ -102,7 +102,28 @@ const fn starts_with(text: &[u8], at: usize, prefix: &[u8]) -> bool {
 // The MSR bits are the signal frame's too (its saved MSR word): defined once,
 // in sigil-core, next to the rules sigreturn applies to them.
 use sigil_core::layout::KERNELBASE;
+use sigil_core::signal::frame::{
+    frame_msr, sanitize_user_msr, PT_CCR, PT_CTR, PT_DAR, PT_DSISR, PT_LNK, PT_MQ, PT_MSR, PT_NIP,
+    PT_ORIG_R3, PT_RESULT, PT_TRAP, PT_XER,
+};
 pub use sigil_core::signal::frame::{MSR_FP, MSR_PR, MSR_USER};
+
+/// The mc_gregs words from PT_NIP on (the registers after r31).
+pub const PT_TAIL: usize = PT_RESULT + 1 - PT_NIP;
+/// The words sigreturn takes back from them: PT_NIP ..= PT_CCR.
+pub const PT_RESTORED: usize = PT_CCR + 1 - PT_NIP;
+/// `pt_tail`'s literal lists them in this order.
+const TAIL_ORDER: [usize; PT_TAIL] = [
+    PT_NIP, PT_MSR, PT_ORIG_R3, PT_CTR, PT_LNK, PT_XER, PT_CCR, PT_MQ, PT_TRAP, PT_DAR, PT_DSISR,
+    PT_RESULT,
+];
+const _: () = {
+    let mut i = 0;
+    while i < PT_TAIL {
+        assert!(TAIL_ORDER[i] == PT_NIP + i);
+        i += 1;
+    }
+};
 
 /// CR0[SO]: set in the saved CR when a syscall fails (r3 then holds errno).
 const CR0_SO: u32 = 0x1000_0000;
@@ -216,6 +237,103 @@ impl TrapFrame {
         self.gpr[2] = tls;
     }
 
+    /// The user program counter (NIP): the instruction that trapped, or the
+    /// one after `sc`.
+    #[inline(always)]
+    pub fn pc(&self) -> u32 {
+        self.nip
+    }
+
+    /// Where the thread resumes in user mode (exec's entry, a handler).
+    #[inline(always)]
+    pub fn set_pc(&mut self, pc: u32) {
+        self.nip = pc;
+    }
+
+    /// Steps past the instruction at `pc` (one the kernel emulated).
+    pub fn skip_insn(&mut self) {
+        self.nip += 4;
+    }
+
+    /// The return address (LR): where a handler's `blr` goes.
+    pub fn return_address(&self) -> u32 {
+        self.lr
+    }
+
+    #[inline(always)]
+    pub fn set_return_address(&mut self, lr: u32) {
+        self.lr = lr;
+    }
+
+    /// Fresh user state, as exec starts it: user mode, interrupts and
+    /// translation on, FP off (`MSR_USER`).
+    pub fn set_user_mode(&mut self) {
+        self.msr = MSR_USER;
+    }
+
+    /// A handler runs in the kernel's user mode, whatever the interrupted
+    /// code had (`sanitize_user_msr`), with FP off until it uses FP.
+    #[inline(always)]
+    pub fn reset_user_mode(&mut self) {
+        self.msr = sanitize_user_msr(self.msr);
+    }
+
+    /// The FP unit is on for the user thread (MSR[FP]): its FP registers
+    /// are live in the CPU (lazy FP, `FpUnavailable`).
+    pub fn enable_fp(&mut self) {
+        self.msr |= MSR_FP;
+    }
+
+    /// The FP unit is off for the user thread: its next FP instruction traps
+    /// (its FP registers were saved, or a new thread has none live).
+    #[inline(always)]
+    pub fn disable_fp(&mut self) {
+        self.msr &= !MSR_FP;
+    }
+
+    /// The general registers r0..r31, as a signal frame's mc_gregs starts.
+    #[inline(always)]
+    pub fn gprs(&self) -> &[u32; 32] {
+        &self.gpr
+    }
+
+    #[inline(always)]
+    pub fn gprs_mut(&mut self) -> &mut [u32; 32] {
+        &mut self.gpr
+    }
+
+    /// The general registers and CR, for the FP emulator's loads, stores
+    /// and compares.
+    pub fn gprs_cr_mut(&mut self) -> (&mut [u32; 32], &mut u32) {
+        (&mut self.gpr, &mut self.cr)
+    }
+
+    /// The mc_gregs words after r31, in PT_* order from PT_NIP (`TAIL_ORDER`
+    /// checks it), the MSR word as a frame stores it (`frame_msr`): PT_MQ
+    /// and PT_RESULT are 0. A literal, not stores by index: one run of words.
+    #[inline(always)]
+    pub fn pt_tail(&self, fp_saved: bool) -> [u32; PT_TAIL] {
+        let msr = frame_msr(self.msr, fp_saved);
+        let (nip, r3, ctr, lr, xer, cr) =
+            (self.nip, self.orig_r3, self.ctr, self.lr, self.xer, self.cr);
+        [nip, msr, r3, ctr, lr, xer, cr, 0, self.trap, self.dar, self.dsisr, 0]
+    }
+
+    /// sigreturn: the registers back from a frame's PT_NIP ..= PT_CCR words
+    /// (Linux `restore_user_regs`), the MSR the kernel's, never the frame's
+    /// (`sanitize_user_msr`).
+    #[inline(always)]
+    pub fn set_pt_tail(&mut self, tail: &[u32; PT_RESTORED]) {
+        let reg = |pt: usize| tail[pt - PT_NIP];
+        self.nip = reg(PT_NIP);
+        self.msr = sanitize_user_msr(reg(PT_MSR));
+        self.orig_r3 = reg(PT_ORIG_R3);
+        self.ctr = reg(PT_CTR);
+        self.lr = reg(PT_LNK);
+        self.xer = reg(PT_XER);
+        self.cr = reg(PT_CCR);
+    }
+
     /// A signal handler's arguments: r3 = signal, r4 = siginfo or sigcontext,
     /// and for an SA_SIGINFO handler r5 = ucontext, r6 = siginfo again.
     pub fn set_handler_args(&mut self, args: [u32; 2], rt: Option<[u32; 2]>) {
@@ -230,10 +348,10 @@ impl TrapFrame {
 
 /// What an exception means, in words the generic kernel understands.
 /// (The 8xx, having no FPU, reports FP instructions as `FpUnavailable`, to be
-/// emulated, and never produces `FpException`.)
+/// emulated, and never produces `FpEnabled`.)
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(sigil_arch = "mpc8xx", allow(dead_code))]
-pub enum Event {
+pub enum Exception {
     Syscall,
     /// A data or instruction access that the MMU refused. `missing`: no
     /// translation (a reload may fix it); otherwise a protection violation.
@@ -248,7 +366,8 @@ pub enum Event {
     IllegalInstruction,
     PrivilegedInstruction,
     TrapInstruction,
-    FpException,
+    /// A floating-point enabled exception (a program check with SRR1[FP]).
+    FpEnabled,
     Alignment {
         ea: u32,
     },

@@ -37,7 +37,7 @@ impl BootInfo {
         let cmdline = match facts.bootargs {
             [] => 0,
             // The property's NUL follows it in the blob.
-            args => crate::mm::to_phys(args.as_ptr() as usize) as u32,
+            args => sigil_core::layout::to_phys(args.as_ptr() as usize) as u32,
         };
         BootInfo {
             ram_size: start + size,

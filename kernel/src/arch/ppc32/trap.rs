@@ -1,11 +1,11 @@
 //! The first Rust code every exception runs: entry.S calls `trap_dispatch`
 //! with the saved `TrapFrame`. The vector number and its status registers
-//! become a machine-neutral `Event` for the generic kernel (`crate::trap`).
+//! become a machine-neutral `Exception` for the generic kernel (`crate::trap`).
 //! The vectors every 32-bit PowerPC shares are decoded here; those a family
 //! does its own way (page faults, FP unavailable) by its `classify`, which
 //! hands the rest to `classify_common`.
 
-use super::frame::{Event, TrapFrame, VEC_SYSCALL};
+use super::frame::{Exception, TrapFrame, VEC_SYSCALL};
 
 const SRR1_PROGRAM_FP: u32 = 0x0010_0000;
 const SRR1_PROGRAM_ILLEGAL: u32 = 0x0008_0000;
@@ -13,18 +13,18 @@ const SRR1_PROGRAM_PRIV: u32 = 0x0004_0000;
 const SRR1_PROGRAM_TRAP: u32 = 0x0002_0000;
 
 /// Decodes the vectors every family has, at the same offsets.
-pub fn classify_common(tf: &TrapFrame) -> Event {
+pub fn classify_common(tf: &TrapFrame) -> Exception {
     match tf.trap {
-        0x500 => Event::External,
-        0x600 => Event::Alignment { ea: tf.dar },
-        0x700 if tf.msr & SRR1_PROGRAM_FP != 0 => Event::FpException,
-        0x700 if tf.msr & SRR1_PROGRAM_ILLEGAL != 0 => Event::IllegalInstruction,
-        0x700 if tf.msr & SRR1_PROGRAM_PRIV != 0 => Event::PrivilegedInstruction,
-        0x700 if tf.msr & SRR1_PROGRAM_TRAP != 0 => Event::TrapInstruction,
-        0x900 => Event::Timer,
-        VEC_SYSCALL => Event::Syscall,
-        0xd00 => Event::Trace,
-        _ => Event::Unexpected,
+        0x500 => Exception::External,
+        0x600 => Exception::Alignment { ea: tf.dar },
+        0x700 if tf.msr & SRR1_PROGRAM_FP != 0 => Exception::FpEnabled,
+        0x700 if tf.msr & SRR1_PROGRAM_ILLEGAL != 0 => Exception::IllegalInstruction,
+        0x700 if tf.msr & SRR1_PROGRAM_PRIV != 0 => Exception::PrivilegedInstruction,
+        0x700 if tf.msr & SRR1_PROGRAM_TRAP != 0 => Exception::TrapInstruction,
+        0x900 => Exception::Timer,
+        VEC_SYSCALL => Exception::Syscall,
+        0xd00 => Exception::Trace,
+        _ => Exception::Unexpected,
     }
 }
 
@@ -32,7 +32,7 @@ pub fn classify_common(tf: &TrapFrame) -> Event {
 extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
     // SRR1's upper half holds the exception's reason bits, not MSR state
     // (`classify` reads them); QEMU's rfi would copy them into the MSR, so
-    // they go before `handle`. The common case first, with no `Event` at
+    // they go before `handle`. The common case first, with no `Exception` at
     // all: `classify` returns one through memory, and `handle` (out of
     // line) saves the registers the rare cases need.
     if tf.is_syscall() && tf.is_user() {
