@@ -24,6 +24,8 @@
 
 use alloc::vec::Vec;
 
+use sigil_core::abi::Errno;
+
 use super::{context, frames, to_virt, PAGE_SIZE, TASK_SIZE};
 use crate::arch::{Arch, Mmu};
 
@@ -59,6 +61,16 @@ pub enum Fault {
     Bad,
     /// Out of physical memory.
     NoMem,
+}
+
+/// What a system call says for a fault it meets.
+impl From<Fault> for Errno {
+    fn from(f: Fault) -> Errno {
+        match f {
+            Fault::Bad => Errno::EFAULT,
+            Fault::NoMem => Errno::ENOMEM,
+        }
+    }
 }
 
 /// The most areas one address space may have (Linux's vm.max_map_count is
@@ -338,6 +350,54 @@ impl AddressSpace {
     /// Physical address behind user address `ea`, if mapped (for the loader).
     pub fn phys(&mut self, ea: u32) -> Option<usize> {
         self.lookup(ea).map(|p| Arch::pte_phys(p) + (ea as usize & (PAGE_SIZE - 1)))
+    }
+
+    /// Copies `bytes` to user address `ea` through the physical frames,
+    /// filling missing pages with their area's protection: for a space that
+    /// is not running (exec's, a new process's), and for memory the kernel
+    /// fills whatever the program may do to it (a private file mapping, a
+    /// forked child's CLONE_CHILD_SETTID). No window is opened: the kernel
+    /// writes the frames through its own mapping, as Linux's
+    /// `access_process_vm` does.
+    pub fn write_bytes(&mut self, mut ea: u32, mut bytes: &[u8]) -> Result<(), Fault> {
+        while !bytes.is_empty() {
+            let phys = match self.phys(ea) {
+                Some(p) => p,
+                None => {
+                    let prot = self.area(ea).ok_or(Fault::Bad)?.prot;
+                    let f = frames::alloc().ok_or(Fault::NoMem)?;
+                    self.map(ea & !(PAGE_SIZE as u32 - 1), f, prot)?;
+                    f + (ea as usize & (PAGE_SIZE - 1))
+                }
+            };
+            let n = (PAGE_SIZE - (phys & (PAGE_SIZE - 1))).min(bytes.len());
+            // SAFETY: phys..phys+n lies in one frame this space holds.
+            unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), to_virt(phys) as *mut u8, n) };
+            ea += n as u32;
+            bytes = &bytes[n..];
+        }
+        Ok(())
+    }
+
+    /// Up to `len` bytes from user address `ea` through the physical
+    /// frames (another process's memory, for /proc): stops at the first
+    /// page that is not there, and gives nothing if `len` bytes cannot be
+    /// allocated.
+    pub fn read_bytes(&mut self, mut ea: u32, len: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        if out.try_reserve_exact(len).is_err() {
+            return out;
+        }
+        while out.len() < len {
+            let Some(phys) = self.phys(ea) else { break };
+            let n = (PAGE_SIZE - (phys & (PAGE_SIZE - 1))).min(len - out.len());
+            // SAFETY: phys..phys+n lies in one frame this space holds.
+            out.extend_from_slice(unsafe {
+                core::slice::from_raw_parts(to_virt(phys) as *const u8, n)
+            });
+            ea += n as u32;
+        }
+        out
     }
 
     /// Finds a free, page-aligned range of `len` bytes below `top` (mmap without a hint).

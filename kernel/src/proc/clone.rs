@@ -95,7 +95,7 @@ fn write_child_tid(g: &mut super::Group, ctid: u32, id: u32) {
     if g.space.as_ref().zip(ours).is_some_and(|(a, b)| Rc::ptr_eq(a, b)) {
         let _ = put_user(ctid, id);
     } else if let Some(space) = g.try_space() {
-        let _ = super::exec::write_phys(space, ctid, &id.to_be_bytes());
+        let _ = space.write_bytes(ctid, &id.to_be_bytes());
     }
 }
 

@@ -17,8 +17,8 @@ use sigil_core::script::{self, ScriptError};
 
 use crate::arch::{self, TrapFrame};
 use crate::kcell::KCell;
-use crate::mm::space::{AddressSpace, Fault, Prot};
-use crate::mm::{self, frames, PAGE_SIZE, TASK_SIZE};
+use crate::mm::space::{AddressSpace, Prot};
+use crate::mm::{PAGE_SIZE, TASK_SIZE};
 use crate::uaccess::{read_cstr_into, CstrError};
 
 /// The stack grows down from here; 8 MiB are reserved for it (RLIMIT_STACK).
@@ -34,51 +34,6 @@ fn errno(e: ExecError) -> Errno {
         ExecError::NoMem => Errno::ENOMEM,
         _ => Errno::EFAULT,
     }
-}
-
-/// Copies `bytes` to user address `ea` of `space` through its physical
-/// frames, filling missing pages with their area's protection: for a space
-/// that is not running yet (exec's, a new process's), and for memory the
-/// kernel fills whatever the program may do to it (a private file mapping,
-/// `syscall::mem`).
-pub fn write_phys(space: &mut AddressSpace, mut ea: u32, mut bytes: &[u8]) -> Result<(), Errno> {
-    while !bytes.is_empty() {
-        let phys = match space.phys(ea) {
-            Some(p) => p,
-            None => {
-                let prot = space.area(ea).ok_or(Errno::EFAULT)?.prot;
-                let f = frames::alloc().ok_or(Errno::ENOMEM)?;
-                space.map(ea & !0xfff, f, prot).map_err(|_| Errno::ENOMEM)?;
-                f + (ea as usize & 0xfff)
-            }
-        };
-        let n = (PAGE_SIZE - (phys & 0xfff)).min(bytes.len());
-        // SAFETY: phys..phys+n lies in one frame owned by `space`.
-        unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), mm::to_virt(phys) as *mut u8, n) };
-        ea += n as u32;
-        bytes = &bytes[n..];
-    }
-    Ok(())
-}
-
-/// Up to `len` bytes from user address `ea` of `space`, through its
-/// physical frames (another process's memory, for /proc): stops at the
-/// first page that is not there.
-pub fn read_phys(space: &mut AddressSpace, mut ea: u32, len: usize) -> Vec<u8> {
-    let mut out = Vec::new();
-    if out.try_reserve_exact(len).is_err() {
-        return out;
-    }
-    while out.len() < len {
-        let Some(phys) = space.phys(ea) else { break };
-        let n = (PAGE_SIZE - (phys & 0xfff)).min(len - out.len());
-        // SAFETY: phys..phys+n lies in one frame owned by `space`.
-        out.extend_from_slice(unsafe {
-            core::slice::from_raw_parts(mm::to_virt(phys) as *const u8, n)
-        });
-        ea += n as u32;
-    }
-    out
 }
 
 fn page_floor(a: u32) -> u32 {
@@ -154,7 +109,7 @@ pub fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]], limits: &Limits) -> Resu
         }
         space.add_area(start, end, prot, false);
         let data = &file_data[seg.file_offset as usize..(seg.file_offset + seg.filesz) as usize];
-        write_phys(&mut space, seg.vaddr, data)?;
+        space.write_bytes(seg.vaddr, data)?;
     }
     space.brk_start = page_ceil(plan.brk_start);
     space.brk = space.brk_start;
@@ -188,7 +143,7 @@ pub fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]], limits: &Limits) -> Resu
         hwcap2: 0,
     };
     let image = build_stack(&spec, STACK_TOP).map_err(errno)?;
-    write_phys(&mut space, image.sp, &image.bytes)?;
+    space.write_bytes(image.sp, &image.bytes)?;
 
     let mut tf = TrapFrame::default();
     tf.set_sp(image.sp);
@@ -333,13 +288,4 @@ fn de_thread() -> Result<(), Errno> {
 
 fn exec_chan(tid: u32) -> usize {
     super::Chan::Exec.of(tid)
-}
-
-impl From<Fault> for Errno {
-    fn from(f: Fault) -> Errno {
-        match f {
-            Fault::Bad => Errno::EFAULT,
-            Fault::NoMem => Errno::ENOMEM,
-        }
-    }
 }

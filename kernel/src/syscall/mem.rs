@@ -12,7 +12,7 @@ use crate::fs::File;
 use crate::mm::space::{AddressSpace, Prot};
 use crate::mm::{PAGE_SIZE, TASK_SIZE};
 use crate::proc;
-use crate::proc::exec::{write_phys, MMAP_TOP};
+use crate::proc::exec::MMAP_TOP;
 
 const PAGE: u32 = PAGE_SIZE as u32;
 
@@ -134,7 +134,7 @@ impl MappedFile {
         };
         let mut at = start;
         data.borrow().chunks(off, len, |bytes| {
-            write_phys(space, at, bytes)?;
+            space.write_bytes(at, bytes)?;
             at += bytes.len() as u32;
             Ok(())
         })

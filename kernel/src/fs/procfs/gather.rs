@@ -49,7 +49,7 @@ fn user_bytes(g: &mut Group, range: core::ops::Range<u32>) -> Vec<u8> {
     let len = range.len().min(super::FILE_MAX);
     let zombie = g.zombie;
     match g.try_space() {
-        Some(space) if !zombie => proc::exec::read_phys(space, range.start, len),
+        Some(space) if !zombie => space.read_bytes(range.start, len),
         _ => Vec::new(),
     }
 }
