@@ -76,6 +76,12 @@ impl Limits {
         self.0[resource as usize].cur
     }
 
+    /// How many descriptors the process may have: RLIMIT_NOFILE's soft
+    /// limit (`set` keeps it at most NR_OPEN).
+    pub fn nofile(&self) -> usize {
+        self.cur(RLIMIT_NOFILE) as usize
+    }
+
     /// setrlimit: `privileged` may raise a hard limit; nobody may raise
     /// RLIMIT_NOFILE's past NR_OPEN.
     pub fn set(&mut self, resource: u32, new: Limit, privileged: bool) -> Result<(), Errno> {
@@ -143,7 +149,7 @@ mod tests {
         let mut l = Limits::boot(PROCS);
         let low = Limit { cur: 16, max: 32 };
         assert_eq!(l.set(RLIMIT_NOFILE, low, false), Ok(()));
-        assert_eq!(l.cur(RLIMIT_NOFILE), 16);
+        assert_eq!((l.cur(RLIMIT_NOFILE), l.nofile()), (16, 16));
         // The soft limit may move up to the hard one, by anyone.
         assert_eq!(l.set(RLIMIT_NOFILE, Limit { cur: 32, max: 32 }, false), Ok(()));
         let up = Limit { cur: 32, max: 64 };

@@ -219,13 +219,13 @@ pub struct Fd {
     pub cloexec: bool,
 }
 
-/// A process's descriptors: index = fd number.
+/// A process's descriptors: index = fd number. New ones are made below
+/// a `limit` the caller passes: the process's RLIMIT_NOFILE soft limit
+/// (`Limits::nofile`); those already open stay when it is lowered, as on
+/// Linux.
 #[derive(Clone)]
 pub struct FdTable {
     fds: Vec<Option<Fd>>,
-    /// New descriptors are below this: the process's RLIMIT_NOFILE soft
-    /// limit (`syscall::misc` keeps it in step with the limit table).
-    limit: usize,
 }
 
 /// The table's size: RLIMIT_NOFILE can be no higher.
@@ -239,17 +239,7 @@ impl FdTable {
         let node = dev.and_then(|d| walk::child(&d, "console")).expect("devices::populate at boot");
         let c = devices::open("/dev/console", &node, flags::O_RDWR);
         let fd = || Some(Fd { file: c.clone(), cloexec: false });
-        FdTable { fds: alloc::vec![fd(), fd(), fd()], limit: MAX_FDS }
-    }
-
-    /// RLIMIT_NOFILE's soft limit: descriptors from here on cannot be made
-    /// (those already open stay, as on Linux).
-    pub fn limit(&self) -> usize {
-        self.limit
-    }
-
-    pub fn set_limit(&mut self, limit: u64) {
-        self.limit = limit.min(MAX_FDS as u64) as usize;
+        FdTable { fds: alloc::vec![fd(), fd(), fd()] }
     }
 
     pub fn get(&self, fd: u32) -> Result<&Arc<File>, Errno> {
@@ -268,9 +258,15 @@ impl FdTable {
         Ok(())
     }
 
-    /// Installs `file` at the lowest free descriptor >= `min`.
-    pub fn install(&mut self, file: Arc<File>, min: usize, cloexec: bool) -> Result<u32, Errno> {
-        let slot = (min..self.limit)
+    /// Installs `file` at the lowest free descriptor >= `min` and < `limit`.
+    pub fn install(
+        &mut self,
+        file: Arc<File>,
+        min: usize,
+        cloexec: bool,
+        limit: usize,
+    ) -> Result<u32, Errno> {
+        let slot = (min..limit)
             .find(|&i| self.fds.get(i).is_none_or(|f| f.is_none()))
             .ok_or(Errno::EMFILE)?;
         if slot >= self.fds.len() {
@@ -288,9 +284,10 @@ impl FdTable {
         fd: u32,
         file: Arc<File>,
         cloexec: bool,
+        limit: usize,
     ) -> Result<Option<Fd>, Errno> {
         let i = fd as usize;
-        if i >= self.limit {
+        if i >= limit {
             return Err(Errno::EBADF);
         }
         if i >= self.fds.len() {

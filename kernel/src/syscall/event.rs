@@ -12,6 +12,7 @@ use sigil_core::eventfd::{Counter, EFD_CLOEXEC, EFD_NONBLOCK};
 use sigil_core::signal::SigInfo;
 use sigil_core::time::{timerfd, Layout};
 
+use super::fs::install;
 use super::SysResult;
 use crate::event::{epoll, eventfd, pidfd, signalfd, timerfd as tfd};
 use crate::proc;
@@ -20,7 +21,7 @@ use crate::proc;
 pub fn eventfd2(initval: u32, flags: u32) -> SysResult {
     let counter = Counter::new(initval, flags)?;
     let file = eventfd::new(counter, flags & EFD_NONBLOCK);
-    proc::group().files.install(file, 0, flags & EFD_CLOEXEC != 0)
+    install(file, flags & EFD_CLOEXEC != 0)
 }
 
 /// signalfd4(fd, mask, sizemask, flags): a new signalfd for `mask` (fd -1)
@@ -40,7 +41,7 @@ pub fn signalfd4(fd: u32, mask: u32, sizemask: u32, flags: u32) -> SysResult {
     }
     if fd as i32 == -1 {
         let file = signalfd::new(mask, flags & SFD_NONBLOCK);
-        return proc::group().files.install(file, 0, flags & SFD_CLOEXEC != 0);
+        return install(file, flags & SFD_CLOEXEC != 0);
     }
     proc::group().files.get(fd)?.set_signal_mask(mask)?;
     Ok(fd)
@@ -58,7 +59,7 @@ pub fn pidfd_open(pid: u32, flags: u32) -> SysResult {
     if proc::get(pid).is_none() {
         return Err(if proc::thread(pid).is_some() { Errno::EINVAL } else { Errno::ESRCH });
     }
-    proc::group().files.install(pidfd::new(pid, flags), 0, true)
+    install(pidfd::new(pid, flags), true)
 }
 
 /// pidfd_send_signal(pidfd, sig, info, flags): kill() to the process the
@@ -96,7 +97,7 @@ pub fn pidfd_send_signal(fd: u32, sig: u32, uinfo: u32, flags: u32) -> SysResult
 pub fn timerfd_create(clockid: u32, flags: u32) -> SysResult {
     timerfd::check_create(clockid, flags)?;
     let file = tfd::new(clockid, flags);
-    proc::group().files.install(file, 0, flags & timerfd::TFD_CLOEXEC != 0)
+    install(file, flags & timerfd::TFD_CLOEXEC != 0)
 }
 
 /// timerfd_settime(fd, flags, new, old) and timerfd_settime64, in Linux's
@@ -134,7 +135,7 @@ pub fn epoll_create1(flags: u32) -> SysResult {
     if flags & !EPOLL_CLOEXEC != 0 {
         return Err(Errno::EINVAL);
     }
-    proc::group().files.install(epoll::new(), 0, flags != 0)
+    install(epoll::new(), flags != 0)
 }
 
 /// epoll_ctl(epfd, op, fd, event), in Linux's order: a bad `event` (not

@@ -130,6 +130,22 @@ fn file(fd: u32) -> Result<Arc<File>, Errno> {
     proc::group().files.get(fd).cloned()
 }
 
+/// A new descriptor for `file`: the lowest free one, below the caller's
+/// RLIMIT_NOFILE (EMFILE when there is none).
+pub fn install(file: Arc<File>, cloexec: bool) -> SysResult {
+    let g = proc::group();
+    g.files.install(file, 0, cloexec, g.limits.nofile())
+}
+
+/// dup2/dup3's half: `file` at exactly `new`, below RLIMIT_NOFILE (EBADF
+/// past it, as Linux). What was there is dropped after the table is let go.
+fn install_at(new: u32, file: Arc<File>, cloexec: bool) -> SysResult {
+    let g = proc::group();
+    let replaced = g.files.install_at(new, file, cloexec, g.limits.nofile())?;
+    drop(replaced);
+    Ok(new)
+}
+
 /// pipe2(fds, flags): fds[0] the read end, fds[1] the write end.
 pub fn pipe2(fds: u32, flags: u32) -> SysResult {
     if flags & !(O_CLOEXEC | O_NONBLOCK) != 0 {
@@ -137,12 +153,11 @@ pub fn pipe2(fds: u32, flags: u32) -> SysResult {
     }
     let (r, w) = pipe::new(flags)?;
     let cloexec = flags & O_CLOEXEC != 0;
-    let t = &mut proc::group().files;
-    let rfd = t.install(r, 0, cloexec)?;
-    let wfd = match t.install(w, 0, cloexec) {
+    let rfd = install(r, cloexec)?;
+    let wfd = match install(w, cloexec) {
         Ok(fd) => fd,
         Err(e) => {
-            let old = t.close(rfd);
+            let old = proc::group().files.close(rfd);
             drop(old);
             return Err(e);
         }
@@ -166,7 +181,7 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
     let follow = flags & O_NOFOLLOW == 0;
     if let Some(entry) = procfs::claim(dirfd, &name, follow) {
         let file = procfs::open(entry?, flags, follow)?;
-        return proc::group().files.install(file, 0, flags & O_CLOEXEC != 0);
+        return install(file, flags & O_CLOEXEC != 0);
     }
     let (node, created) = open_node(dirfd, &name, flags, mode)?;
     let accmode = flags & O_ACCMODE;
@@ -203,7 +218,7 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
         Kind::Fifo(fifo) => pipe::open_fifo(fifo, &node, flags)?,
         Kind::Symlink(_) => return Err(Errno::ELOOP),
     };
-    proc::group().files.install(file, 0, flags & O_CLOEXEC != 0)
+    install(file, flags & O_CLOEXEC != 0)
 }
 
 /// The inode openat opens, and whether this call made it: looked up, or
@@ -251,7 +266,7 @@ pub fn open(path: u32, flags: u32, mode: u32) -> SysResult {
 
 pub fn dup(fd: u32) -> SysResult {
     let f = file(fd)?;
-    proc::group().files.install(f, 0, false)
+    install(f, false)
 }
 
 /// dup2: newfd == oldfd is a no-op once oldfd is known to be valid.
@@ -260,9 +275,7 @@ pub fn dup2(old: u32, new: u32) -> SysResult {
     if old == new {
         return Ok(new);
     }
-    let replaced = proc::group().files.install_at(new, f, false)?;
-    drop(replaced);
-    Ok(new)
+    install_at(new, f, false)
 }
 
 /// dup3: like dup2, but equal descriptors are EINVAL and O_CLOEXEC is the
@@ -272,9 +285,7 @@ pub fn dup3(old: u32, new: u32, flags: u32) -> SysResult {
         return Err(Errno::EINVAL);
     }
     let f = file(old)?;
-    let replaced = proc::group().files.install_at(new, f, flags & O_CLOEXEC != 0)?;
-    drop(replaced);
-    Ok(new)
+    install_at(new, f, flags & O_CLOEXEC != 0)
 }
 
 /// fcntl64 (and fcntl): descriptor and status flags, F_DUPFD. Locks and the
@@ -287,14 +298,16 @@ pub fn fcntl(fd: u32, cmd: u32, arg: u32) -> SysResult {
     const F_SETFL: u32 = 4;
     const F_DUPFD_CLOEXEC: u32 = 1030;
     const FD_CLOEXEC: u32 = 1;
-    let t = &mut proc::group().files;
+    let g = proc::group();
+    let limit = g.limits.nofile();
+    let t = &mut g.files;
     let e = t.entry(fd)?.clone();
     match cmd {
         F_DUPFD | F_DUPFD_CLOEXEC => {
-            if arg as usize >= t.limit() {
+            if arg as usize >= limit {
                 return Err(Errno::EINVAL);
             }
-            t.install(e.file, arg as usize, cmd == F_DUPFD_CLOEXEC)
+            t.install(e.file, arg as usize, cmd == F_DUPFD_CLOEXEC, limit)
         }
         F_GETFD => Ok(if e.cloexec { FD_CLOEXEC } else { 0 }),
         F_SETFD => t.set_cloexec(fd, arg & FD_CLOEXEC != 0).map(|_| 0),

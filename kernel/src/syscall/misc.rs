@@ -1,7 +1,7 @@
 //! System information: uname, rlimits, getrandom, reboot.
 
 use sigil_core::abi::Errno;
-use sigil_core::rlimit::{self, Limit, RLIMIT_NOFILE};
+use sigil_core::rlimit::{self, Limit};
 
 use super::SysResult;
 use crate::arch;
@@ -45,11 +45,7 @@ fn target(pid: u32) -> Result<&'static mut crate::proc::Group, Errno> {
 /// says.
 fn set_limit(g: &mut crate::proc::Group, resource: u32, new: Limit) -> Result<(), Errno> {
     let privileged = crate::cred::current().privileged();
-    g.limits.set(resource, new, privileged)?;
-    if resource == RLIMIT_NOFILE {
-        g.files.set_limit(new.cur);
-    }
-    Ok(())
+    g.limits.set(resource, new, privileged)
 }
 
 /// The 32-bit `struct rlimit` of getrlimit/setrlimit: RLIM_INFINITY is ~0.

@@ -37,7 +37,7 @@ fn open_file(fd: i32) -> Option<alloc::sync::Arc<crate::fs::File>> {
 /// negative fd is skipped (revents 0, never counted); an unopened one is
 /// POLLNVAL.
 fn do_poll(fds: u32, n: u32, deadline: Option<u64>) -> Result<Waited, Errno> {
-    if n as usize > crate::proc::group().files.limit() {
+    if n as usize > crate::proc::group().limits.nofile() {
         return Err(Errno::EINVAL);
     }
     let mut watch = Vec::with_capacity(n as usize);
