@@ -197,6 +197,10 @@ impl AddressSpace {
             Some(p) => p,
             None => {
                 let phys = frames::alloc().ok_or(Fault::NoMem)?;
+                if area.prot.exec {
+                    // The zeroes were stored through the data cache.
+                    crate::arch::sync_icache_range(to_virt(phys), PAGE_SIZE);
+                }
                 self.map(page, phys, area.prot)?;
                 self.lookup(page).expect("just mapped")
             }
@@ -373,6 +377,11 @@ impl AddressSpace {
             let n = (PAGE_SIZE - (phys & (PAGE_SIZE - 1))).min(bytes.len());
             // SAFETY: phys..phys+n lies in one frame this space holds.
             unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), to_virt(phys) as *mut u8, n) };
+            if self.area(ea).is_some_and(|a| a.prot.exec) {
+                // Program text, stored through the data cache: fetch must
+                // see it, not what the frame held before (`sync_icache_range`).
+                crate::arch::sync_icache_range(to_virt(phys), n);
+            }
             ea += n as u32;
             bytes = &bytes[n..];
         }

@@ -23,7 +23,9 @@ use mpc83xx as platform;
 pub use platform::{early_init, power_off, rtc_seconds, MACHINE};
 
 pub use super::ppc32::context::FpState;
-pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, skip_faulted_access};
+pub use super::ppc32::cpu::{
+    emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_range,
+};
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Exception, TrapFrame, PT_RESTORED};
 pub use trap::classify;
 
@@ -109,19 +111,9 @@ pub fn hwcap() -> u32 {
 /// Cache block size: glibc's memset uses dcbz with it (AT_DCACHEBSIZE).
 pub const CACHE_BLOCK: u32 = 32;
 
-/// Makes freshly written instructions at [addr, addr + len) visible to
-/// instruction fetch (the signal trampoline): write the data cache back,
-/// invalidate the instruction cache.
+/// Makes freshly written instructions at user [addr, addr + len) visible to
+/// instruction fetch (the signal trampoline). A segment's Ks key does not
+/// stop the cache instructions, so no window is needed.
 pub fn sync_icache(addr: u32, len: u32) {
-    let mut a = addr & !(CACHE_BLOCK - 1);
-    while a < addr + len {
-        // SAFETY: dcbst/icbi on a user address the caller just wrote; they
-        // cannot change memory contents.
-        unsafe {
-            core::arch::asm!("dcbst 0, {0}", "sync", "icbi 0, {0}", in(reg_nonzero) a, options(nostack))
-        };
-        a += CACHE_BLOCK;
-    }
-    // SAFETY: a context-synchronising barrier.
-    unsafe { core::arch::asm!("sync", "isync", options(nostack)) };
+    sync_icache_range(addr as usize, len as usize)
 }

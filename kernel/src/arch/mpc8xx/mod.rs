@@ -17,7 +17,9 @@ mod smc;
 mod trap;
 
 pub use super::ppc32::context::FpState;
-pub use super::ppc32::cpu::{emulate_privileged, idle, pvr, skip_faulted_access};
+pub use super::ppc32::cpu::{
+    emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_range,
+};
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Exception, TrapFrame, PT_RESTORED};
 pub use super::ppc32::BootInfo;
 pub use boot::rtc_seconds;
@@ -103,17 +105,7 @@ pub const CACHE_BLOCK: u32 = 16;
 pub fn sync_icache(addr: u32, len: u32) {
     let kuap = kuap::save_and_lock();
     kuap::unlock_read(addr, addr + len);
-    let mut a = addr & !(CACHE_BLOCK - 1);
-    while a < addr + len {
-        // SAFETY: dcbst/icbi on a user address the caller just wrote; they
-        // cannot change memory contents.
-        unsafe {
-            core::arch::asm!("dcbst 0, {0}", "sync", "icbi 0, {0}", in(reg_nonzero) a, options(nostack))
-        };
-        a += CACHE_BLOCK;
-    }
-    // SAFETY: a context-synchronising barrier.
-    unsafe { core::arch::asm!("sync", "isync", options(nostack)) };
+    sync_icache_range(addr as usize, len as usize);
     kuap::lock();
     kuap::restore(kuap);
 }

@@ -46,6 +46,28 @@ fn set_decrementer(ticks: u32) {
     unsafe { core::arch::asm!("mtdec {0}", in(reg) ticks, options(nomem, nostack)) };
 }
 
+/// Makes instructions just stored at [addr, addr + len) visible to
+/// instruction fetch. The 750's, the e300's and the 8xx's instruction caches
+/// do not snoop the data cache: `dcbst` writes each block back to memory,
+/// `icbi` drops any stale copy of it from the instruction cache (both act on
+/// the physical block, whatever address names it), and `sync; isync` waits
+/// for them (Linux's `flush_icache_range`). The caller makes `addr` reachable:
+/// kernel addresses always are; a family guards user ones (`sync_icache`).
+pub fn sync_icache_range(addr: usize, len: usize) {
+    let block = crate::arch::CACHE_BLOCK as usize;
+    let mut a = addr & !(block - 1);
+    while a < addr + len {
+        // SAFETY: dcbst/icbi on an address the caller just wrote; they
+        // cannot change memory contents.
+        unsafe {
+            core::arch::asm!("dcbst 0, {0}", "sync", "icbi 0, {0}", in(reg_nonzero) a, options(nostack))
+        };
+        a += block;
+    }
+    // SAFETY: a context-synchronising barrier.
+    unsafe { core::arch::asm!("sync", "isync", options(nostack)) };
+}
+
 /// Lets one interrupt in (nothing to run until one arrives).
 pub fn idle() {
     // SAFETY: interrupts are enabled only here, where the kernel holds no
