@@ -115,7 +115,9 @@ impl<D: Direction> UserWindow<D> {
         if end > TASK_SIZE {
             return Err(Efault);
         }
-        debug_assert!(OPEN_END.load(Ordering::Relaxed) == 0, "nested user window");
+        if OPEN_END.load(Ordering::Relaxed) != 0 {
+            broken("a window opened inside another");
+        }
         WINDOWS.store(WINDOWS.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
         BYTES.store(BYTES.load(Ordering::Relaxed).wrapping_add(len), Ordering::Relaxed);
         if len > 0 {
@@ -257,6 +259,24 @@ impl<D: Direction> Drop for UserWindow<D> {
         self.close();
         FAULTED.store(false, Ordering::Relaxed);
     }
+}
+
+/// The invariant a context switch relies on (`arch::UserAccess`): no window
+/// is open, so the next thread cannot run with another's user access
+/// unlocked. Checked in every build, as is the one-window-at-a-time rule in
+/// `open`: a load and a compare each.
+pub fn assert_closed() {
+    if OPEN_END.load(Ordering::Relaxed) != 0 {
+        broken("a window open across a context switch");
+    }
+}
+
+/// A broken window invariant is a kernel bug, never a user program's doing:
+/// stop with the reason rather than run with user access in an unknown state.
+#[cold]
+#[inline(never)]
+fn broken(what: &str) -> ! {
+    panic!("uaccess: {}", what)
 }
 
 /// Called by the fault handler for a kernel access to user address `ea` that

@@ -695,6 +695,7 @@ pub fn schedule() {
 
 fn switch_to(next: &'static mut Thread) {
     check_kernel_stack(arch::stack_pointer() as usize);
+    crate::uaccess::assert_closed();
     let t = TABLE.get();
     let prev = current();
     cputime::switch_out(prev.charged());
