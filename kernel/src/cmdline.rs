@@ -18,7 +18,7 @@
 //!   console=pipe          the console's input is a host pipe, framed with
 //!                         its end of file (`dev::tty`); the runner adds it
 //!   console=<uart>        the console's UART, where a board has a choice:
-//!                         ttyS0 is a PCI 16550 on g3beige (arch `select_console`)
+//!                         ttyS0 is a PCI 16550 on g3beige (arch `Console::select`)
 
 use alloc::vec::Vec;
 use core::sync::atomic::Ordering;

@@ -17,10 +17,29 @@ mod pic;
 #[path = "uart.rs"]
 mod uart;
 
+use super::Book3s32;
 use crate::arch::ppc32::BootInfo;
 pub use cuda::{power_off, rtc_seconds};
-pub use pic::{console_irq, take_console_irq};
-pub use uart::{getc as console_getc, putc as console_putc, select as select_console};
+
+/// The console is a UART (the ESCC's channel A, or a PCI 16550 picked by
+/// `console=ttyS0`) whose receive interrupt comes through the Heathrow PIC.
+impl crate::arch::Console for Book3s32 {
+    fn putc(b: u8) {
+        uart::putc(b)
+    }
+    fn getc() -> Option<u8> {
+        uart::getc()
+    }
+    fn irq(enable: bool) {
+        pic::console_irq(enable)
+    }
+    fn take_irq() -> bool {
+        pic::take_console_irq()
+    }
+    fn select(name: &[u8]) -> bool {
+        uart::select(name)
+    }
+}
 
 /// Brings up what the console needs and reads the boot information.
 pub fn early_init() -> Option<BootInfo> {

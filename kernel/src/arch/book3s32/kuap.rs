@@ -15,7 +15,7 @@
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
-use super::mmu;
+use super::{mmu, Book3s32};
 
 /// Bit n set = user segment n is unlocked for kernel writes.
 static UNLOCKED: AtomicU32 = AtomicU32::new(0);
@@ -26,40 +26,51 @@ fn segments(start: u32, end: u32) -> u32 {
     ((1u32 << (last + 1)) - 1) & !((1u32 << first) - 1)
 }
 
-/// Unlocks kernel writes to [start, end) (a non-empty user range).
-pub fn unlock_write(start: u32, end: u32) {
-    set(segments(start, end));
-}
+/// Write windows only: the state is the mask of unlocked segments.
+impl crate::arch::UserAccess for Book3s32 {
+    type State = u32;
 
-/// Opens [start, end) for kernel reads: nothing to do, PP=01 pages are
-/// readable with either key (the 8xx, whose KUAP blocks reads, does work here).
-pub fn unlock_read(_start: u32, _end: u32) {}
+    /// Opens [start, end) for kernel reads: nothing to do, PP=01 pages are
+    /// readable with either key (the 8xx, whose KUAP blocks reads, does work here).
+    #[inline(always)]
+    fn open_read(_start: u32, _end: u32) {}
 
-/// Locks every user segment again.
-pub fn lock() {
-    set(0);
-}
+    /// Unlocks kernel writes to [start, end) (a non-empty user range).
+    #[inline(always)]
+    fn open_write(start: u32, end: u32) {
+        set(segments(start, end));
+    }
 
-/// The current unlock state; a kernel-mode trap saves it and locks, its exit
-/// restores it, so an interrupt never runs with a window it did not open (user
-/// mode always runs locked: traps from there have nothing to save).
-pub fn save_and_lock() -> u32 {
-    let s = UNLOCKED.load(Ordering::Relaxed);
-    if s != 0 {
+    /// Locks every user segment again.
+    #[inline(always)]
+    fn close() {
         set(0);
     }
-    s
-}
 
-pub fn restore(state: u32) {
-    if state != 0 {
-        set(state);
+    /// The current unlock state; a kernel-mode trap saves it and locks, its
+    /// exit restores it, so an interrupt never runs with a window it did not
+    /// open (user mode always runs locked: traps from there have nothing to
+    /// save).
+    #[inline(always)]
+    fn save_and_close() -> u32 {
+        let s = UNLOCKED.load(Ordering::Relaxed);
+        if s != 0 {
+            set(0);
+        }
+        s
     }
-}
 
-/// Is a kernel write to `ea` currently allowed?
-pub fn write_allowed(ea: u32) -> bool {
-    UNLOCKED.load(Ordering::Relaxed) & (1 << (ea >> 28)) != 0
+    #[inline(always)]
+    fn restore(state: u32) {
+        if state != 0 {
+            set(state);
+        }
+    }
+
+    /// Is a kernel write to `ea` currently allowed?
+    fn write_allowed(ea: u32) -> bool {
+        UNLOCKED.load(Ordering::Relaxed) & (1 << (ea >> 28)) != 0
+    }
 }
 
 fn set(mask: u32) {

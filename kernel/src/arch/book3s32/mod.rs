@@ -32,52 +32,8 @@ pub use trap::classify;
 /// The book3s/32 family: what it implements of `crate::arch`'s traits.
 pub struct Book3s32;
 
-/// KUAP with the segment registers' Ks bit: write windows only (kuap.rs).
-impl super::UserAccess for Book3s32 {
-    type State = u32;
-    #[inline(always)]
-    fn open_read(start: u32, end: u32) {
-        kuap::unlock_read(start, end)
-    }
-    #[inline(always)]
-    fn open_write(start: u32, end: u32) {
-        kuap::unlock_write(start, end)
-    }
-    #[inline(always)]
-    fn close() {
-        kuap::lock()
-    }
-    #[inline(always)]
-    fn save_and_close() -> u32 {
-        kuap::save_and_lock()
-    }
-    #[inline(always)]
-    fn restore(state: u32) {
-        kuap::restore(state)
-    }
-    fn write_allowed(ea: u32) -> bool {
-        kuap::write_allowed(ea)
-    }
-}
-
-/// The platform's UART: the ESCC on g3beige, a DUART channel on the MPC83xx.
-impl super::Console for Book3s32 {
-    fn putc(b: u8) {
-        platform::console_putc(b)
-    }
-    fn getc() -> Option<u8> {
-        platform::console_getc()
-    }
-    fn irq(enable: bool) {
-        platform::console_irq(enable)
-    }
-    fn take_irq() -> bool {
-        platform::take_console_irq()
-    }
-    fn select(name: &[u8]) -> bool {
-        platform::select_console(name)
-    }
-}
+// The traits' implementations live with what they drive: UserAccess in
+// kuap.rs, Mmu in mmu.rs, Console in the platform's file.
 
 /// A 603-class core (603e, e300): software TLB reload, no hash table.
 pub fn is_603() -> bool {

@@ -61,35 +61,37 @@ fn console() -> Option<Ns16550> {
     (base != 0).then(|| unsafe { Ns16550::new(base) })
 }
 
-/// Writes one byte to the console.
-pub fn console_putc(b: u8) {
-    if let Some(u) = console() {
-        u.putc(b);
+/// The DUART channel the device tree's stdout-path names, its receive
+/// interrupt through the IPIC.
+impl crate::arch::Console for super::Book3s32 {
+    fn putc(b: u8) {
+        if let Some(u) = console() {
+            u.putc(b);
+        }
     }
-}
 
-/// Reads one byte from the console if one has arrived.
-pub fn console_getc() -> Option<u8> {
-    console()?.getc()
-}
-
-/// Lets the console's receive interrupt through the IPIC, or holds it back.
-pub fn console_irq(enable: bool) {
-    if let Some(source) = sigil_core::ipic::source(CONSOLE_IRQ.load(Ordering::Relaxed)) {
-        ipic::set_enabled(source, enable);
+    fn getc() -> Option<u8> {
+        console()?.getc()
     }
-}
 
-/// Was the external interrupt the console's? (A level source: draining
-/// the UART drops it.)
-pub fn take_console_irq() -> bool {
-    let irq = CONSOLE_IRQ.load(Ordering::Relaxed);
-    irq != 0 && ipic::pending() == Some(irq)
-}
+    /// Lets the console's receive interrupt through the IPIC, or holds it back.
+    fn irq(enable: bool) {
+        if let Some(source) = sigil_core::ipic::source(CONSOLE_IRQ.load(Ordering::Relaxed)) {
+            ipic::set_enabled(source, enable);
+        }
+    }
 
-/// `console=<name>`: the device tree's stdout-path already chose.
-pub fn select_console(_name: &[u8]) -> bool {
-    false
+    /// Was the external interrupt the console's? (A level source: draining
+    /// the UART drops it.)
+    fn take_irq() -> bool {
+        let irq = CONSOLE_IRQ.load(Ordering::Relaxed);
+        irq != 0 && ipic::pending() == Some(irq)
+    }
+
+    /// `console=<name>`: the device tree's stdout-path already chose.
+    fn select(_name: &[u8]) -> bool {
+        false
+    }
 }
 
 /// The RDB has no battery-backed clock (the SoC's RTC module counts from

@@ -13,6 +13,8 @@ use core::sync::atomic::{AtomicBool, Ordering};
 
 use sigil_core::mmu8xx::{MD_AP_LOCKED, MD_AP_OPEN};
 
+use super::Mpc8xx;
+
 /// Is user access open (MD_AP = open)? Mirrors the register for the fault handler.
 static OPEN: AtomicBool = AtomicBool::new(false);
 
@@ -23,36 +25,48 @@ fn set(open: bool) {
     unsafe { core::arch::asm!("mtspr 794, {0}", "isync", in(reg) v, options(nostack)) };
 }
 
-/// Opens user memory for kernel writes (the whole of it: MD_AP is all-or-nothing).
-pub fn unlock_write(_start: u32, _end: u32) {
-    set(true);
-}
+/// One switch for all of user memory, reads and writes: the state is
+/// whether it is open.
+impl crate::arch::UserAccess for Mpc8xx {
+    type State = u32;
 
-/// Opens user memory for kernel reads: the same switch.
-pub fn unlock_read(_start: u32, _end: u32) {
-    set(true);
-}
-
-pub fn lock() {
-    set(false);
-}
-
-/// A kernel-mode trap saves the state and locks; its exit restores it.
-pub fn save_and_lock() -> u32 {
-    let open = OPEN.load(Ordering::Relaxed);
-    if open {
-        set(false);
-    }
-    open as u32
-}
-
-pub fn restore(state: u32) {
-    if state != 0 {
+    /// Opens user memory for kernel reads: the same switch as for writes.
+    #[inline(always)]
+    fn open_read(_start: u32, _end: u32) {
         set(true);
     }
-}
 
-/// Is a kernel write to user address `_ea` currently allowed?
-pub fn write_allowed(_ea: u32) -> bool {
-    OPEN.load(Ordering::Relaxed)
+    /// Opens user memory for kernel writes (the whole of it: MD_AP is
+    /// all-or-nothing).
+    #[inline(always)]
+    fn open_write(_start: u32, _end: u32) {
+        set(true);
+    }
+
+    #[inline(always)]
+    fn close() {
+        set(false);
+    }
+
+    /// A kernel-mode trap saves the state and locks; its exit restores it.
+    #[inline(always)]
+    fn save_and_close() -> u32 {
+        let open = OPEN.load(Ordering::Relaxed);
+        if open {
+            set(false);
+        }
+        open as u32
+    }
+
+    #[inline(always)]
+    fn restore(state: u32) {
+        if state != 0 {
+            set(true);
+        }
+    }
+
+    /// Is a kernel write to user address `_ea` currently allowed?
+    fn write_allowed(_ea: u32) -> bool {
+        OPEN.load(Ordering::Relaxed)
+    }
 }

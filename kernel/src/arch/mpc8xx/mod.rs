@@ -39,53 +39,8 @@ pub fn early_init() -> Option<BootInfo> {
 /// The 8xx family: what it implements of `crate::arch`'s traits.
 pub struct Mpc8xx;
 
-/// KUAP with MD_AP: one switch for all of user memory, reads and writes (kuap.rs).
-impl super::UserAccess for Mpc8xx {
-    type State = u32;
-    #[inline(always)]
-    fn open_read(start: u32, end: u32) {
-        kuap::unlock_read(start, end)
-    }
-    #[inline(always)]
-    fn open_write(start: u32, end: u32) {
-        kuap::unlock_write(start, end)
-    }
-    #[inline(always)]
-    fn close() {
-        kuap::lock()
-    }
-    #[inline(always)]
-    fn save_and_close() -> u32 {
-        kuap::save_and_lock()
-    }
-    #[inline(always)]
-    fn restore(state: u32) {
-        kuap::restore(state)
-    }
-    fn write_allowed(ea: u32) -> bool {
-        kuap::write_allowed(ea)
-    }
-}
-
-/// SMC1, the only console UART on these boards (no receive interrupt yet).
-impl super::Console for Mpc8xx {
-    fn putc(b: u8) {
-        smc::putc(b)
-    }
-    fn getc() -> Option<u8> {
-        smc::getc()
-    }
-    fn irq(enable: bool) {
-        smc::console_irq(enable)
-    }
-    fn take_irq() -> bool {
-        smc::take_console_irq()
-    }
-    /// `console=<name>`: there is no other console to pick.
-    fn select(_name: &[u8]) -> bool {
-        false
-    }
-}
+// The traits' implementations live with what they drive: UserAccess in
+// kuap.rs, Mmu in mmu.rs, Console in smc.rs.
 
 /// What Linux tells a program about this CPU (AT_PLATFORM, AT_HWCAP).
 pub fn platform() -> &'static str {
@@ -103,11 +58,12 @@ pub const CACHE_BLOCK: u32 = 16;
 /// The addresses are user memory, which KUAP blocks even for these cache
 /// operations on the 8xx, so they run inside an open window.
 pub fn sync_icache(addr: u32, len: u32) {
-    let kuap = kuap::save_and_lock();
-    kuap::unlock_read(addr, addr + len);
+    use super::UserAccess;
+    let kuap = Mpc8xx::save_and_close();
+    Mpc8xx::open_read(addr, addr + len);
     sync_icache_range(addr as usize, len as usize);
-    kuap::lock();
-    kuap::restore(kuap);
+    Mpc8xx::close();
+    Mpc8xx::restore(kuap);
 }
 
 /// There is no software power switch on these boards: stop here, with

@@ -43,38 +43,47 @@ pub fn init(immr: Block) {
     TX_BD.store(DPRAM + tbase, Ordering::Relaxed);
 }
 
-/// Writes one byte: wait until the CPM gave the Tx buffer back, fill it, hand it over.
-pub fn putc(b: u8) {
-    let Some((immr, bd)) = descriptor(&TX_BD) else { return };
-    let (status, len) = (immr.reg::<u16>(bd), immr.reg::<u16>(bd + 2));
-    while status.read() & BD_READY != 0 {}
-    // SAFETY: the buffer U-Boot gave the descriptor (DPRAM, or RAM in the
-    // kernel's linear map); the CPM does not own it while READY is clear.
-    unsafe { core::ptr::write_volatile(buffer(immr, bd), b) };
-    len.write(1);
-    status.write(status.read() | BD_READY);
-}
-
-/// Reads one byte if one has arrived.
-pub fn getc() -> Option<u8> {
-    let (immr, bd) = descriptor(&RX_BD)?;
-    let status = immr.reg::<u16>(bd);
-    if status.read() & BD_READY != 0 {
-        return None;
+/// SMC1 is the only console UART on these boards.
+impl crate::arch::Console for super::Mpc8xx {
+    /// Writes one byte: wait until the CPM gave the Tx buffer back, fill it,
+    /// hand it over.
+    fn putc(b: u8) {
+        let Some((immr, bd)) = descriptor(&TX_BD) else { return };
+        let (status, len) = (immr.reg::<u16>(bd), immr.reg::<u16>(bd + 2));
+        while status.read() & BD_READY != 0 {}
+        // SAFETY: the buffer U-Boot gave the descriptor (DPRAM, or RAM in the
+        // kernel's linear map); the CPM does not own it while READY is clear.
+        unsafe { core::ptr::write_volatile(buffer(immr, bd), b) };
+        len.write(1);
+        status.write(status.read() | BD_READY);
     }
-    // SAFETY: as in `putc`; the CPM filled the buffer and handed it to us
-    // (EMPTY clear).
-    let b = unsafe { core::ptr::read_volatile(buffer(immr, bd)) };
-    status.write(status.read() | BD_READY);
-    Some(b)
-}
 
-/// SMC1's receive interrupt is not wired up (the CPM interrupt controller
-/// is not set up): input is taken when a reader polls for it, so this has
-/// nothing to mask.
-pub fn console_irq(_enable: bool) {}
+    /// Reads one byte if one has arrived.
+    fn getc() -> Option<u8> {
+        let (immr, bd) = descriptor(&RX_BD)?;
+        let status = immr.reg::<u16>(bd);
+        if status.read() & BD_READY != 0 {
+            return None;
+        }
+        // SAFETY: as in `putc`; the CPM filled the buffer and handed it to
+        // us (EMPTY clear).
+        let b = unsafe { core::ptr::read_volatile(buffer(immr, bd)) };
+        status.write(status.read() | BD_READY);
+        Some(b)
+    }
 
-/// No console interrupt on this board (see `console_irq`).
-pub fn take_console_irq() -> bool {
-    false
+    /// SMC1's receive interrupt is not wired up (the CPM interrupt
+    /// controller is not set up): input is taken when a reader polls for
+    /// it, so this has nothing to mask.
+    fn irq(_enable: bool) {}
+
+    /// No console interrupt on this board (see `irq`).
+    fn take_irq() -> bool {
+        false
+    }
+
+    /// `console=<name>`: there is no other console to pick.
+    fn select(_name: &[u8]) -> bool {
+        false
+    }
 }
