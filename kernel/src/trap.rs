@@ -113,6 +113,8 @@ pub fn segv(tf: &TrapFrame, ea: u32) {
 /// the sleeper is woken and the timer's signal sent.
 fn timer_tick(from_user: bool) {
     let now = timer::now_ns();
+    // Before the wake-ups below: a sample point passed while idle saw none.
+    crate::time::loadavg::sample(now, proc::runnable_count);
     let cur = proc::try_current();
     let pid = cur.as_ref().map(|t| t.group().pid);
     let expired = cputime::tick(from_user, now, cur.map(proc::Thread::charged));

@@ -32,6 +32,19 @@ fn proc_files_match_linux() {
     );
 }
 
+/// The load average as Linux computes it (`sigil_core::time::loadavg`):
+/// after 5.2 s of guest time with one thread running, one sample of 1 has
+/// been folded in: 1 - exp(-5/60), exp(-5/300), exp(-5/900) in 11-bit fixed
+/// point are 0.08, 0.02, 0.01. And /proc/stat's ctxt counts switches.
+#[test]
+fn load_average_and_context_switches() {
+    let r = common::sigil("proc_files", &["load"], &[]);
+    has_lines(
+        &r.console,
+        &["loadavg after 5.2 s busy: 0.08 0.02 0.01", "ctxt grows across a fork and wait: 1"],
+    );
+}
+
 /// What the program's own entries say, field by field, as Linux 6.1 would
 /// print them for it (it runs as /init, so that is its name): 52 stat
 /// fields, no controlling terminal, its signal sets in status (bit n-1 for

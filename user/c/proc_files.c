@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char buf[8192];
@@ -356,11 +357,49 @@ static void values(char **argv)
 	show_nuls("cmdline after a title over the last NUL", slurp("self/cmdline"));
 }
 
+static unsigned long long ctxt(void)
+{
+	unsigned long long n = 0;
+	slurp("/proc/stat");
+	char *at = strstr(buf, "\nctxt ");
+	if (at)
+		sscanf(at, "\nctxt %llu", &n);
+	return n;
+}
+
+/* With the argument "load": the load average after 5.2 s of guest time
+ * spent running (the kernel samples every 5.01 s, so once, with this
+ * process the one runnable thread), and the context-switch count. */
+static void load(void)
+{
+	struct timespec t;
+	volatile unsigned spin = 0;
+	do {
+		for (int i = 0; i < 100000; i++)
+			spin++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (t.tv_sec < 5 || (t.tv_sec == 5 && t.tv_nsec < 200000000));
+	char avg[3][8];
+	slurp("/proc/loadavg");
+	sscanf(buf, "%7s %7s %7s", avg[0], avg[1], avg[2]);
+	printf("loadavg after 5.2 s busy: %s %s %s\n", avg[0], avg[1], avg[2]);
+	unsigned long long before = ctxt();
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	printf("ctxt grows across a fork and wait: %d\n", ctxt() >= before + 2);
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc > 1 && strcmp(argv[1], "values") == 0) {
 		values(argv);
+		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "load") == 0) {
+		load();
 		return 0;
 	}
 	self_stat(argv[0]);

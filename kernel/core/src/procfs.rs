@@ -508,10 +508,10 @@ pub fn uptime(up_ns: u64, idle_ns: u64) -> String {
     alloc::format!("{} {}\n", centi(up_ns), centi(idle_ns))
 }
 
-/// /proc/loadavg: Sigil keeps no load average, so 0.00 thrice, then the
+/// /proc/loadavg: the three averages (`time::loadavg::LoadAvg::show`), the
 /// runnable and all threads, and the last pid handed out.
-pub fn loadavg(running: u32, threads: u32, last_pid: u32) -> String {
-    alloc::format!("0.00 0.00 0.00 {running}/{threads} {last_pid}\n")
+pub fn loadavg(averages: &str, running: u32, threads: u32, last_pid: u32) -> String {
+    alloc::format!("{averages} {running}/{threads} {last_pid}\n")
 }
 
 /// What /proc/stat shows: CPU times in ticks, the boot time (s since the
@@ -763,7 +763,7 @@ mod tests {
     #[test]
     fn small_files() {
         assert_eq!(uptime(12_345_678_901, 999_999_999), "12.34 0.99\n");
-        assert_eq!(loadavg(1, 3, 9), "0.00 0.00 0.00 1/3 9\n");
+        assert_eq!(loadavg("0.63 0.18 0.06", 1, 3, 9), "0.63 0.18 0.06 1/3 9\n");
         let s = sys_stat(&SysStat { user: 1, system: 2, idle: 3, ..SysStat::default() });
         assert!(s.starts_with("cpu  1 0 2 3 0 0 0 0 0 0\ncpu0 1 0 2 3 0 0 0 0 0 0\n"), "{s}");
     }

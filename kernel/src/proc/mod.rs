@@ -391,6 +391,12 @@ pub fn all() -> impl Iterator<Item = &'static mut Group> {
     TABLE.get().groups.values().map(|g| unsafe { &mut *(g.get() as *mut Group) })
 }
 
+/// Threads running or waiting for the CPU: the load average's count and
+/// /proc's `procs_running`.
+pub fn runnable_count() -> u32 {
+    all().flat_map(|g| g.members()).filter(|t| t.state == State::Runnable).count() as u32
+}
+
 /// The id handed out last (/proc/loadavg's last field).
 pub fn last_id() -> u32 {
     TABLE.get().next_id.saturating_sub(1).max(1)
@@ -690,12 +696,21 @@ pub fn schedule() {
         cputime::idle_begin(try_current().map(Thread::charged));
         crate::time::timer::idle();
         cputime::idle_end(try_current().is_some_and(|p| p.state == State::Runnable));
+        crate::time::loadavg::sample(crate::time::timer::now_ns(), || 0);
     }
+}
+
+/// Context switches since boot (/proc/stat's `ctxt`).
+static SWITCHES: KCell<u64> = KCell::new(0);
+
+pub fn context_switches() -> u64 {
+    *SWITCHES.get()
 }
 
 fn switch_to(next: &'static mut Thread) {
     check_kernel_stack(arch::stack_pointer() as usize);
     crate::uaccess::assert_closed();
+    *SWITCHES.get() += 1;
     let t = TABLE.get();
     let prev = current();
     cputime::switch_out(prev.charged());

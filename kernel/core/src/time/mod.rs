@@ -20,9 +20,11 @@
 //! 8-byte `{i32 tv_sec; i32 tv_usec}`.
 //!
 //! [`timer`] holds the timer state machines built on these values,
-//! [`cputime`] the per-process CPU time and the timers that count it.
+//! [`cputime`] the per-process CPU time and the timers that count it,
+//! [`loadavg`] the load average.
 
 pub mod cputime;
+pub mod loadavg;
 pub mod timer;
 pub mod timerfd;
 

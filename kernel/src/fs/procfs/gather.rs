@@ -235,9 +235,7 @@ fn global(which: Global) -> String {
     use crate::mm::frames;
     let kb = |pages: usize| (pages * PAGE_SIZE / 1024) as u64;
     let threads: usize = proc::all().map(|g| g.threads.len()).sum();
-    let running =
-        proc::all().flat_map(|g| g.members()).filter(|t| t.state == proc::State::Runnable).count()
-            as u32;
+    let running = proc::runnable_count();
     match which {
         Global::Meminfo => {
             let ((_, tmpfs_pages), _) = tmpfs::usage();
@@ -263,7 +261,11 @@ fn global(which: Global) -> String {
             )
         }
         Global::Uptime => fmt::uptime(now_ns(), crate::time::cputime::totals().idle),
-        Global::Loadavg => fmt::loadavg(running, threads as u32, proc::last_id()),
+        Global::Loadavg => {
+            // Sample points a tickless stretch passed, as a tick would.
+            crate::time::loadavg::sample(now_ns(), || running);
+            fmt::loadavg(&crate::time::loadavg::show(), running, threads as u32, proc::last_id())
+        }
         Global::Stat => {
             let t = crate::time::cputime::totals();
             let boot_ns = crate::time::clock::realtime_ns().saturating_sub(now_ns());
@@ -271,7 +273,7 @@ fn global(which: Global) -> String {
                 user: ticks(t.user),
                 system: ticks(t.system),
                 idle: ticks(t.idle),
-                ctxt: 0,
+                ctxt: proc::context_switches(),
                 btime: boot_ns / 1_000_000_000,
                 processes: proc::last_id() as u64,
                 running,
