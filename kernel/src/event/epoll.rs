@@ -32,7 +32,7 @@ use sigil_core::abi::Errno;
 use sigil_core::epoll::{Interest, EPOLL_CTL_ADD, EPOLL_CTL_DEL, EPOLL_CTL_MOD};
 
 use crate::fs::poll::{PollWait, WaitQueue};
-use crate::fs::{flags, File, FileOps, Stat, StatusFlags, POLLIN};
+use crate::fs::{flags, File, FileOps, StatusFlags, POLLIN};
 
 struct Entry {
     fd: u32,
@@ -139,14 +139,8 @@ impl Epoll {
 }
 
 impl FileOps for Epoll {
-    fn stat(&self) -> Stat {
-        Stat::anon()
-    }
-    fn status_flags(&self) -> u32 {
-        self.flags.get()
-    }
-    fn set_status_flags(&self, f: u32) {
-        self.flags.set(f)
+    fn status(&self) -> Option<&StatusFlags> {
+        Some(&self.flags)
     }
     /// Readable while an epoll_wait would report something.
     fn poll_ready(&self) -> u16 {
