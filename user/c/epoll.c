@@ -2,8 +2,10 @@
  * epoll_wait and epoll_pwait over pipes, timerfds and signalfds: level-
  * and edge-triggered reports, EPOLLONESHOT, EPOLLOUT/EPOLLERR/EPOLLHUP,
  * timeouts, a descriptor closed while registered, a signal during the wait
- * and epoll_pwait's mask. Last, the event loop a daemon runs: one
- * epoll_wait over a timer, a pipe and a signal at once.
+ * and epoll_pwait's mask; an epoll inside epolls (its wake-ups, ELOOP for
+ * a cycle and past EPOLL_MAX_NESTS) and poll() woken through an epoll.
+ * Last, the event loop a daemon runs: one epoll_wait over a timer, a pipe
+ * and a signal at once.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -80,7 +82,6 @@ static void errors(const char *self)
 	printf("epfd == fd: %s\n", err(add(ep, ep, EPOLLIN, 0)));
 	printf("epfd not an epoll: %s\n", err(add(p[0], p[1], EPOLLIN, 0)));
 	printf("EPOLLEXCLUSIVE | EPOLLONESHOT: %s\n", err(add(ep, p[1], EPOLLEXCLUSIVE | EPOLLONESHOT, 0)));
-	/* Linux nests epolls (and says ELOOP for a cycle); Sigil does not. */
 	int inner = epoll_create1(0);
 	printf("epoll in an epoll: %s\n", err(add(ep, inner, EPOLLIN, 0)));
 	struct epoll_event ev[1];
@@ -226,6 +227,80 @@ static void waits(void)
 	close(p[0]), close(p[1]), close(ep);
 }
 
+/* A child writes into pipe `p` after 20 ms. */
+static pid_t write_later(int p[2])
+{
+	pid_t c = fork();
+	if (c == 0) {
+		struct timespec ts = { 0, 20000000 };
+		nanosleep(&ts, NULL);
+		write(p[1], "x", 1);
+		_exit(0);
+	}
+	return c;
+}
+
+/* Epolls in epolls: the outer reports the inner readable while a file in
+ * the inner's set is, and a sleeper on the outer (or in poll() on an
+ * epoll descriptor) is woken by that file. */
+static void nesting(void)
+{
+	int outer = epoll_create1(0), inner = epoll_create1(0);
+	int p[2];
+	pipe(p);
+	add(inner, p[0], EPOLLIN, 7);
+	printf("nest: ADD inner: %s\n", err(add(outer, inner, EPOLLIN, 70)));
+	printf("nest: ADD inner again: %s\n", err(add(outer, inner, EPOLLIN, 70)));
+	printf("nest: cycle: %s\n", err(add(inner, outer, EPOLLIN, 0)));
+	printf("nest: EPOLLEXCLUSIVE on an epoll: %s\n",
+	       err(add(epoll_create1(0), inner, EPOLLIN | EPOLLEXCLUSIVE, 0)));
+	show("nest: nothing ready", outer, 0);
+	write(p[1], "x", 1);
+	show("nest: data in the inner's pipe", outer, 0);
+	char buf[4];
+	read(p[0], buf, sizeof buf);
+	show("nest: read", outer, 0);
+
+	pid_t c = write_later(p);
+	show("nest: blocking wait, woken by a child's write", outer, -1);
+	waitpid(c, NULL, 0);
+	read(p[0], buf, sizeof buf);
+
+	c = write_later(p);
+	struct pollfd pf = { inner, POLLIN, 0 };
+	int n = poll(&pf, 1, -1);
+	printf("poll(epoll fd), woken by a child's write: %d revents 0x%x\n", n, pf.revents);
+	waitpid(c, NULL, 0);
+	read(p[0], buf, sizeof buf);
+	c = write_later(p);
+	pf.fd = outer;
+	n = poll(&pf, 1, -1);
+	printf("poll(outer epoll fd), woken by a child's write: %d revents 0x%x\n", n, pf.revents);
+	waitpid(c, NULL, 0);
+	read(p[0], buf, sizeof buf);
+	close(inner);
+	show("nest: inner closed", outer, 0);
+	close(outer), close(p[0]), close(p[1]);
+
+	/* Chains: each epoll into the next, from the bottom up, then from the
+	 * top down (the depth above counts too). */
+	int e[7];
+	for (int i = 0; i < 7; i++)
+		e[i] = epoll_create1(0);
+	printf("nest: bottom up:");
+	for (int i = 0; i < 6; i++)
+		printf(" %s", err(add(e[i + 1], e[i], EPOLLIN, 0)));
+	printf("\n");
+	for (int i = 0; i < 7; i++)
+		close(e[i]), e[i] = epoll_create1(0);
+	printf("nest: top down:");
+	for (int i = 0; i < 6; i++)
+		printf(" %s", err(add(e[i], e[i + 1], EPOLLIN, 0)));
+	printf("\n");
+	for (int i = 0; i < 7; i++)
+		close(e[i]);
+}
+
 /* A daemon's loop: one epoll over a timer, a pipe and a signal. */
 static void event_loop(void)
 {
@@ -296,6 +371,7 @@ int main(int argc, char **argv)
 	errors(argv[0]);
 	triggers();
 	waits();
+	nesting();
 	event_loop();
 	errno = 0;
 	printf("epoll_pwait2: %s\n", err(syscall(441, 0, NULL, 1, NULL, NULL, 8)));

@@ -139,8 +139,9 @@ pub fn epoll_create1(flags: u32) -> SysResult {
 
 /// epoll_ctl(epfd, op, fd, event), in Linux's order: a bad `event` (not
 /// read for DEL) is EFAULT; either descriptor not open EBADF; a file epoll
-/// cannot watch EPERM; `fd` == `epfd`, `epfd` not an epoll, or `fd` an
-/// epoll (no nesting here) EINVAL; then EEXIST / ENOENT by the operation.
+/// cannot watch EPERM; `fd` == `epfd`, `epfd` not an epoll, or
+/// EPOLLEXCLUSIVE on an epoll EINVAL; an epoll that would nest in a cycle
+/// or too deep ELOOP (`Epoll::ctl`); then EEXIST / ENOENT by the operation.
 pub fn epoll_ctl(epfd: u32, op: u32, fd: u32, event: u32) -> SysResult {
     let ev = if op != EPOLL_CTL_DEL {
         let mut b = [0u8; ep::EVENT_SIZE as usize];
@@ -155,11 +156,12 @@ pub fn epoll_ctl(epfd: u32, op: u32, fd: u32, event: u32) -> SysResult {
         return Err(Errno::EPERM);
     }
     let set_ref = set.epoll().ok_or(Errno::EINVAL)?;
-    if alloc::sync::Arc::ptr_eq(&set, &target) || target.epoll().is_some() {
+    let exclusive = op != EPOLL_CTL_DEL && ev.0 & ep::EPOLLEXCLUSIVE != 0;
+    if alloc::sync::Arc::ptr_eq(&set, &target) || exclusive && target.epoll().is_some() {
         return Err(Errno::EINVAL);
     }
     ep::check_ctl(op, ev.0)?;
-    set_ref.ctl(op, fd, &target, ev).map(|_| 0)
+    set_ref.ctl(&set, op, fd, &target, ev).map(|_| 0)
 }
 
 /// epoll_wait and epoll_pwait(epfd, events, maxevents, timeout_ms, sigmask,
@@ -190,20 +192,12 @@ pub fn epoll_pwait(
     let deadline =
         (timeout_ms >= 0).then(|| crate::time::timer::now_ns() + timeout_ms as u64 * 1_000_000);
     super::poll::with_mask(mask, Errno::EINTR, || {
-        let found = loop {
-            // The set's files, with the epoll itself: epoll_ctl wakes it,
-            // and a changed set is looked up again.
-            let (mut files, version) = set.files();
-            files.push(file.clone());
-            let scan = || {
-                let r = set.scan(max as usize);
-                (!r.is_empty() || set.changed_since(version)).then_some(r)
-            };
-            match crate::fs::poll::wait_for(&files, deadline, scan) {
-                Err(()) => return Err(Errno::EINTR),
-                Ok(Some(r)) if r.is_empty() => continue,
-                Ok(r) => break r.unwrap_or_default(),
-            }
+        // The wait sleeps on the epoll's queue (epoll_ctl wakes it) and
+        // on those of its set's files, looked up again after each wake-up.
+        let scan = || Some(set.scan(max as usize)).filter(|r| !r.is_empty());
+        let found = match crate::fs::poll::wait_for(core::slice::from_ref(&file), deadline, scan) {
+            Err(()) => return Err(Errno::EINTR),
+            Ok(r) => r.unwrap_or_default(),
         };
         let bytes: alloc::vec::Vec<u8> =
             found.iter().flat_map(|&(e, d)| ep::encode(e, d)).collect();
