@@ -301,6 +301,47 @@ static void nesting(void)
 		close(e[i]);
 }
 
+/* epoll_pwait2 (441 on ppc32): epoll_pwait with a struct __kernel_timespec
+ * timeout, 64-bit seconds; called directly, whatever glibc's version. */
+struct kts {
+	int64_t sec, nsec;
+};
+
+static long pwait2_call(int ep, struct epoll_event *ev, const void *ts, const sigset_t *mask)
+{
+	errno = 0;
+	return syscall(441, ep, ev, 1, ts, mask, mask ? 8 : 0);
+}
+
+static void pwait2(void)
+{
+	int ep = epoll_create1(0), p[2];
+	pipe(p);
+	add(ep, p[0], EPOLLIN, 9);
+	struct epoll_event ev = { 0 };
+	struct kts zero = { 0, 0 }, ms30 = { 0, 30000000 }, neg = { -1, 0 }, ns = { 0, 1000000000 };
+	struct kts sec = { 1, 0 };
+	printf("epoll_pwait2, nothing ready, 0: %ld\n", pwait2_call(ep, &ev, &zero, NULL));
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	long n = pwait2_call(ep, &ev, &ms30, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	long waited = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
+	printf("epoll_pwait2, nothing ready, 30 ms: %ld, waited >= 30 ms %d\n", n, waited >= 30);
+	printf("epoll_pwait2, tv_sec -1: %s\n", err(pwait2_call(ep, &ev, &neg, NULL)));
+	printf("epoll_pwait2, tv_nsec 1e9: %s\n", err(pwait2_call(ep, &ev, &ns, NULL)));
+	printf("epoll_pwait2, timeout at 0x1000: %s\n", err(pwait2_call(ep, &ev, (void *)0x1000, NULL)));
+	pid_t c = write_later(p);
+	n = pwait2_call(ep, &ev, &sec, NULL);
+	printf("epoll_pwait2, 1 s, woken by a child's write: %ld [0x%x %llu]\n", n, ev.events,
+	       (unsigned long long)ev.data.u64);
+	waitpid(c, NULL, 0);
+	sigset_t none;
+	sigemptyset(&none);
+	printf("epoll_pwait2, NULL timeout, data: %ld\n", pwait2_call(ep, &ev, NULL, &none));
+	close(ep), close(p[0]), close(p[1]);
+}
+
 /* A daemon's loop: one epoll over a timer, a pipe and a signal. */
 static void event_loop(void)
 {
@@ -373,7 +414,6 @@ int main(int argc, char **argv)
 	waits();
 	nesting();
 	event_loop();
-	errno = 0;
-	printf("epoll_pwait2: %s\n", err(syscall(441, 0, NULL, 1, NULL, NULL, 8)));
+	pwait2();
 	return 0;
 }

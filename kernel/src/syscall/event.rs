@@ -2,8 +2,7 @@
 //! signalfd4 (and the old signalfd), pidfd_open and pidfd_send_signal,
 //! timerfd_create/settime/gettime (settime and gettime in both the 32-bit
 //! and the time64 layout), epoll_create/epoll_create1, epoll_ctl,
-//! epoll_wait and epoll_pwait (epoll_pwait2 is ENOSYS, which glibc's
-//! epoll_pwait2() passes on to the program). The files are
+//! epoll_wait, epoll_pwait and epoll_pwait2. The files are
 //! `crate::event`'s.
 
 use sigil_core::abi::Errno;
@@ -179,6 +178,35 @@ pub fn epoll_pwait(
     mask: u32,
     size: u32,
 ) -> SysResult {
+    let deadline =
+        (timeout_ms >= 0).then(|| crate::time::timer::now_ns() + timeout_ms as u64 * 1_000_000);
+    epoll_wait_until(epfd, buf, max, deadline, mask, size)
+}
+
+/// epoll_pwait2(epfd, events, maxevents, timeout, sigmask, sigsetsize):
+/// epoll_pwait with a `struct __kernel_timespec` timeout (64-bit seconds
+/// even on ppc32; NULL: no limit), read first as Linux does: EFAULT for a
+/// bad pointer, EINVAL for a negative time or tv_nsec out of range. The
+/// time left is not written back (the timeout is const).
+pub fn epoll_pwait2(epfd: u32, buf: u32, max: i32, tsp: u32, mask: u32, size: u32) -> SysResult {
+    let deadline = match tsp {
+        0 => None,
+        _ => {
+            Some(crate::time::timer::now_ns() + super::time::get_timespec(tsp, Layout::new(true))?)
+        }
+    };
+    epoll_wait_until(epfd, buf, max, deadline, mask, size)
+}
+
+/// The wait of both, until `deadline` (ns since boot; None: no limit).
+fn epoll_wait_until(
+    epfd: u32,
+    buf: u32,
+    max: i32,
+    deadline: Option<u64>,
+    mask: u32,
+    size: u32,
+) -> SysResult {
     let mask = super::poll::read_mask(mask, size)?;
     if max <= 0 || max > ep::MAX_EVENTS {
         return Err(Errno::EINVAL);
@@ -189,8 +217,6 @@ pub fn epoll_pwait(
     }
     let file = proc::group().files.get(epfd)?.clone();
     let set = file.epoll().ok_or(Errno::EINVAL)?;
-    let deadline =
-        (timeout_ms >= 0).then(|| crate::time::timer::now_ns() + timeout_ms as u64 * 1_000_000);
     super::poll::with_mask(mask, Errno::EINTR, || {
         // The wait sleeps on the epoll's queue (epoll_ctl wakes it) and
         // on those of its set's files, looked up again after each wake-up.
