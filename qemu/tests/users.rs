@@ -209,7 +209,10 @@ fn timerfd() {
 /// epoll_pwait's mask, epolls nested (wake-ups through them, ELOOP for a
 /// cycle and past EPOLL_MAX_NESTS), poll() on an epoll woken by a file in
 /// its set, and one loop over a timerfd, a pipe and a signalfd, compared
-/// with qemu-ppc. epoll_pwait2's lines are not: qemu-ppc 7.2 does not
+/// with qemu-ppc. Two lines differ: with room for one report before an
+/// unmapped page, Linux copies one and keeps the other for the next call
+/// (`ep_send_events`), qemu-ppc checks the whole buffer first (EFAULT,
+/// nothing consumed). epoll_pwait2's lines are not compared: qemu-ppc 7.2 does not
 /// emulate it (ENOSYS), so they are checked against what Linux's
 /// `do_epoll_pwait` returns (its timeout read first: EFAULT, then EINVAL
 /// for a negative or unnormalised time).
@@ -223,7 +226,16 @@ fn epoll() {
     let mut expected = Vec::new();
     for _ in 0..3 {
         let l = linux("epoll", &[], &[]).console;
-        expected = l.lines().filter(|l| !l.starts_with("epoll_pwait2")).map(String::from).collect();
+        let fix = |l: &str| match l {
+            "fault: second report faults: -1 Bad address, first 0" => {
+                "fault: second report faults: 1, first 1".to_string()
+            }
+            "fault: after the partial copy: 2 [0x1 1] [0x1 2]" => {
+                "fault: after the partial copy: 1 [0x1 2]".to_string()
+            }
+            l => l.to_string(),
+        };
+        expected = l.lines().filter(|l| !l.starts_with("epoll_pwait2")).map(fix).collect();
         if expected == rest {
             break;
         }
@@ -246,6 +258,10 @@ fn epoll() {
             "poll(outer epoll fd), woken by a child's write: 1 revents 0x1",
             "nest: bottom up: ok ok ok ok Too many levels of symbolic links ok",
             "nest: top down: ok ok ok ok Too many levels of symbolic links ok",
+            "fault: events at 0x1000: Bad address",
+            "fault: then: 2 [0x1 1] [0x1 2]",
+            "fault: second report faults: 1, first 1",
+            "fault: after the partial copy: 1 [0x1 2]",
         ],
     );
     assert_eq!(

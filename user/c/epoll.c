@@ -4,6 +4,7 @@
  * timeouts, a descriptor closed while registered, a signal during the wait
  * and epoll_pwait's mask; an epoll inside epolls (its wake-ups, ELOOP for
  * a cycle and past EPOLL_MAX_NESTS) and poll() woken through an epoll.
+ * A buffer that faults does not use up EPOLLET/EPOLLONESHOT reports.
  * Last, the event loop a daemon runs: one epoll_wait over a timer, a pipe
  * and a signal at once.
  */
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -227,6 +229,35 @@ static void waits(void)
 	close(p[0]), close(p[1]), close(ep);
 }
 
+/* A report that cannot be copied out is not consumed: Linux's
+ * ep_send_events puts the item back and returns the reports before it
+ * (EFAULT if none). */
+static void faults(void)
+{
+	int ep = epoll_create1(0), a[2], b[2];
+	pipe(a), pipe(b);
+	add(ep, a[0], EPOLLIN | EPOLLONESHOT, 1);
+	add(ep, b[0], EPOLLIN | EPOLLET, 2);
+	write(a[1], "x", 1);
+	write(b[1], "x", 1);
+	printf("fault: events at 0x1000: %s\n", err(epoll_wait(ep, (void *)0x1000, 2, 0)));
+	show("fault: then", ep, 0);
+	show("fault: then again", ep, 0);
+	/* Room for one report before an unmapped page. */
+	char *m = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	munmap(m + 4096, 4096);
+	struct epoll_event *edge = (void *)(m + 4096 - sizeof *edge);
+	epoll_ctl(ep, EPOLL_CTL_MOD, a[0], &(struct epoll_event){ EPOLLIN | EPOLLET, { .u64 = 1 } });
+	write(b[1], "y", 1);
+	errno = 0;
+	int n = epoll_wait(ep, edge, 2, 0);
+	printf("fault: second report faults: %d%s%s, first %llu\n", n, n < 0 ? " " : "",
+	       n < 0 ? strerror(errno) : "", n > 0 ? (unsigned long long)edge->data.u64 : 0ull);
+	show("fault: after the partial copy", ep, 0);
+	munmap(m, 4096);
+	close(ep), close(a[0]), close(a[1]), close(b[0]), close(b[1]);
+}
+
 /* A child writes into pipe `p` after 20 ms. */
 static pid_t write_later(int p[2])
 {
@@ -413,6 +444,7 @@ int main(int argc, char **argv)
 	triggers();
 	waits();
 	nesting();
+	faults();
 	event_loop();
 	pwait2();
 	return 0;

@@ -189,27 +189,37 @@ impl Epoll {
         files.fold(self.pollers.changes(), |h, f| h.wrapping_mul(31).wrapping_add(changes(&*f)))
     }
 
-    /// One scan: up to `max` (events, data) reports. It starts after the
-    /// entry last reported, so with more ready files than `max` each has
-    /// its turn (Linux moves a reported level-triggered item to the back
-    /// of its ready list for the same reason).
-    pub fn scan(&self, max: usize) -> Vec<(u32, u64)> {
-        let mut out = Vec::new();
+    /// One scan: up to `max` reports, each handed to `put` (its index and
+    /// the events and data), which copies it out and says whether it
+    /// could. Returns how many were put, and whether one could not be: that
+    /// one is not recorded (an EPOLLET or EPOLLONESHOT item stays due, as
+    /// Linux's `ep_send_events` puts it back on the ready list) and the scan
+    /// ends there. It starts after the entry last reported, so with more
+    /// ready files than `max` each has its turn (Linux moves a reported
+    /// level-triggered item to the back of its ready list for the same
+    /// reason).
+    pub fn scan(&self, max: usize, mut put: impl FnMut(usize, u32, u64) -> bool) -> (usize, bool) {
+        let mut done = 0;
         let mut entries = self.entries.borrow_mut();
         let n = entries.len();
         let start = self.next.get() % n.max(1);
         for i in (start..n).chain(0..start) {
-            if out.len() == max {
+            if done == max {
                 break;
             }
             let e = &mut entries[i];
             let Some(f) = e.file.upgrade() else { continue };
-            if let Some(r) = e.interest.check(f.poll_ready(), changes(&*f)) {
-                out.push((r, e.interest.data));
+            let mut after = e.interest;
+            if let Some(r) = after.check(f.poll_ready(), changes(&*f)) {
+                if !put(done, r, e.interest.data) {
+                    return (done, true);
+                }
+                e.interest = after;
+                done += 1;
                 self.next.set(i + 1);
             }
         }
-        out
+        (done, false)
     }
 }
 

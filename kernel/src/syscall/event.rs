@@ -220,14 +220,21 @@ fn epoll_wait_until(
     super::poll::with_mask(mask, Errno::EINTR, || {
         // The wait sleeps on the epoll's queue (epoll_ctl wakes it) and
         // on those of its set's files, looked up again after each wake-up.
-        let scan = || Some(set.scan(max as usize)).filter(|r| !r.is_empty());
-        let found = match crate::fs::poll::wait_for(core::slice::from_ref(&file), deadline, scan) {
-            Err(()) => return Err(Errno::EINTR),
-            Ok(r) => r.unwrap_or_default(),
+        // Each report is copied out as it is found: one that faults is
+        // not consumed, and the call returns those before it, or EFAULT if
+        // none (Linux `ep_send_events`).
+        let put = |i: usize, events, data| {
+            let at = buf + i as u32 * ep::EVENT_SIZE;
+            crate::uaccess::copy_to_user(at, &ep::encode(events, data)).is_ok()
         };
-        let bytes: alloc::vec::Vec<u8> =
-            found.iter().flat_map(|&(e, d)| ep::encode(e, d)).collect();
-        crate::uaccess::copy_to_user(buf, &bytes)?;
-        Ok(found.len() as u32)
+        let scan = || match set.scan(max as usize, put) {
+            (0, false) => None,
+            (0, true) => Some(Err(Errno::EFAULT)),
+            (n, _) => Some(Ok(n as u32)),
+        };
+        match crate::fs::poll::wait_for(core::slice::from_ref(&file), deadline, scan) {
+            Err(()) => Err(Errno::EINTR),
+            Ok(r) => r.unwrap_or(Ok(0)),
+        }
     })
 }
