@@ -5,7 +5,8 @@
 //! timers in flight (qemu-ppc keeps at most 32), where the kernel's shutdown
 //! line must report no timer objects and no deadlines left behind.
 //! timer_cpu checks the CPU-time side: ITIMER_VIRTUAL/PROF, times,
-//! getrusage and wait4's rusage.
+//! getrusage and wait4's rusage; timer_cputime the POSIX timers on the
+//! CPU-time clocks.
 
 mod common;
 
@@ -67,6 +68,28 @@ fn timer_cpu() {
             "child: utime at start < 10 ms yes, ITIMER_PROF inherited no",
             "children totals: 0 before the child is reaped yes, >= 250 ms after yes",
             "wait4 rusage: ru_utime >= 250 ms yes; times: cutime >= 25 ticks yes",
+        ],
+    );
+}
+
+/// POSIX timers on CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID:
+/// they fire after the process (or that thread) has spun for their time,
+/// not while it sleeps, periodic ones count their overruns, and a thread's
+/// timer ignores the other threads' time; compared with qemu-ppc (which
+/// passes the calls to the host's Linux).
+#[test]
+fn timer_cputime() {
+    let out = compare("timer_cputime", &[]);
+    has_lines(
+        &out,
+        &[
+            "timer_create(process): ok",
+            "after 100 ms asleep: fired 0",
+            "spun: fired 1 after >= 40 ms of CPU time 1",
+            "periodic 20 ms over 200 ms: signals > 1 1, expirations in 8..11 1",
+            "thread timer, 30 ms: fired 1 after >= 30 ms of the thread's time 1",
+            "main thread's timer while another spun: still armed 1",
+            "main thread's timer once it spins: fired 1",
         ],
     );
 }

@@ -2,8 +2,11 @@
  * epoll_wait and epoll_pwait over pipes, timerfds and signalfds: level-
  * and edge-triggered reports, EPOLLONESHOT, EPOLLOUT/EPOLLERR/EPOLLHUP,
  * timeouts, a descriptor closed while registered, a signal during the wait
- * and epoll_pwait's mask. Last, the event loop a daemon runs: one
- * epoll_wait over a timer, a pipe and a signal at once.
+ * and epoll_pwait's mask; an epoll inside epolls (its wake-ups, ELOOP for
+ * a cycle and past EPOLL_MAX_NESTS) and poll() woken through an epoll.
+ * A buffer that faults does not use up EPOLLET/EPOLLONESHOT reports.
+ * Last, the event loop a daemon runs: one epoll_wait over a timer, a pipe
+ * and a signal at once.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -80,7 +84,6 @@ static void errors(const char *self)
 	printf("epfd == fd: %s\n", err(add(ep, ep, EPOLLIN, 0)));
 	printf("epfd not an epoll: %s\n", err(add(p[0], p[1], EPOLLIN, 0)));
 	printf("EPOLLEXCLUSIVE | EPOLLONESHOT: %s\n", err(add(ep, p[1], EPOLLEXCLUSIVE | EPOLLONESHOT, 0)));
-	/* Linux nests epolls (and says ELOOP for a cycle); Sigil does not. */
 	int inner = epoll_create1(0);
 	printf("epoll in an epoll: %s\n", err(add(ep, inner, EPOLLIN, 0)));
 	struct epoll_event ev[1];
@@ -226,6 +229,150 @@ static void waits(void)
 	close(p[0]), close(p[1]), close(ep);
 }
 
+/* A report that cannot be copied out is not consumed: Linux's
+ * ep_send_events puts the item back and returns the reports before it
+ * (EFAULT if none). */
+static void faults(void)
+{
+	int ep = epoll_create1(0), a[2], b[2];
+	pipe(a), pipe(b);
+	add(ep, a[0], EPOLLIN | EPOLLONESHOT, 1);
+	add(ep, b[0], EPOLLIN | EPOLLET, 2);
+	write(a[1], "x", 1);
+	write(b[1], "x", 1);
+	printf("fault: events at 0x1000: %s\n", err(epoll_wait(ep, (void *)0x1000, 2, 0)));
+	show("fault: then", ep, 0);
+	show("fault: then again", ep, 0);
+	/* Room for one report before an unmapped page. */
+	char *m = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	munmap(m + 4096, 4096);
+	struct epoll_event *edge = (void *)(m + 4096 - sizeof *edge);
+	epoll_ctl(ep, EPOLL_CTL_MOD, a[0], &(struct epoll_event){ EPOLLIN | EPOLLET, { .u64 = 1 } });
+	write(b[1], "y", 1);
+	errno = 0;
+	int n = epoll_wait(ep, edge, 2, 0);
+	printf("fault: second report faults: %d%s%s, first %llu\n", n, n < 0 ? " " : "",
+	       n < 0 ? strerror(errno) : "", n > 0 ? (unsigned long long)edge->data.u64 : 0ull);
+	show("fault: after the partial copy", ep, 0);
+	munmap(m, 4096);
+	close(ep), close(a[0]), close(a[1]), close(b[0]), close(b[1]);
+}
+
+/* A child writes into pipe `p` after 20 ms. */
+static pid_t write_later(int p[2])
+{
+	pid_t c = fork();
+	if (c == 0) {
+		struct timespec ts = { 0, 20000000 };
+		nanosleep(&ts, NULL);
+		write(p[1], "x", 1);
+		_exit(0);
+	}
+	return c;
+}
+
+/* Epolls in epolls: the outer reports the inner readable while a file in
+ * the inner's set is, and a sleeper on the outer (or in poll() on an
+ * epoll descriptor) is woken by that file. */
+static void nesting(void)
+{
+	int outer = epoll_create1(0), inner = epoll_create1(0);
+	int p[2];
+	pipe(p);
+	add(inner, p[0], EPOLLIN, 7);
+	printf("nest: ADD inner: %s\n", err(add(outer, inner, EPOLLIN, 70)));
+	printf("nest: ADD inner again: %s\n", err(add(outer, inner, EPOLLIN, 70)));
+	printf("nest: cycle: %s\n", err(add(inner, outer, EPOLLIN, 0)));
+	printf("nest: EPOLLEXCLUSIVE on an epoll: %s\n",
+	       err(add(epoll_create1(0), inner, EPOLLIN | EPOLLEXCLUSIVE, 0)));
+	show("nest: nothing ready", outer, 0);
+	write(p[1], "x", 1);
+	show("nest: data in the inner's pipe", outer, 0);
+	char buf[4];
+	read(p[0], buf, sizeof buf);
+	show("nest: read", outer, 0);
+
+	pid_t c = write_later(p);
+	show("nest: blocking wait, woken by a child's write", outer, -1);
+	waitpid(c, NULL, 0);
+	read(p[0], buf, sizeof buf);
+
+	c = write_later(p);
+	struct pollfd pf = { inner, POLLIN, 0 };
+	int n = poll(&pf, 1, -1);
+	printf("poll(epoll fd), woken by a child's write: %d revents 0x%x\n", n, pf.revents);
+	waitpid(c, NULL, 0);
+	read(p[0], buf, sizeof buf);
+	c = write_later(p);
+	pf.fd = outer;
+	n = poll(&pf, 1, -1);
+	printf("poll(outer epoll fd), woken by a child's write: %d revents 0x%x\n", n, pf.revents);
+	waitpid(c, NULL, 0);
+	read(p[0], buf, sizeof buf);
+	close(inner);
+	show("nest: inner closed", outer, 0);
+	close(outer), close(p[0]), close(p[1]);
+
+	/* Chains: each epoll into the next, from the bottom up, then from the
+	 * top down (the depth above counts too). */
+	int e[7];
+	for (int i = 0; i < 7; i++)
+		e[i] = epoll_create1(0);
+	printf("nest: bottom up:");
+	for (int i = 0; i < 6; i++)
+		printf(" %s", err(add(e[i + 1], e[i], EPOLLIN, 0)));
+	printf("\n");
+	for (int i = 0; i < 7; i++)
+		close(e[i]), e[i] = epoll_create1(0);
+	printf("nest: top down:");
+	for (int i = 0; i < 6; i++)
+		printf(" %s", err(add(e[i], e[i + 1], EPOLLIN, 0)));
+	printf("\n");
+	for (int i = 0; i < 7; i++)
+		close(e[i]);
+}
+
+/* epoll_pwait2 (441 on ppc32): epoll_pwait with a struct __kernel_timespec
+ * timeout, 64-bit seconds; called directly, whatever glibc's version. */
+struct kts {
+	int64_t sec, nsec;
+};
+
+static long pwait2_call(int ep, struct epoll_event *ev, const void *ts, const sigset_t *mask)
+{
+	errno = 0;
+	return syscall(441, ep, ev, 1, ts, mask, mask ? 8 : 0);
+}
+
+static void pwait2(void)
+{
+	int ep = epoll_create1(0), p[2];
+	pipe(p);
+	add(ep, p[0], EPOLLIN, 9);
+	struct epoll_event ev = { 0 };
+	struct kts zero = { 0, 0 }, ms30 = { 0, 30000000 }, neg = { -1, 0 }, ns = { 0, 1000000000 };
+	struct kts sec = { 1, 0 };
+	printf("epoll_pwait2, nothing ready, 0: %ld\n", pwait2_call(ep, &ev, &zero, NULL));
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	long n = pwait2_call(ep, &ev, &ms30, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	long waited = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
+	printf("epoll_pwait2, nothing ready, 30 ms: %ld, waited >= 30 ms %d\n", n, waited >= 30);
+	printf("epoll_pwait2, tv_sec -1: %s\n", err(pwait2_call(ep, &ev, &neg, NULL)));
+	printf("epoll_pwait2, tv_nsec 1e9: %s\n", err(pwait2_call(ep, &ev, &ns, NULL)));
+	printf("epoll_pwait2, timeout at 0x1000: %s\n", err(pwait2_call(ep, &ev, (void *)0x1000, NULL)));
+	pid_t c = write_later(p);
+	n = pwait2_call(ep, &ev, &sec, NULL);
+	printf("epoll_pwait2, 1 s, woken by a child's write: %ld [0x%x %llu]\n", n, ev.events,
+	       (unsigned long long)ev.data.u64);
+	waitpid(c, NULL, 0);
+	sigset_t none;
+	sigemptyset(&none);
+	printf("epoll_pwait2, NULL timeout, data: %ld\n", pwait2_call(ep, &ev, NULL, &none));
+	close(ep), close(p[0]), close(p[1]);
+}
+
 /* A daemon's loop: one epoll over a timer, a pipe and a signal. */
 static void event_loop(void)
 {
@@ -296,8 +443,9 @@ int main(int argc, char **argv)
 	errors(argv[0]);
 	triggers();
 	waits();
+	nesting();
+	faults();
 	event_loop();
-	errno = 0;
-	printf("epoll_pwait2: %s\n", err(syscall(441, 0, NULL, 1, NULL, NULL, 8)));
+	pwait2();
 	return 0;
 }

@@ -250,6 +250,7 @@ sysnos! {
     PidfdOpen = 434 => "pidfd_open",
     Clone3 = 435 => "clone3",
     Faccessat2 = 439 => "faccessat2",
+    EpollPwait2 = 441 => "epoll_pwait2",
 }
 
 impl Sysno {

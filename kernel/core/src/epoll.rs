@@ -39,6 +39,22 @@ pub const EVENT_SIZE: u32 = 16;
 /// Linux `EP_MAX_EVENTS`: epoll_wait's maxevents limit.
 pub const MAX_EVENTS: i32 = i32::MAX / EVENT_SIZE as i32;
 
+/// Linux `EP_MAX_NESTS`: the longest chain of epolls inside epolls, in
+/// links (so five epolls at most).
+pub const MAX_NESTS: usize = 4;
+
+/// May an epoll go into another? `below` is the longest chain of epolls
+/// under the one being added (None: it reaches the epoll it goes into, a
+/// cycle), `above` the longest chain of epolls over the one it goes into.
+/// Linux's `ep_loop_check` (since 6.15) says ELOOP unless the whole chain
+/// through the new link, `below + 1 + above`, stays within MAX_NESTS.
+pub fn may_nest(below: Option<usize>, above: usize) -> Result<(), Errno> {
+    match below {
+        Some(b) if b + 1 + above <= MAX_NESTS => Ok(()),
+        _ => Err(Errno::ELOOP),
+    }
+}
+
 /// The flags that say how to report, not what.
 const MODES: u32 = EPOLLET | EPOLLONESHOT | EPOLLWAKEUP | EPOLLEXCLUSIVE;
 
@@ -156,6 +172,16 @@ mod tests {
         assert_eq!(i.check(0x1, 1), None);
         i = Interest::new(EPOLLIN | EPOLLONESHOT, 0);
         assert_eq!(i.check(0x1, 1), Some(EPOLLIN));
+    }
+
+    #[test]
+    fn nesting_allows_chains_of_four_links() {
+        assert_eq!(may_nest(Some(0), 0), Ok(()));
+        assert_eq!(may_nest(Some(3), 0), Ok(()));
+        assert_eq!(may_nest(Some(1), 2), Ok(()));
+        assert_eq!(may_nest(Some(4), 0), Err(Errno::ELOOP));
+        assert_eq!(may_nest(Some(0), 4), Err(Errno::ELOOP));
+        assert_eq!(may_nest(None, 0), Err(Errno::ELOOP));
     }
 
     #[test]

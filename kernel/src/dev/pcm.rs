@@ -372,12 +372,8 @@ fn read_samples(addr: u32, len: u32) -> Result<(), Efault> {
 }
 
 impl FileOps for Pcm {
-    fn status_flags(&self) -> u32 {
-        self.flags.get()
-    }
-
-    fn set_status_flags(&self, new: u32) {
-        self.flags.set(new);
+    fn status(&self) -> Option<&StatusFlags> {
+        Some(&self.flags)
     }
 
     /// POLLOUT when a write of avail_min frames would not block; POLLERR

@@ -9,7 +9,7 @@ use sigil_core::abi::Errno;
 use sigil_core::eventfd::{check_len, Counter, Step};
 
 use crate::fs::poll::{PollWait, WaitQueue};
-use crate::fs::{flags, File, FileOps, Stat, StatusFlags, POLLIN, POLLOUT};
+use crate::fs::{flags, File, FileOps, StatusFlags, POLLIN, POLLOUT};
 use crate::proc;
 use crate::uaccess::{get_user, put_user};
 
@@ -73,14 +73,8 @@ impl FileOps for EventFd {
         self.run(|c| c.write(v), |_| Ok(()))
     }
 
-    fn stat(&self) -> Stat {
-        crate::fs::Stat::anon()
-    }
-    fn status_flags(&self) -> u32 {
-        self.flags.get()
-    }
-    fn set_status_flags(&self, f: u32) {
-        self.flags.set(f)
+    fn status(&self) -> Option<&StatusFlags> {
+        Some(&self.flags)
     }
     fn poll_ready(&self) -> u16 {
         let c = self.counter.get();

@@ -14,7 +14,7 @@ use alloc::sync::Arc;
 use sigil_core::abi::Errno;
 
 use crate::fs::poll::PollWait;
-use crate::fs::{flags, File, FileOps, Stat, StatusFlags, POLLIN};
+use crate::fs::{flags, File, FileOps, StatusFlags, POLLIN};
 use crate::proc;
 
 pub struct PidFd {
@@ -38,14 +38,8 @@ pub fn target(fd: u32) -> Result<(u32, bool), Errno> {
 }
 
 impl FileOps for PidFd {
-    fn stat(&self) -> Stat {
-        crate::fs::Stat::anon()
-    }
-    fn status_flags(&self) -> u32 {
-        self.flags.get()
-    }
-    fn set_status_flags(&self, f: u32) {
-        self.flags.set(f)
+    fn status(&self) -> Option<&StatusFlags> {
+        Some(&self.flags)
     }
     fn poll_ready(&self) -> u16 {
         match proc::get(self.pid) {

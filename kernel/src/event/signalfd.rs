@@ -28,7 +28,7 @@ use sigil_core::signal::signalfd::{record, SIGNALFD_INFO_SIZE};
 use sigil_core::signal::SigSet;
 
 use crate::fs::poll::PollWait;
-use crate::fs::{flags, File, FileOps, Stat, StatusFlags, POLLIN};
+use crate::fs::{flags, File, FileOps, StatusFlags, POLLIN};
 use crate::proc;
 use crate::signal::{notify_signalfd, SIGNALFD_READERS};
 use crate::uaccess::{UserWindow, Write};
@@ -81,14 +81,8 @@ impl FileOps for SignalFd {
         Ok(taken * SIGNALFD_INFO_SIZE)
     }
 
-    fn stat(&self) -> Stat {
-        Stat::anon()
-    }
-    fn status_flags(&self) -> u32 {
-        self.flags.get()
-    }
-    fn set_status_flags(&self, f: u32) {
-        self.flags.set(f)
+    fn status(&self) -> Option<&StatusFlags> {
+        Some(&self.flags)
     }
     /// Readable while the caller has a signal of the mask pending.
     fn poll_ready(&self) -> u16 {

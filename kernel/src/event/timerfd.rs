@@ -35,7 +35,7 @@ use sigil_core::time::timerfd::{check_settime, TimerFd as State, CLOCK_REALTIME,
 use sigil_core::time::ItimerSpec;
 
 use crate::fs::poll::{PollWait, WaitQueue};
-use crate::fs::{flags, File, FileOps, Stat, StatusFlags, POLLIN};
+use crate::fs::{flags, File, FileOps, StatusFlags, POLLIN};
 use crate::kcell::KCell;
 use crate::time::timer::{self, Event, Key};
 use crate::uaccess::put_user;
@@ -190,14 +190,8 @@ impl FileOps for TimerFd {
         }
     }
 
-    fn stat(&self) -> Stat {
-        Stat::anon()
-    }
-    fn status_flags(&self) -> u32 {
-        self.flags.get()
-    }
-    fn set_status_flags(&self, f: u32) {
-        self.flags.set(f)
+    fn status(&self) -> Option<&StatusFlags> {
+        Some(&self.flags)
     }
     /// Readable once an expiration waits to be read.
     fn poll_ready(&self) -> u16 {

@@ -10,7 +10,7 @@ use sigil_core::abi::Errno;
 
 use super::poll::PollWait;
 use super::tmpfs::{self, Kind, Node, ZEROS};
-use super::{stat, walk, Console, File, FileOps, Stat};
+use super::{stat, walk, Console, File, FileOps, Stat, StatusFlags};
 use crate::uaccess::copy_to_user;
 
 /// /dev/null: reads end at once, writes vanish.
@@ -140,11 +140,8 @@ impl<T: FileOps> FileOps for DeviceFile<T> {
     fn write_at(&self, off: u64, buf: u32, len: u32) -> Result<u32, Errno> {
         self.dev.write_at(off, buf, len)
     }
-    fn status_flags(&self) -> u32 {
-        self.dev.status_flags()
-    }
-    fn set_status_flags(&self, flags: u32) {
-        self.dev.set_status_flags(flags)
+    fn status(&self) -> Option<&StatusFlags> {
+        self.dev.status()
     }
     fn poll_ready(&self) -> u16 {
         self.dev.poll_ready()

@@ -148,11 +148,8 @@ impl FileOps for OpenFile {
         getdents(dots.into_iter().chain(entries), &self.pos, buf, len)
     }
 
-    fn status_flags(&self) -> u32 {
-        self.flags.get()
-    }
-    fn set_status_flags(&self, f: u32) {
-        self.flags.set(f)
+    fn status(&self) -> Option<&StatusFlags> {
+        Some(&self.flags)
     }
     fn inode(&self) -> Option<&Node> {
         Some(&self.node)

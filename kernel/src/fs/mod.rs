@@ -89,10 +89,15 @@ pub trait FileOps {
     fn ioctl(&self, _req: u32, _arg: u32) -> Result<u32, Errno> {
         Err(Errno::ENOTTY)
     }
-    /// What fstat reports. The default suits a character device with no
-    /// identity of its own.
+    /// What fstat reports. The default suits an anonymous-inode file (one
+    /// with an `anon_name`, as Linux's `anon_inode_getfile` makes) or else a
+    /// character device with no identity of its own.
     fn stat(&self) -> Stat {
-        Stat::chr(0, 0)
+        if self.anon_name().is_some() {
+            Stat::anon()
+        } else {
+            Stat::chr(0, 0)
+        }
     }
     /// lseek: moves the offset and returns the new one. Pipes, terminals and
     /// devices cannot seek.
@@ -111,12 +116,22 @@ pub trait FileOps {
     fn getdents(&self, _buf: u32, _len: u32) -> Result<u32, Errno> {
         Err(Errno::ENOTDIR)
     }
-    /// F_GETFL: the access mode and status flags.
+    /// The open file's status flags, for a kind that keeps its own (most
+    /// do): F_GETFL and F_SETFL then need nothing more from it.
+    fn status(&self) -> Option<&StatusFlags> {
+        None
+    }
+    /// F_GETFL: the access mode and status flags (O_RDWR for a file without
+    /// flags of its own).
     fn status_flags(&self) -> u32 {
-        flags::O_RDWR
+        self.status().map_or(flags::O_RDWR, StatusFlags::get)
     }
     /// F_SETFL: a file without status flags of its own ignores it.
-    fn set_status_flags(&self, _flags: u32) {}
+    fn set_status_flags(&self, f: u32) {
+        if let Some(s) = self.status() {
+            s.set(f)
+        }
+    }
     /// poll: the events (POLLIN, POLLOUT, POLLHUP...) that would not block
     /// now. Files that never block are always ready.
     fn poll_ready(&self) -> u16 {
@@ -194,11 +209,8 @@ impl FileOps for Console {
     fn ioctl(&self, req: u32, arg: u32) -> Result<u32, Errno> {
         crate::dev::tty::ioctl(req, arg)
     }
-    fn status_flags(&self) -> u32 {
-        self.flags.get()
-    }
-    fn set_status_flags(&self, f: u32) {
-        self.flags.set(f)
+    fn status(&self) -> Option<&StatusFlags> {
+        Some(&self.flags)
     }
     fn poll_ready(&self) -> u16 {
         crate::dev::tty::poll_ready()

@@ -275,11 +275,8 @@ impl FileOps for End {
     fn inode(&self) -> Option<&Node> {
         self.node.as_ref()
     }
-    fn status_flags(&self) -> u32 {
-        self.flags.get()
-    }
-    fn set_status_flags(&self, f: u32) {
-        self.flags.set(f)
+    fn status(&self) -> Option<&StatusFlags> {
+        Some(&self.flags)
     }
     fn poll_ready(&self) -> u16 {
         let r = self.pipe.ring.borrow();

@@ -15,6 +15,13 @@
 //!   pseudo DAC): look again at time t.
 //! - `PollWait::Never`: readiness never changes (always-ready files).
 //!
+//! An epoll's readiness is its set's: a waiter on an epoll (epoll_wait, or
+//! poll/select on its descriptor) also waits on every file in the set,
+//! nested epolls' sets included (the walk in `wait_for`, looked at again
+//! after each wake-up, so files epoll_ctl adds meanwhile count too). That
+//! is what Linux's `ep_poll_callback` achieves by waking the epoll's own
+//! waiters from the files' queues.
+//!
 //! No busy polling: between changes the poller sleeps. The kernel runs with
 //! interrupts off, so nothing can change between the scan and the sleep.
 //!
@@ -81,14 +88,16 @@ pub fn wait(watch: &mut [Watch], deadline: Option<u64>) -> Waited {
 /// The wait itself, for poll and epoll: calls `scan` until it finds
 /// something (`Ok(Some)`), `deadline` passes (`Ok(None)`, after a last
 /// scan) or a signal interrupts (`Err`). Between scans the thread sleeps
-/// until one of `files` wakes its queue or asks to be looked at again.
+/// until one of `files` (or of the files in an epoll among them) wakes
+/// its queue or asks to be looked at again. The files whose queues it
+/// joined are held until it leaves them, so each is left exactly once.
 pub fn wait_for<T>(
     files: &[Arc<File>],
     deadline: Option<u64>,
     mut scan: impl FnMut() -> Option<T>,
 ) -> Result<Option<T>, ()> {
     let tid = proc::current().tid;
-    let mut queues: Vec<&Arc<File>> = Vec::new();
+    let mut queues: Vec<Arc<File>> = Vec::new();
     let mut alarm = None;
     let result = loop {
         let found = scan();
@@ -97,11 +106,17 @@ pub fn wait_for<T>(
             break Ok(found);
         }
         let mut next = deadline;
-        for f in files {
+        // epoll_ctl's ELOOP check keeps the epolls a tree of bounded depth,
+        // so the walk ends.
+        let mut todo = files.to_vec();
+        while let Some(f) = todo.pop() {
+            if let Some(set) = f.epoll() {
+                todo.extend(set.files());
+            }
             match f.poll_wait() {
                 PollWait::Never => {}
                 PollWait::Queue(q) => {
-                    if !queues.iter().any(|g| Arc::ptr_eq(g, f)) {
+                    if !queues.iter().any(|g| Arc::ptr_eq(g, &f)) {
                         q.add(tid);
                         queues.push(f);
                     }

@@ -367,6 +367,21 @@ pub fn group() -> &'static mut Group {
     current().group()
 }
 
+/// A CPU-time clock read now from the running thread: its process's total
+/// (CLOCK_PROCESS_CPUTIME_ID) or thread `tid`'s own (0 once it has exited),
+/// with the time since the last sample for the running thread, so the
+/// reading is exact rather than as of the last tick, as Linux's.
+pub fn cpu_clock(clock: crate::time::timers::Clock) -> u64 {
+    let cur = current();
+    match clock {
+        crate::time::timers::Clock::ThreadCpu(tid) if tid != cur.tid => {
+            thread(tid).map_or(0, |t| t.cpu_ns)
+        }
+        crate::time::timers::Clock::ThreadCpu(_) => cur.cpu_ns + cputime::unsampled(),
+        _ => cur.group().cpu.prof_clock() + cputime::unsampled(),
+    }
+}
+
 /// The thread `tid`, if it exists and has not exited.
 pub fn thread(tid: u32) -> Option<&'static mut Thread> {
     if let Some(t) = try_current().filter(|t| t.tid == tid) {

@@ -92,7 +92,7 @@ pub fn dequeue(t: &mut Thread) -> Option<Dequeued> {
             Dequeued::Node(n) => &mut n.info,
             Dequeued::Copied(i) => i,
         };
-        if crate::time::timers::on_dequeue(g.pid, info) {
+        if crate::time::timers::on_dequeue(g.pid, info, &proc::cpu_clock) {
             crate::sigtrace!(dequeue(g.pid, dq.info().signal(), dq.node()));
             return Some(dq);
         }

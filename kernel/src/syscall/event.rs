@@ -2,8 +2,7 @@
 //! signalfd4 (and the old signalfd), pidfd_open and pidfd_send_signal,
 //! timerfd_create/settime/gettime (settime and gettime in both the 32-bit
 //! and the time64 layout), epoll_create/epoll_create1, epoll_ctl,
-//! epoll_wait and epoll_pwait (epoll_pwait2 is ENOSYS, which glibc's
-//! epoll_pwait2() passes on to the program). The files are
+//! epoll_wait, epoll_pwait and epoll_pwait2. The files are
 //! `crate::event`'s.
 
 use sigil_core::abi::Errno;
@@ -140,8 +139,9 @@ pub fn epoll_create1(flags: u32) -> SysResult {
 
 /// epoll_ctl(epfd, op, fd, event), in Linux's order: a bad `event` (not
 /// read for DEL) is EFAULT; either descriptor not open EBADF; a file epoll
-/// cannot watch EPERM; `fd` == `epfd`, `epfd` not an epoll, or `fd` an
-/// epoll (no nesting here) EINVAL; then EEXIST / ENOENT by the operation.
+/// cannot watch EPERM; `fd` == `epfd`, `epfd` not an epoll, or
+/// EPOLLEXCLUSIVE on an epoll EINVAL; an epoll that would nest in a cycle
+/// or too deep ELOOP (`Epoll::ctl`); then EEXIST / ENOENT by the operation.
 pub fn epoll_ctl(epfd: u32, op: u32, fd: u32, event: u32) -> SysResult {
     let ev = if op != EPOLL_CTL_DEL {
         let mut b = [0u8; ep::EVENT_SIZE as usize];
@@ -156,11 +156,12 @@ pub fn epoll_ctl(epfd: u32, op: u32, fd: u32, event: u32) -> SysResult {
         return Err(Errno::EPERM);
     }
     let set_ref = set.epoll().ok_or(Errno::EINVAL)?;
-    if alloc::sync::Arc::ptr_eq(&set, &target) || target.epoll().is_some() {
+    let exclusive = op != EPOLL_CTL_DEL && ev.0 & ep::EPOLLEXCLUSIVE != 0;
+    if alloc::sync::Arc::ptr_eq(&set, &target) || exclusive && target.epoll().is_some() {
         return Err(Errno::EINVAL);
     }
     ep::check_ctl(op, ev.0)?;
-    set_ref.ctl(op, fd, &target, ev).map(|_| 0)
+    set_ref.ctl(&set, op, fd, &target, ev).map(|_| 0)
 }
 
 /// epoll_wait and epoll_pwait(epfd, events, maxevents, timeout_ms, sigmask,
@@ -178,6 +179,35 @@ pub fn epoll_pwait(
     mask: u32,
     size: u32,
 ) -> SysResult {
+    let deadline =
+        (timeout_ms >= 0).then(|| crate::time::timer::now_ns() + timeout_ms as u64 * 1_000_000);
+    epoll_wait_until(epfd, buf, max, deadline, mask, size)
+}
+
+/// epoll_pwait2(epfd, events, maxevents, timeout, sigmask, sigsetsize):
+/// epoll_pwait with a `struct __kernel_timespec` timeout (64-bit seconds
+/// even on ppc32; NULL: no limit), read first as Linux does: EFAULT for a
+/// bad pointer, EINVAL for a negative time or tv_nsec out of range. The
+/// time left is not written back (the timeout is const).
+pub fn epoll_pwait2(epfd: u32, buf: u32, max: i32, tsp: u32, mask: u32, size: u32) -> SysResult {
+    let deadline = match tsp {
+        0 => None,
+        _ => {
+            Some(crate::time::timer::now_ns() + super::time::get_timespec(tsp, Layout::new(true))?)
+        }
+    };
+    epoll_wait_until(epfd, buf, max, deadline, mask, size)
+}
+
+/// The wait of both, until `deadline` (ns since boot; None: no limit).
+fn epoll_wait_until(
+    epfd: u32,
+    buf: u32,
+    max: i32,
+    deadline: Option<u64>,
+    mask: u32,
+    size: u32,
+) -> SysResult {
     let mask = super::poll::read_mask(mask, size)?;
     if max <= 0 || max > ep::MAX_EVENTS {
         return Err(Errno::EINVAL);
@@ -188,27 +218,24 @@ pub fn epoll_pwait(
     }
     let file = proc::group().files.get(epfd)?.clone();
     let set = file.epoll().ok_or(Errno::EINVAL)?;
-    let deadline =
-        (timeout_ms >= 0).then(|| crate::time::timer::now_ns() + timeout_ms as u64 * 1_000_000);
     super::poll::with_mask(mask, Errno::EINTR, || {
-        let found = loop {
-            // The set's files, with the epoll itself: epoll_ctl wakes it,
-            // and a changed set is looked up again.
-            let (mut files, version) = set.files();
-            files.push(file.clone());
-            let scan = || {
-                let r = set.scan(max as usize);
-                (!r.is_empty() || set.changed_since(version)).then_some(r)
-            };
-            match crate::fs::poll::wait_for(&files, deadline, scan) {
-                Err(()) => return Err(Errno::EINTR),
-                Ok(Some(r)) if r.is_empty() => continue,
-                Ok(r) => break r.unwrap_or_default(),
-            }
+        // The wait sleeps on the epoll's queue (epoll_ctl wakes it) and
+        // on those of its set's files, looked up again after each wake-up.
+        // Each report is copied out as it is found: one that faults is
+        // not consumed, and the call returns those before it, or EFAULT if
+        // none (Linux `ep_send_events`).
+        let put = |i: usize, events, data| {
+            let at = buf + i as u32 * ep::EVENT_SIZE;
+            crate::uaccess::copy_to_user(at, &ep::encode(events, data)).is_ok()
         };
-        let bytes: alloc::vec::Vec<u8> =
-            found.iter().flat_map(|&(e, d)| ep::encode(e, d)).collect();
-        crate::uaccess::copy_to_user(buf, &bytes)?;
-        Ok(found.len() as u32)
+        let scan = || match set.scan(max as usize, put) {
+            (0, false) => None,
+            (0, true) => Some(Err(Errno::EFAULT)),
+            (n, _) => Some(Ok(n as u32)),
+        };
+        match crate::fs::poll::wait_for(core::slice::from_ref(&file), deadline, scan) {
+            Err(()) => Err(Errno::EINTR),
+            Ok(r) => r.unwrap_or(Ok(0)),
+        }
     })
 }

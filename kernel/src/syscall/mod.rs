@@ -144,6 +144,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         EpollCtl => event::epoll_ctl(a!(0), a!(1), a!(2), a!(3)),
         EpollWait => event::epoll_pwait(a!(0), a!(1), a!(2) as i32, a!(3) as i32, 0, 0),
         EpollPwait => event::epoll_pwait(a!(0), a!(1), a!(2) as i32, a!(3) as i32, a!(4), a!(5)),
+        EpollPwait2 => event::epoll_pwait2(a!(0), a!(1), a!(2) as i32, a!(3), a!(4), a!(5)),
         TimerfdSettime | TimerfdSettime64 => {
             let layout = Layout::new(sys == TimerfdSettime64);
             event::timerfd_settime(a!(0), a!(1), a!(2), a!(3), layout)

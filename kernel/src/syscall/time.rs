@@ -21,8 +21,9 @@ use sigil_core::time::cputime::{self, CpuTimes};
 use sigil_core::time::{self, decode_timespec, encode_timespec, ItimerSpec, Layout, SIGEVENT_SIZE};
 
 use super::SysResult;
+use crate::proc;
 use crate::time::timer;
-use crate::time::timers;
+use crate::time::timers::{self, Clock};
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};
 
 pub(super) const CLOCK_REALTIME: u32 = 0;
@@ -49,11 +50,23 @@ fn readable_clock(clock: u32) -> Result<(), Errno> {
     }
 }
 
-/// Clocks a timer or clock_nanosleep may use: those that run with time.
-fn timer_clock(clock: u32) -> Result<(), Errno> {
+/// Clocks clock_nanosleep may use: those that run with time (Linux can
+/// also sleep on CLOCK_PROCESS_CPUTIME_ID; Sigil says EINVAL).
+fn sleep_clock(clock: u32) -> Result<(), Errno> {
     match clock {
         CLOCK_REALTIME | CLOCK_MONOTONIC | CLOCK_BOOTTIME => Ok(()),
         _ => Err(Errno::EINVAL),
+    }
+}
+
+/// timer_create's clocks: those, and the CPU time of the process or of the
+/// calling thread (`cputime::cpu_clock_of`: glibc passes encoded ids).
+fn timer_clock(clock: u32) -> Result<Clock, Errno> {
+    match (clock, cputime::cpu_clock_of(clock)) {
+        (CLOCK_REALTIME, _) => Ok(Clock::Realtime),
+        (_, Some(false)) => Ok(Clock::ProcessCpu),
+        (_, Some(true)) => Ok(Clock::ThreadCpu(proc::current().tid)),
+        (c, None) => sleep_clock(c).map(|_| Clock::Monotonic),
     }
 }
 
@@ -73,12 +86,8 @@ pub fn get_timespec(addr: u32, layout: Layout) -> Result<u64, Errno> {
 pub fn clock_gettime(clock: u32, ts: u32, layout: Layout) -> SysResult {
     readable_clock(clock)?;
     let ns = match clock {
-        CLOCK_PROCESS_CPUTIME_ID => {
-            crate::proc::group().cpu.prof_clock() + crate::time::cputime::unsampled()
-        }
-        CLOCK_THREAD_CPUTIME_ID => {
-            crate::proc::current().cpu_ns + crate::time::cputime::unsampled()
-        }
+        CLOCK_PROCESS_CPUTIME_ID => proc::cpu_clock(Clock::ProcessCpu),
+        CLOCK_THREAD_CPUTIME_ID => proc::cpu_clock(Clock::ThreadCpu(proc::current().tid)),
         CLOCK_REALTIME | CLOCK_REALTIME_COARSE => crate::time::clock::realtime_ns(),
         _ => timer::now_ns(),
     };
@@ -115,7 +124,7 @@ pub fn nanosleep(req: u32, rem: u32) -> SysResult {
 }
 
 pub fn clock_nanosleep(clock: u32, flags: u32, req: u32, rem: u32, layout: Layout) -> SysResult {
-    timer_clock(clock)?;
+    sleep_clock(clock)?;
     let ns = get_timespec(req, layout)?;
     if flags & TIMER_ABSTIME != 0 {
         let slept = match clock {
@@ -221,7 +230,7 @@ pub fn getrusage(who: u32, ru: u32) -> SysResult {
 /// timer_create(clock, sigevent, &id): NULL sigevent means SIGALRM with the
 /// id as value. If the id cannot be written the timer is deleted again.
 pub fn timer_create(clock: u32, sev: u32, id_out: u32) -> SysResult {
-    timer_clock(clock)?;
+    let clock = timer_clock(clock)?;
     let notify = if sev != 0 {
         let mut b = [0u8; SIGEVENT_SIZE];
         copy_from_user(&mut b, sev)?;
@@ -233,7 +242,7 @@ pub fn timer_create(clock: u32, sev: u32, id_out: u32) -> SysResult {
         None
     };
     let g = crate::proc::group();
-    let id = timers::create(g.pid, &g.user.timers, notify, clock == CLOCK_REALTIME)?;
+    let id = timers::create(g.pid, &g.user.timers, notify, clock)?;
     if put_user(id_out, id).is_err() {
         timers::delete(g.pid, id)?;
         return Err(Errno::EFAULT);
@@ -259,7 +268,8 @@ pub fn timer_settime(id: u32, flags: u32, new: u32, old: u32, layout: Layout) ->
         return Err(Errno::EINVAL);
     }
     let spec = get_itimerspec(new, layout)?;
-    let prev = timers::settime(crate::proc::group().pid, id, spec, flags & TIMER_ABSTIME != 0)?;
+    let prev =
+        timers::settime(proc::group().pid, id, spec, flags & TIMER_ABSTIME != 0, &proc::cpu_clock)?;
     if old != 0 {
         put_itimerspec(old, prev, layout)?;
     }
@@ -268,7 +278,7 @@ pub fn timer_settime(id: u32, flags: u32, new: u32, old: u32, layout: Layout) ->
 
 /// timer_gettime / timer_gettime64(id, cur).
 pub fn timer_gettime(id: u32, cur: u32, layout: Layout) -> SysResult {
-    let spec = timers::gettime(crate::proc::group().pid, id)?;
+    let spec = timers::gettime(proc::group().pid, id, &proc::cpu_clock)?;
     put_itimerspec(cur, spec, layout)?;
     Ok(0)
 }

@@ -23,6 +23,15 @@
 //!
 //! ITIMER_VIRTUAL and ITIMER_PROF count CPU time, not wall time: they live
 //! with the CPU-time accounting in `crate::time::cputime`, not in this table.
+//!
+//! POSIX timers on CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID
+//! ([`Clock`]) are in this table but not in the deadline queue: CPU time
+//! advances only while the process (or thread) runs, so each timer interrupt
+//! that samples a thread (`cputime::tick`) then asks [`cpu_sample`] which of
+//! its process's CPU timers have passed their CPU-time deadline, as Linux's
+//! `run_posix_cpu_timers` does at each tick: they fire at the first sample
+//! past expiry. Their time is read through the caller's `cpu` function,
+//! since the threads are the scheduler's, above this layer.
 
 use alloc::collections::BTreeMap;
 use core::sync::atomic::{AtomicUsize, Ordering};
@@ -56,14 +65,37 @@ pub const MAX_TIMERS_SYSTEM: usize = 8 * MAX_TIMERS;
 /// POSIX timer objects alive in the whole kernel.
 pub static LIVE: AtomicUsize = AtomicUsize::new(0);
 
-/// A timer and its entry in the deadline queue, if armed; a POSIX timer
-/// also holds its charge to its user's timer count.
+/// What a POSIX timer's time counts: timer_create's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// CLOCK_MONOTONIC and CLOCK_BOOTTIME (and ITIMER_REAL).
+    Monotonic,
+    /// CLOCK_REALTIME: an absolute time is a wall-clock one.
+    Realtime,
+    /// CLOCK_PROCESS_CPUTIME_ID: the CPU time of all the process's threads.
+    ProcessCpu,
+    /// CLOCK_THREAD_CPUTIME_ID: the CPU time of thread `tid` alone.
+    ThreadCpu(u32),
+}
+
+impl Clock {
+    fn is_cpu(self) -> bool {
+        matches!(self, Clock::ProcessCpu | Clock::ThreadCpu(_))
+    }
+}
+
+/// A CPU clock's reading now (given by the caller: see the top).
+pub type CpuNow<'a> = &'a dyn Fn(Clock) -> u64;
+
+/// A timer and, if armed, its entry in the deadline queue or, on a CPU
+/// clock, its CPU-time deadline; a POSIX timer also holds its charge to its
+/// user's timer count.
 struct Slot<T> {
     t: T,
     key: Option<Key>,
+    cpu_deadline: Option<u64>,
     _charge: Option<Charge>,
-    /// A POSIX timer on CLOCK_REALTIME: an absolute time is a wall-clock one.
-    realtime: bool,
+    clock: Clock,
 }
 
 impl<T> Slot<T> {
@@ -71,11 +103,25 @@ impl<T> Slot<T> {
         if let Some(k) = self.key.take() {
             timer::cancel(k);
         }
+        self.cpu_deadline = None;
     }
 
     fn arm(&mut self, deadline: Option<u64>, pid: u32, which: Which) {
         self.disarm();
-        self.key = deadline.map(|d| timer::arm(d, Event::Timer(pid, which)));
+        if self.clock.is_cpu() {
+            self.cpu_deadline = deadline;
+        } else {
+            self.key = deadline.map(|d| timer::arm(d, Event::Timer(pid, which)));
+        }
+    }
+
+    /// The timer's clock now.
+    fn now(&self, cpu: CpuNow) -> u64 {
+        if self.clock.is_cpu() {
+            cpu(self.clock)
+        } else {
+            timer::now_ns()
+        }
     }
 }
 
@@ -116,7 +162,13 @@ pub enum Expired {
 /// Process `pid`'s timers (created empty on first use).
 fn mine(pid: u32) -> (u32, &'static mut ProcTimers) {
     let t = TABLE.get().entry(pid).or_insert_with(|| ProcTimers {
-        real: Slot { t: RealTimer::default(), key: None, _charge: None, realtime: false },
+        real: Slot {
+            t: RealTimer::default(),
+            key: None,
+            cpu_deadline: None,
+            _charge: None,
+            clock: Clock::Monotonic,
+        },
         posix: BTreeMap::new(),
         ids: IdAllocator::default(),
     });
@@ -136,14 +188,14 @@ pub fn get_real(pid: u32) -> ItimerSpec {
     mine(pid).1.real.t.get(timer::now_ns())
 }
 
-/// timer_create: a new disarmed timer; `notify` None means the default
-/// (SIGALRM carrying the id); `realtime` for CLOCK_REALTIME; `user` is the
-/// creator's real user's timer count. Returns the id.
+/// timer_create: a new disarmed timer on `clock`; `notify` None means the
+/// default (SIGALRM carrying the id); `user` is the creator's real user's
+/// timer count. Returns the id.
 pub fn create(
     pid: u32,
     user: &UserCount,
     notify: Option<Notify>,
-    realtime: bool,
+    clock: Clock,
 ) -> Result<u32, Errno> {
     let (_, t) = mine(pid);
     if user.get() >= MAX_TIMERS || LIVE.load(Ordering::Relaxed) >= MAX_TIMERS_SYSTEM {
@@ -153,7 +205,8 @@ pub fn create(
     let id = t.ids.alloc(|id| posix.contains_key(&id)).ok_or(Errno::EAGAIN)?;
     let notify = notify.unwrap_or(sigil_core::time::default_sigevent(id));
     let charge = Some(Charge::new(user));
-    let slot = Slot { t: PosixTimer::new(notify), key: None, _charge: charge, realtime };
+    let slot =
+        Slot { t: PosixTimer::new(notify), key: None, cpu_deadline: None, _charge: charge, clock };
     t.posix.insert(id, slot);
     LIVE.fetch_add(1, Ordering::Relaxed);
     Ok(id)
@@ -167,20 +220,27 @@ fn posix(pid: u32, id: u32) -> Result<(u32, &'static mut Slot<PosixTimer>), Errn
 /// timer_settime: returns the old setting.
 /// An absolute time on CLOCK_REALTIME becomes the monotonic instant the
 /// wall clock reads it (a past one fires at once); a later clock change
-/// does not move it (Linux would).
-pub fn settime(pid: u32, id: u32, mut new: ItimerSpec, abs: bool) -> Result<ItimerSpec, Errno> {
+/// does not move it (Linux would). On a CPU clock it is a CPU time.
+pub fn settime(
+    pid: u32,
+    id: u32,
+    mut new: ItimerSpec,
+    abs: bool,
+    cpu: CpuNow,
+) -> Result<ItimerSpec, Errno> {
     let (pid, s) = posix(pid, id)?;
-    if abs && s.realtime && new.value != 0 {
+    if abs && s.clock == Clock::Realtime && new.value != 0 {
         new.value = crate::time::clock::to_monotonic(new.value).max(1);
     }
-    let (old, deadline) = s.t.set(new, abs, timer::now_ns());
+    let (old, deadline) = s.t.set(new, abs, s.now(cpu));
     s.arm(deadline, pid, Which::Posix(id));
     Ok(old)
 }
 
 /// timer_gettime.
-pub fn gettime(pid: u32, id: u32) -> Result<ItimerSpec, Errno> {
-    Ok(posix(pid, id)?.1.t.get(timer::now_ns()))
+pub fn gettime(pid: u32, id: u32, cpu: CpuNow) -> Result<ItimerSpec, Errno> {
+    let s = posix(pid, id)?.1;
+    Ok(s.t.get(s.now(cpu)))
 }
 
 /// timer_getoverrun.
@@ -221,6 +281,36 @@ pub fn expire(pid: u32, which: Which) -> Option<Expired> {
     }
 }
 
+/// A timer interrupt sampled thread `tid` of process `pid`, whose CPU
+/// clocks now read `process_ns` and `thread_ns`: the signals of the CPU
+/// timers that expired (the caller queues them, as `expire`'s). Nothing is
+/// allocated unless one did.
+pub fn cpu_sample(
+    pid: u32,
+    tid: u32,
+    process_ns: u64,
+    thread_ns: u64,
+) -> alloc::vec::Vec<TimerSignal> {
+    let mut out = alloc::vec::Vec::new();
+    let Some(t) = TABLE.get().get_mut(&pid) else { return out };
+    for (&id, s) in t.posix.iter_mut() {
+        let now = match s.clock {
+            Clock::ProcessCpu => process_ns,
+            Clock::ThreadCpu(t) if t == tid => thread_ns,
+            _ => continue,
+        };
+        if s.cpu_deadline.is_none_or(|d| now < d) {
+            continue;
+        }
+        s.cpu_deadline = None;
+        let seq = s.t.expire();
+        if let Notify::Signal { signo, value, thread } = s.t.notify {
+            out.push(TimerSignal { thread, id, signo, value, seq });
+        }
+    }
+    out
+}
+
 /// `pid` stopped ignoring `sig` (sigaction): the signals its periodic
 /// timers are to queue now, those whose signal was dropped as ignored (the
 /// caller queues them with `signal::queue_timer_signal`), so they run on,
@@ -247,22 +337,22 @@ pub fn sig_unignore(pid: u32, sig: Signal) -> alloc::vec::Vec<TimerSignal> {
 /// sent (most of them) is inline: the rest, out of line, saves registers
 /// that the common case does not need.
 #[inline]
-pub fn on_dequeue(pid: u32, info: &mut SigInfo) -> bool {
+pub fn on_dequeue(pid: u32, info: &mut SigInfo, cpu: CpuNow) -> bool {
     if info.timer_seq() == 0 && info.signo() != abi::SIGALRM {
         return true;
     }
-    on_timer_dequeue(pid, info)
+    on_timer_dequeue(pid, info, cpu)
 }
 
 #[inline(never)]
-fn on_timer_dequeue(pid: u32, info: &mut SigInfo) -> bool {
+fn on_timer_dequeue(pid: u32, info: &mut SigInfo, cpu: CpuNow) -> bool {
     let seq = info.timer_seq();
     let Some(t) = TABLE.get().get_mut(&pid) else { return seq == 0 };
     let now = timer::now_ns();
     if seq != 0 {
         let id = info.timer_id();
         let Some(s) = t.posix.get_mut(&id) else { return false };
-        let Some((overrun, rearm)) = s.t.deliver(seq, now) else { return false };
+        let Some((overrun, rearm)) = s.t.deliver(seq, s.now(cpu)) else { return false };
         info.for_delivery(overrun);
         if rearm.is_some() {
             s.arm(rearm, pid, Which::Posix(id));

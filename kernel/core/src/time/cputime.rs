@@ -173,3 +173,38 @@ pub fn encode_rusage(t: CpuTimes) -> [u8; RUSAGE_SIZE] {
     }
     b
 }
+
+/// Which CPU-time clock a clock id names: the calling process's (`Some(false)`)
+/// or the calling thread's (`Some(true)`). Both CLOCK_PROCESS_CPUTIME_ID (2)
+/// and CLOCK_THREAD_CPUTIME_ID (3) and the encoded ids glibc's timer_create
+/// passes instead (Linux `MAKE_PROCESS_CPUCLOCK(0, CPUCLOCK_SCHED)` = -6 and
+/// `MAKE_THREAD_CPUCLOCK(0, CPUCLOCK_SCHED)` = -2: the pid field ~(id >> 3)
+/// is 0, the caller; bit 2 says per-thread; the low bits 2 say
+/// CPUCLOCK_SCHED). Other pids and the PROF/VIRT kinds: None (EINVAL).
+pub fn cpu_clock_of(clock: u32) -> Option<bool> {
+    const SCHED: u32 = 2;
+    const PER_THREAD: u32 = 4;
+    match clock {
+        2 => Some(false),
+        3 => Some(true),
+        c if (c as i32) < 0 && !(c as i32 >> 3) == 0 && c & 3 == SCHED => Some(c & PER_THREAD != 0),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::cpu_clock_of;
+
+    #[test]
+    fn cpu_clock_ids_plain_and_as_glibc_encodes_them() {
+        assert_eq!(cpu_clock_of(2), Some(false));
+        assert_eq!(cpu_clock_of(3), Some(true));
+        assert_eq!(cpu_clock_of(-6i32 as u32), Some(false));
+        assert_eq!(cpu_clock_of(-2i32 as u32), Some(true));
+        assert_eq!(cpu_clock_of(1), None);
+        // Another process's clock (pid 1: ~(1) << 3 | SCHED), a PROF clock.
+        assert_eq!(cpu_clock_of(((!1i32) << 3 | 2) as u32), None);
+        assert_eq!(cpu_clock_of(-8i32 as u32), None);
+    }
+}
