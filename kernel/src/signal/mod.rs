@@ -58,10 +58,13 @@ pub struct ThreadSignals {
     /// The signals a sigtimedwait in this thread is taking (Linux's
     /// real_blocked trick): such a signal is not fatal to the group.
     pub waiting: SigSet,
-    /// "Maybe something to do" (Linux's TIF_SIGPENDING, coarser): set when a
-    /// signal is queued on `pending`, cleared by `recalc` only when `pending`
-    /// is empty. So a return to user mode with this and the group's flag
-    /// clear skips the signal code; mask changes need not touch it (a
+    /// "Maybe something to do" on the way back to user mode (Linux's
+    /// TIF_SIGPENDING and TIF_RESTORE_SIGMASK, coarser): set when a signal is
+    /// queued on `pending`, when a system call returns a restart code
+    /// (`note_restart`) and when a wait saves the mask (`save_mask`);
+    /// cleared by `recalc` only when `pending` is empty. So a return to user
+    /// mode with this and the group's flag clear skips the signal code, the
+    /// restart and the mask restore; mask changes need not touch it (a
     /// blocked signal keeps it set).
     pub work: bool,
 }
@@ -88,6 +91,15 @@ impl ThreadSignals {
     /// CLONE_VM without CLONE_VFORK), nothing pending.
     pub fn for_new_thread(&self) -> ThreadSignals {
         ThreadSignals { blocked: self.blocked, ..ThreadSignals::new() }
+    }
+
+    /// A wait with a temporary mask (rt_sigsuspend, ppoll, pselect6): the
+    /// current mask is kept for the return to user mode, which puts it back
+    /// after the handler's frame has recorded it.
+    pub fn save_mask(&mut self, temporary: SigSet) {
+        self.saved_mask = Some(self.blocked);
+        self.blocked = temporary;
+        self.work = true;
     }
 
     /// execve: the alt stack is gone.
@@ -432,26 +444,29 @@ fn recalc(t: &mut Thread, g: &mut Group) {
 }
 
 /// Runs on every return to user mode: deliver what is deliverable (Linux
-/// `do_signal` in its exit-to-user loop), then finish an interrupted system call.
-/// Almost every return has nothing to do, so that test comes first and inline,
-/// on two flags (as Linux tests `_TIF_SIGPENDING` before calling anything).
+/// `do_signal` in its exit-to-user loop), then finish an interrupted system call
+/// and put a wait's saved mask back. Almost every return has nothing to do, so
+/// the test comes first and inline, on two flags (as Linux tests its
+/// `_TIF_WORK_MASK` before calling anything): a restart code and a saved mask
+/// set the thread's flag too, so the common return tests nothing else.
 #[inline]
 pub fn do_signal(tf: &mut TrapFrame) {
-    let mut t = proc::current();
+    let t = proc::current();
     if t.sig.work || t.group().sig.work {
         check_pending(tf);
-        // It may have switched away (a stop): look the thread up again.
-        t = proc::current();
-    }
-    deliver::restart_syscall(tf, None);
-    // Test before clearing: `take()` would store None on every return.
-    if let Some(mask) = t.sig.saved_mask {
-        t.sig.saved_mask = None;
-        t.sig.blocked = mask;
     }
 }
 
-/// `do_signal` with a work flag set: deliver, or clear the flags.
+/// A system call is returning a restart code: the way back to user mode
+/// restarts it or turns it into EINTR (`deliver::restart_syscall`). Inline:
+/// it is two stores on the error path, a call would cost more.
+#[inline]
+pub fn note_restart() {
+    proc::current().sig.work = true;
+}
+
+/// `do_signal` with a work flag set: deliver, or clear the flags; then the
+/// restart and the saved mask.
 #[inline(never)]
 fn check_pending(tf: &mut TrapFrame) {
     let t = proc::current();
@@ -460,6 +475,12 @@ fn check_pending(tf: &mut TrapFrame) {
         deliver_pending(tf);
     } else {
         recalc(t, g);
+    }
+    deliver::restart_syscall(tf, None);
+    // It may have switched away (a stop): look the thread up again.
+    let t = proc::current();
+    if let Some(mask) = t.sig.saved_mask.take() {
+        t.sig.blocked = mask;
     }
 }
 
