@@ -197,25 +197,17 @@ fn generate(
     prepare(g, sig);
     let id = target.as_ref().map_or(g.pid, |t| t.tid);
     crate::sigtrace!(generate(id, &info));
-    // Linux `sig_ignored` looks at the mask of the thread the signal was
-    // sent to: the main thread for a process (or the oldest left). Asked
-    // only for a signal that would be ignored, the rare case. PID 1 (init)
-    // drops what it has no handler for, as Linux's init does
+    // PID 1 (init) drops what it has no handler for, as Linux's init does
     // (`init_drops_default`), whichever of its threads it is sent to.
     // SIG_DFL SIGCONT counts as ignored here too (Linux `sig_task_ignored`):
     // its effect was applied above (`prepare`).
     let init_drops = g.pid == 1
         && g.sig.action(sig).disposition() == Disposition::Default
         && init_drops_default(&info);
-    if init_drops || g.sig.action(sig).is_ignored(sig, SigSet::EMPTY) {
-        let blocked = match &target {
-            Some(t) => t.sig.blocked,
-            None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
-        };
-        if !blocked.contains(sig) {
-            crate::sigtrace!(ignored(id, sig));
-            return Ok(());
-        }
+    if (init_drops || g.sig.action(sig).is_ignored(sig, SigSet::EMPTY))
+        && dropped(g, target.as_deref(), id, sig)
+    {
+        return Ok(());
     }
     if sig.number() == abi::SIGKILL {
         kill_group(g);
@@ -255,37 +247,69 @@ fn generate(
     Ok(())
 }
 
+/// An ignored signal is dropped unless blocked: Linux `sig_ignored` looks
+/// at the mask of the thread it was sent to, the main thread for a process
+/// (or the oldest left). Out of line, as `prepare`'s halves and
+/// `kill_group`: asked only for a signal that would be ignored, and the
+/// registers its lookups need would be saved by every `generate`.
+#[cold]
+#[inline(never)]
+fn dropped(g: &mut Group, target: Option<&Thread>, id: u32, sig: Signal) -> bool {
+    let blocked = match target {
+        Some(t) => t.sig.blocked,
+        None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
+    };
+    if blocked.contains(sig) {
+        return false;
+    }
+    crate::sigtrace!(ignored(id, sig));
+    true
+}
+
 /// The side effects of generating `sig`, whatever happens to it (Linux
 /// `prepare_signal`): SIGCONT resumes a stopped group and discards pending
-/// stop signals; a stop signal discards a pending SIGCONT.
+/// stop signals; a stop signal discards a pending SIGCONT. Only the test is
+/// inline: the two halves are out of line, so that their loops' registers
+/// are not saved by every `generate`.
+#[inline(always)]
 fn prepare(g: &mut Group, sig: Signal) {
     match sig.number() {
-        abi::SIGCONT => {
-            g.sig.shared.flush_stop();
-            for t in g.members() {
-                t.sig.pending.flush_stop();
-            }
-            if g.stop.take().is_some() {
-                g.report = Some(ChildEvent::Continued);
-                for t in g.members().filter(|t| t.state == State::Stopped) {
-                    proc::wake(t);
-                }
-                notify_parent_stop(g);
-            }
-        }
-        abi::SIGSTOP | abi::SIGTSTP | abi::SIGTTIN | abi::SIGTTOU => {
-            g.sig.shared.flush_cont();
-            for t in g.members() {
-                t.sig.pending.flush_cont();
-            }
-        }
+        abi::SIGCONT => prepare_cont(g),
+        abi::SIGSTOP | abi::SIGTSTP | abi::SIGTTIN | abi::SIGTTOU => prepare_stop(g),
         _ => {}
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn prepare_cont(g: &mut Group) {
+    g.sig.shared.flush_stop();
+    for t in g.members() {
+        t.sig.pending.flush_stop();
+    }
+    if g.stop.take().is_some() {
+        g.report = Some(ChildEvent::Continued);
+        for t in g.members().filter(|t| t.state == State::Stopped) {
+            proc::wake(t);
+        }
+        notify_parent_stop(g);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn prepare_stop(g: &mut Group) {
+    g.sig.shared.flush_cont();
+    for t in g.members() {
+        t.sig.pending.flush_cont();
     }
 }
 
 /// SIGKILL that was not dropped ends the group now (Linux
 /// `complete_signal`'s fatal path, which for SIGKILL is unconditional),
 /// also during another thread's exec: that thread dies too.
+#[cold]
+#[inline(never)]
 fn kill_group(g: &mut Group) {
     g.exit = Some(wait_status::signaled(abi::SIGKILL, false));
     g.sig.work = true;
