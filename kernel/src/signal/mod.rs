@@ -542,6 +542,13 @@ fn deliver_pending(tf: &mut TrapFrame) {
                 if deliver::handle_signal(tf, node) {
                     entered = Some(sig);
                 }
+                // Usually that was the only signal: with both sets empty
+                // and nothing stopping or ending, the flags go now, without
+                // another round's lookups and a dequeue that finds nothing.
+                recalc(t, g);
+                if !t.sig.work && !g.sig.work {
+                    break;
+                }
             }
             Disposition::Ignore => {
                 crate::sigtrace!(default_action(g.pid, sig.number(), DefaultAction::Ignore))
