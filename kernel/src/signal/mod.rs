@@ -503,7 +503,10 @@ fn check_pending(tf: &mut TrapFrame) {
     deliver::restart_syscall(tf, None);
     // It may have switched away (a stop): look the thread up again.
     let t = proc::current();
-    if let Some(mask) = t.sig.saved_mask.take() {
+    // Test before clearing: `take()` would store None every time (a handler
+    // frame has taken the mask already).
+    if let Some(mask) = t.sig.saved_mask {
+        t.sig.saved_mask = None;
         t.sig.blocked = mask;
     }
 }
