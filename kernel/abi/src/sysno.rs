@@ -30,18 +30,18 @@ macro_rules! sysnos {
             pub const ALL: &'static [Sysno] = &[$(Sysno::$variant,)*];
 
             /// Decodes r0 at syscall entry; `None` means "not implemented here"
-            /// (the dispatcher returns ENOSYS). One indexed load: every
-            /// syscall pays for this, and a `match` over ~90 sparse numbers
-            /// compiles to a tree of compares.
-            #[inline]
+            /// (the dispatcher returns ENOSYS). A `match` on the number, not
+            /// a table: inlined into the dispatcher's own `match` on the
+            /// `Sysno`, the two fold into ONE jump table indexed by r0 (its
+            /// holes go to ENOSYS), where a table lookup first made every
+            /// syscall pay a load, a compare with `None` and a second
+            /// indexed jump.
+            #[inline(always)]
             pub const fn from_raw(nr: u32) -> Option<Sysno> {
-                const LEN: usize = [$($nr,)*][[$($nr,)*].len() - 1] + 1; // ascending: last is largest
-                const BY_NUMBER: [Option<Sysno>; LEN] = {
-                    let mut t = [None; LEN];
-                    $(t[$nr] = Some(Sysno::$variant);)*
-                    t
-                };
-                if (nr as usize) < LEN { BY_NUMBER[nr as usize] } else { None }
+                match nr {
+                    $($nr => Some(Sysno::$variant),)*
+                    _ => None,
+                }
             }
 
             /// The Linux name (as in `unistd_32.h` without `__NR_`), for traces.

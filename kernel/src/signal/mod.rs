@@ -58,10 +58,13 @@ pub struct ThreadSignals {
     /// The signals a sigtimedwait in this thread is taking (Linux's
     /// real_blocked trick): such a signal is not fatal to the group.
     pub waiting: SigSet,
-    /// "Maybe something to do" (Linux's TIF_SIGPENDING, coarser): set when a
-    /// signal is queued on `pending`, cleared by `recalc` only when `pending`
-    /// is empty. So a return to user mode with this and the group's flag
-    /// clear skips the signal code; mask changes need not touch it (a
+    /// "Maybe something to do" on the way back to user mode (Linux's
+    /// TIF_SIGPENDING and TIF_RESTORE_SIGMASK, coarser): set when a signal is
+    /// queued on `pending`, when a system call returns a restart code
+    /// (`note_restart`) and when a wait saves the mask (`save_mask`);
+    /// cleared by `recalc` only when `pending` is empty. So a return to user
+    /// mode with this and the group's flag clear skips the signal code, the
+    /// restart and the mask restore; mask changes need not touch it (a
     /// blocked signal keeps it set).
     pub work: bool,
 }
@@ -88,6 +91,15 @@ impl ThreadSignals {
     /// CLONE_VM without CLONE_VFORK), nothing pending.
     pub fn for_new_thread(&self) -> ThreadSignals {
         ThreadSignals { blocked: self.blocked, ..ThreadSignals::new() }
+    }
+
+    /// A wait with a temporary mask (rt_sigsuspend, ppoll, pselect6): the
+    /// current mask is kept for the return to user mode, which puts it back
+    /// after the handler's frame has recorded it.
+    pub fn save_mask(&mut self, temporary: SigSet) {
+        self.saved_mask = Some(self.blocked);
+        self.blocked = temporary;
+        self.work = true;
     }
 
     /// execve: the alt stack is gone.
@@ -185,25 +197,17 @@ fn generate(
     prepare(g, sig);
     let id = target.as_ref().map_or(g.pid, |t| t.tid);
     crate::sigtrace!(generate(id, &info));
-    // Linux `sig_ignored` looks at the mask of the thread the signal was
-    // sent to: the main thread for a process (or the oldest left). Asked
-    // only for a signal that would be ignored, the rare case. PID 1 (init)
-    // drops what it has no handler for, as Linux's init does
+    // PID 1 (init) drops what it has no handler for, as Linux's init does
     // (`init_drops_default`), whichever of its threads it is sent to.
     // SIG_DFL SIGCONT counts as ignored here too (Linux `sig_task_ignored`):
     // its effect was applied above (`prepare`).
     let init_drops = g.pid == 1
         && g.sig.action(sig).disposition() == Disposition::Default
         && init_drops_default(&info);
-    if init_drops || g.sig.action(sig).is_ignored(sig, SigSet::EMPTY) {
-        let blocked = match &target {
-            Some(t) => t.sig.blocked,
-            None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
-        };
-        if !blocked.contains(sig) {
-            crate::sigtrace!(ignored(id, sig));
-            return Ok(());
-        }
+    if (init_drops || g.sig.action(sig).is_ignored(sig, SigSet::EMPTY))
+        && dropped(g, target.as_deref(), id, sig)
+    {
+        return Ok(());
     }
     if sig.number() == abi::SIGKILL {
         kill_group(g);
@@ -243,37 +247,69 @@ fn generate(
     Ok(())
 }
 
+/// An ignored signal is dropped unless blocked: Linux `sig_ignored` looks
+/// at the mask of the thread it was sent to, the main thread for a process
+/// (or the oldest left). Out of line, as `prepare`'s halves and
+/// `kill_group`: asked only for a signal that would be ignored, and the
+/// registers its lookups need would be saved by every `generate`.
+#[cold]
+#[inline(never)]
+fn dropped(g: &mut Group, target: Option<&Thread>, id: u32, sig: Signal) -> bool {
+    let blocked = match target {
+        Some(t) => t.sig.blocked,
+        None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
+    };
+    if blocked.contains(sig) {
+        return false;
+    }
+    crate::sigtrace!(ignored(id, sig));
+    true
+}
+
 /// The side effects of generating `sig`, whatever happens to it (Linux
 /// `prepare_signal`): SIGCONT resumes a stopped group and discards pending
-/// stop signals; a stop signal discards a pending SIGCONT.
+/// stop signals; a stop signal discards a pending SIGCONT. Only the test is
+/// inline: the two halves are out of line, so that their loops' registers
+/// are not saved by every `generate`.
+#[inline(always)]
 fn prepare(g: &mut Group, sig: Signal) {
     match sig.number() {
-        abi::SIGCONT => {
-            g.sig.shared.flush_stop();
-            for t in g.members() {
-                t.sig.pending.flush_stop();
-            }
-            if g.stop.take().is_some() {
-                g.report = Some(ChildEvent::Continued);
-                for t in g.members().filter(|t| t.state == State::Stopped) {
-                    proc::wake(t);
-                }
-                notify_parent_stop(g);
-            }
-        }
-        abi::SIGSTOP | abi::SIGTSTP | abi::SIGTTIN | abi::SIGTTOU => {
-            g.sig.shared.flush_cont();
-            for t in g.members() {
-                t.sig.pending.flush_cont();
-            }
-        }
+        abi::SIGCONT => prepare_cont(g),
+        abi::SIGSTOP | abi::SIGTSTP | abi::SIGTTIN | abi::SIGTTOU => prepare_stop(g),
         _ => {}
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn prepare_cont(g: &mut Group) {
+    g.sig.shared.flush_stop();
+    for t in g.members() {
+        t.sig.pending.flush_stop();
+    }
+    if g.stop.take().is_some() {
+        g.report = Some(ChildEvent::Continued);
+        for t in g.members().filter(|t| t.state == State::Stopped) {
+            proc::wake(t);
+        }
+        notify_parent_stop(g);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn prepare_stop(g: &mut Group) {
+    g.sig.shared.flush_cont();
+    for t in g.members() {
+        t.sig.pending.flush_cont();
     }
 }
 
 /// SIGKILL that was not dropped ends the group now (Linux
 /// `complete_signal`'s fatal path, which for SIGKILL is unconditional),
 /// also during another thread's exec: that thread dies too.
+#[cold]
+#[inline(never)]
 fn kill_group(g: &mut Group) {
     g.exit = Some(wait_status::signaled(abi::SIGKILL, false));
     g.sig.work = true;
@@ -432,26 +468,29 @@ fn recalc(t: &mut Thread, g: &mut Group) {
 }
 
 /// Runs on every return to user mode: deliver what is deliverable (Linux
-/// `do_signal` in its exit-to-user loop), then finish an interrupted system call.
-/// Almost every return has nothing to do, so that test comes first and inline,
-/// on two flags (as Linux tests `_TIF_SIGPENDING` before calling anything).
+/// `do_signal` in its exit-to-user loop), then finish an interrupted system call
+/// and put a wait's saved mask back. Almost every return has nothing to do, so
+/// the test comes first and inline, on two flags (as Linux tests its
+/// `_TIF_WORK_MASK` before calling anything): a restart code and a saved mask
+/// set the thread's flag too, so the common return tests nothing else.
 #[inline]
 pub fn do_signal(tf: &mut TrapFrame) {
-    let mut t = proc::current();
+    let t = proc::current();
     if t.sig.work || t.group().sig.work {
         check_pending(tf);
-        // It may have switched away (a stop): look the thread up again.
-        t = proc::current();
-    }
-    deliver::restart_syscall(tf, None);
-    // Test before clearing: `take()` would store None on every return.
-    if let Some(mask) = t.sig.saved_mask {
-        t.sig.saved_mask = None;
-        t.sig.blocked = mask;
     }
 }
 
-/// `do_signal` with a work flag set: deliver, or clear the flags.
+/// A system call is returning a restart code: the way back to user mode
+/// restarts it or turns it into EINTR (`deliver::restart_syscall`). Inline:
+/// it is two stores on the error path, a call would cost more.
+#[inline]
+pub fn note_restart() {
+    proc::current().sig.work = true;
+}
+
+/// `do_signal` with a work flag set: deliver, or clear the flags; then the
+/// restart and the saved mask.
 #[inline(never)]
 fn check_pending(tf: &mut TrapFrame) {
     let t = proc::current();
@@ -460,6 +499,15 @@ fn check_pending(tf: &mut TrapFrame) {
         deliver_pending(tf);
     } else {
         recalc(t, g);
+    }
+    deliver::restart_syscall(tf, None);
+    // It may have switched away (a stop): look the thread up again.
+    let t = proc::current();
+    // Test before clearing: `take()` would store None every time (a handler
+    // frame has taken the mask already).
+    if let Some(mask) = t.sig.saved_mask {
+        t.sig.saved_mask = None;
+        t.sig.blocked = mask;
     }
 }
 
@@ -496,6 +544,13 @@ fn deliver_pending(tf: &mut TrapFrame) {
             Disposition::Handler(_) => {
                 if deliver::handle_signal(tf, node) {
                     entered = Some(sig);
+                }
+                // Usually that was the only signal: with both sets empty
+                // and nothing stopping or ending, the flags go now, without
+                // another round's lookups and a dequeue that finds nothing.
+                recalc(t, g);
+                if !t.sig.work && !g.sig.work {
+                    break;
                 }
             }
             Disposition::Ignore => {

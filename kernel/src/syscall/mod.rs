@@ -52,7 +52,14 @@ pub fn entry(tf: &mut TrapFrame) {
     let nr = tf.syscall_begin();
     match dispatch(tf, nr) {
         Ok(v) => tf.set_ret(v),
-        Err(e) => tf.set_error(e.raw() as u32),
+        Err(e) => {
+            tf.set_error(e.raw() as u32);
+            // The return to user mode finishes a restart code, and tests
+            // for it only when the thread's work flag is set.
+            if e.is_restart() {
+                crate::signal::note_restart();
+            }
+        }
     }
 }
 

@@ -123,8 +123,7 @@ pub(super) fn with_mask(
 ) -> SysResult {
     let Some(mask) = mask else { return f() };
     let p = proc::current();
-    p.sig.saved_mask = Some(p.sig.blocked);
-    p.sig.blocked = mask.blockable();
+    p.sig.save_mask(mask.blockable());
     let r = f();
     if r != Err(interrupted) {
         let p = proc::current();

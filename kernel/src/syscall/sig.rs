@@ -260,8 +260,7 @@ pub fn rt_sigsuspend(mask: u32, sigsetsize: u32) -> SysResult {
 
 fn suspend(mask: SigSet) -> SysResult {
     let p = proc::current();
-    p.sig.saved_mask = Some(p.sig.blocked);
-    p.sig.blocked = mask;
+    p.sig.save_mask(mask);
     let chan = p as *const _ as usize;
     while proc::sleep(chan).is_ok() {}
     Err(Errno::ERESTARTNOHAND)
