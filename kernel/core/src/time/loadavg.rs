@@ -114,8 +114,9 @@ mod tests {
 
     #[test]
     fn each_step_is_linuxs_fixed_point() {
-        // One sample of one thread from zero: 1 * (2048 - 1884) + 2047 >> 11.
-        assert_eq!(calc_load(0, EXP[0], FIXED_1), (164 * 2048 + 2047) / 2048);
+        // One sample of one thread from zero: 2048 * (2048 - 1884), plus
+        // 2047 for a rising load, over 2048: 164, that is 0.08.
+        assert_eq!(calc_load(0, EXP[0], FIXED_1), 164);
         // A falling load truncates.
         assert_eq!(calc_load(FIXED_1, EXP[0], 0), 1884);
     }
