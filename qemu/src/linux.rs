@@ -167,8 +167,19 @@ pub fn boot(cfg: &LinuxConfig, work: &[(&Benchmark, u32)]) -> Result<(Report, St
     cmd.arg("-append").arg(cmdline(&cfg.boot_opts, work));
     cmd.args(["-icount", "shift=0,sleep=off"]);
     let mut console = Vec::new();
+    let mut shown = 0;
+    let tag = if cfg.boot_opts.is_empty() { String::new() } else { cfg.boot_opts.join(" ") };
     let finished = crate::process::run(cmd, cfg.timeout, None, |chunk| {
         console.extend_from_slice(chunk);
+        // Progress on stderr: init's lines as they complete (a full run is
+        // minutes of host time).
+        while let Some(end) = console[shown..].iter().position(|&b| b == b'\n') {
+            let line = String::from_utf8_lossy(&console[shown..shown + end]);
+            if let Some(at) = line.find(PREFIX) {
+                eprintln!("  Linux {tag:<7} {}", line[at + PREFIX.len()..].trim_end());
+            }
+            shown += end + 1;
+        }
         // After `done` init powers off; CUDA's power-off ends QEMU.
         if String::from_utf8_lossy(&console).contains("linux-bench: done") {
             crate::process::Next::Finish { grace: Duration::from_secs(5) }
