@@ -168,7 +168,7 @@ pub fn boot(cfg: &LinuxConfig, work: &[(&Benchmark, u32)]) -> Result<(Report, St
     cmd.args(["-icount", "shift=0,sleep=off"]);
     let mut console = Vec::new();
     let mut shown = 0;
-    let tag = if cfg.boot_opts.is_empty() { String::new() } else { cfg.boot_opts.join(" ") };
+    let tag = cfg.boot_opts.join(" ");
     let finished = crate::process::run(cmd, cfg.timeout, None, |chunk| {
         console.extend_from_slice(chunk);
         // Progress on stderr: init's lines as they complete (a full run is

@@ -5,12 +5,14 @@
 //! ```text
 //! sigil-bench --board <name> --kernel <elf> --user-dir <dir> [--out <dir>]
 //!             [--scale D] [--only name,name] [--jobs J] [--no-repeat]
-//!             [--linux <vmlinux>]
+//!             [--linux <vmlinux> [--linux-append WORDS]]
 //! ```
 //! `--linux` (`make bench-linux`) first measures the same programs on Linux
 //! 6.1 (`sigil_qemu::linux`: KUAP on, and KUAP off with `nosmap`), writes
 //! linux.json, and then prints one table, Sigil next to Linux, instead of
-//! the variants' table (still written to table.md); without it the Linux
+//! the variants' table (still written to table.md); `--linux-append` adds
+//! words to Linux's command line (`GLIBC_TUNABLES=glibc.pthread.rseq=0`
+//! reaches init's environment, and the programs'). Without `--linux` the Linux
 //! column holds the figures recorded in bench.rs, and the line under the
 //! table says so.
 //! `--scale D` divides every iteration count by D (a quick look; the figures
@@ -28,7 +30,7 @@ use sigil_qemu::RunConfig;
 const USAGE: &str =
     "usage: sigil-bench --board <name> --kernel <elf> --user-dir <dir> [--out <dir>]
                    [--scale D] [--only name,name] [--jobs J] [--no-repeat]
-                   [--linux <vmlinux>]";
+                   [--linux <vmlinux> [--linux-append WORDS]]";
 
 struct Cli {
     base: RunConfig,
@@ -40,6 +42,8 @@ struct Cli {
     repeat: bool,
     /// Linux's kernel (target/linux/vmlinux): measure the Linux side too.
     linux: Option<PathBuf>,
+    /// More words for Linux's command line.
+    linux_append: Vec<String>,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
@@ -53,6 +57,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
         jobs: 2,
         repeat: true,
         linux: None,
+        linux_append: Vec::new(),
     };
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
@@ -78,6 +83,10 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
             "--only" => cli.only = Some(value("--only")?.split(',').map(str::to_owned).collect()),
             "--no-repeat" => cli.repeat = false,
             "--linux" => cli.linux = Some(PathBuf::from(value("--linux")?)),
+            "--linux-append" => {
+                cli.linux_append =
+                    value("--linux-append")?.split_whitespace().map(str::to_owned).collect()
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 exit(0);
@@ -187,7 +196,7 @@ fn measure_linux(
         vmlinux: vmlinux.to_path_buf(),
         init: cli.user_dir.join("linux_bench_init"),
         user_dir: cli.user_dir.clone(),
-        boot_opts: Vec::new(),
+        boot_opts: cli.linux_append.clone(),
         timeout: Duration::from_secs(1800),
     };
     let linux_work: Vec<(&'static Benchmark, u32)> = work
