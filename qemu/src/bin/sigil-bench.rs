@@ -142,7 +142,11 @@ fn main() {
     } else {
         println!("\n{table}");
     }
-    println!("  Linux 6.1 column: {}", bench::linux_source(&rows));
+    println!(
+        "  Linux 6.1 column: {}{}",
+        bench::linux_source(&rows),
+        if linux.is_none() { " (qemu/src/bench.rs; make bench-linux measures it)" } else { "" }
+    );
     for b in BENCHMARKS.iter().filter(|b| rows.iter().any(|m| m.benchmark == b.name)) {
         println!("  {:<14} one op = {}", b.name, b.op);
     }
