@@ -6,7 +6,8 @@
 //! -O2). It boots the way a PowerMac boots it: the board's QEMU command
 //! (boards/g3beige.mk) with OpenBIOS, `-kernel vmlinux -initrd <cpio>`,
 //! under the same `-icount shift=0,sleep=off` as Sigil's runs, so a guest
-//! nanosecond is a guest instruction on both sides. The initramfs
+//! nanosecond is a guest instruction on both sides, and the docs' fixed
+//! wall clock (`docgen::DOCS_CLOCK`). The initramfs
 //! ([`crate::initramfs::archive`]) holds `/init` (user/c/linux_bench_init.c)
 //! and the benchmark programs under `/bin`. The command line gives init one
 //! `PROG:N` word per benchmark; init runs each program with N and 2N
@@ -165,7 +166,10 @@ pub fn boot(cfg: &LinuxConfig, work: &[(&Benchmark, u32)]) -> Result<(Report, St
     cmd.args(&words[1..]);
     cmd.arg("-kernel").arg(&cfg.vmlinux).arg("-initrd").arg(&cpio);
     cmd.arg("-append").arg(cmdline(&cfg.boot_opts, work));
-    cmd.args(["-icount", "shift=0,sleep=off"]);
+    // The docs' clocks: icount, and a fixed wall clock. Linux reads the RTC
+    // at boot, and with the host's time there two boots of the same command
+    // differed by up to 37 instructions per signal.
+    cmd.args(crate::docgen::DOCS_CLOCK);
     let mut console = Vec::new();
     let mut shown = 0;
     let tag = cfg.boot_opts.join(" ");

@@ -28,6 +28,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,6 +90,7 @@ int main(int argc, char **argv)
 	long long t0 = now_ns();
 	spin(insns);
 	printf("linux-bench: calibrate %lu %lld\n", insns, now_ns() - t0);
+	tcdrain(1);
 
 	for (int i = 1; i < argc; i++) {
 		char prog[96];
@@ -106,6 +108,10 @@ int main(int argc, char **argv)
 		for (long count = n; count <= 2 * n; count += n) {
 			int status = run(prog, count, &ns);
 			printf("linux-bench: run %s %ld %lld %d\n", prog, count, ns, status);
+			/* The console sends the line by interrupts, which would
+			 * land in the next run's time, at moments QEMU's serial
+			 * backend chooses: wait until it is out. */
+			tcdrain(1);
 		}
 	}
 	printf("linux-bench: done\n");
