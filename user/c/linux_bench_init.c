@@ -101,8 +101,8 @@ int main(int argc, char **argv)
 		}
 		/* A first run, not reported, warms what the first exec of a
 		 * program leaves cold (its page-cache pages mapped the first
-		 * time, slab caches grown): without it the N run paid ~100000
-		 * instructions more than the 2N run did. */
+		 * time, slab caches grown), so the N and 2N runs start from
+		 * the same state. */
 		long long ns;
 		run(prog, n, &ns);
 		for (long count = n; count <= 2 * n; count += n) {
