@@ -7,6 +7,7 @@
 #   make layers                check the kernel's imports against main.rs's layer order; print the module graph
 #   make test-fresh            README's two commands on a pristine Debian 12 (10-15 min)
 #   make bench                 the mailing-list experiments, in guest instructions
+#   make bench-linux           the same programs on Linux 6.1 too (built once, cached in target/linux), side by side
 #   make debug [INIT=...]      QEMU waiting for gdb, and the gdb script to attach (docs/debugging.md)
 #   make trace INIT=... [ARGS=...]  boot with trace=signal; print the trace, draw target/trace/<name>.svg
 #   make image BOARD=...       the kernel ELF (and a U-Boot uImage for boards that boot one)
@@ -42,7 +43,7 @@ MAKEFLAGS += --silent
 endif
 BUILD_STD  := -Zbuild-std=core,alloc -Zbuild-std-features=compiler-builtins-mem -Zjson-target-spec
 
-.PHONY: help deps kernel runner user busybox initrd run run-cmd test test-host layers test-boards test-qemu lint test-fresh bench docs debug trace image lab lab-check clean
+.PHONY: help deps kernel runner user busybox initrd run run-cmd test test-host layers test-boards test-qemu lint test-fresh bench bench-linux linux docs debug trace image lab lab-check clean
 .DEFAULT_GOAL := help
 
 help: ## Show this help
@@ -205,6 +206,21 @@ trace: kernel runner user ## Boot INIT with trace=signal; print the trace and dr
 
 bench: kernel runner user ## The mailing-list experiments in guest instructions: table, target/bench/{results.json,instructions.svg}
 	@$(HOST_BIN)/sigil-bench --board $(BOARD) --kernel $(KERNEL) --user-dir target/user $(BENCH_FLAGS)
+
+# Linux 6.1 for g3beige from Debian's linux-source-6.1: tinyconfig plus
+# qemu/linux/g3beige.config. build.sh installs what it misses, checks the
+# options took, and rebuilds only when the fragment (or itself) changed:
+# 6-15 minutes on 2 cores the first time.
+LINUX := target/linux/vmlinux
+linux: deps ## Build Linux 6.1 for g3beige (once; cached in target/linux)
+	@bash qemu/linux/build.sh target/linux
+
+# The Linux side first (one boot with KUAP on, one with nosmap), then
+# make bench's Sigil side, then one table of both. Not part of make test:
+# CI has no time for a Linux build.
+bench-linux: kernel runner user linux ## make bench next to Linux 6.1 on the same QEMU machine: one table, target/bench/linux.json
+	@test "$(BOARD)" = g3beige || { echo "bench-linux: Linux is built for g3beige only (BOARD=$(BOARD))"; exit 2; }
+	@$(HOST_BIN)/sigil-bench --board $(BOARD) --kernel $(KERNEL) --user-dir target/user --linux $(LINUX) $(BENCH_FLAGS)
 
 # Always on g3beige, the board the docs describe (qemu/src/docgen.rs says
 # which parts are generated; qemu/tests/docs.rs fails while one is stale).

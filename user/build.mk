@@ -3,7 +3,9 @@
 # Included by the top Makefile, which runs from the repository root. Every
 # user/c/<name>.c becomes one static ppc32 glibc binary, target/user/<name>:
 # the same file runs as PID 1 on Sigil and under qemu-ppc (the reference), so
-# the integration tests in qemu/tests/ can compare the two outputs.
+# the integration tests in qemu/tests/ can compare the two outputs. One
+# exception: linux_bench_init is the /init of make bench-linux's Linux boot
+# (qemu/src/linux.rs), built here like the others and run only there.
 #
 # Input: USER_CFLAGS (extra compiler flags from the board file; may be empty),
 # CROSS_ENV and CARGO (from the top Makefile) for the Rust programs.

@@ -42,7 +42,9 @@ pub struct Benchmark {
     /// if one was set.
     pub target: Option<u32>,
     /// Linux 6.1 (book3s/32, KUAP on) on the same QEMU machine, measured the
-    /// same way; None where no Linux figure was measured.
+    /// same way once and recorded here: the Linux column of `make bench`
+    /// (`make bench-linux` measures it afresh, [`crate::linux`]); None where
+    /// no Linux figure was recorded.
     pub linux: Option<u32>,
     pub variants: &'static [Variant],
 }
@@ -187,7 +189,13 @@ pub struct Measurement {
     /// instructions_per_op / the default variant's (1.0 for the default).
     pub ratio_to_default: f64,
     pub target: Option<u32>,
-    pub linux: Option<u32>,
+    /// Linux's instructions per op: the recorded figure ([`Benchmark::linux`])
+    /// or, after [`set_linux`], the one measured this run.
+    pub linux: Option<f64>,
+    /// `linux` was measured this run (`make bench-linux`), not recorded.
+    pub linux_measured: bool,
+    /// Linux with KUAP off (`nosmap`), measured this run.
+    pub linux_kuap_off: Option<f64>,
 }
 
 /// Boots `b` under `v` with `n` and `2n` operations and returns the per-op figures.
@@ -232,7 +240,9 @@ pub fn measure(
         siginfo_bytes_per_op: per_op(one.siginfo_bytes, two.siginfo_bytes),
         ratio_to_default: 1.0,
         target: b.target,
-        linux: b.linux,
+        linux: b.linux.map(f64::from),
+        linux_measured: false,
+        linux_kuap_off: None,
     })
 }
 
@@ -309,6 +319,59 @@ pub fn set_ratios(rows: &mut [Measurement]) {
     }
 }
 
+/// Puts the Linux figures measured this run into `rows` (every variant of
+/// a benchmark carries its Linux figure, as the recorded ones do).
+pub fn set_linux(rows: &mut [Measurement], figures: &[crate::linux::Figure]) {
+    for m in rows.iter_mut() {
+        if let Some(f) = figures.iter().find(|f| f.benchmark == m.benchmark) {
+            m.linux = Some(f.instructions_per_op);
+            m.linux_measured = true;
+            m.linux_kuap_off = f.kuap_off_per_op;
+        }
+    }
+}
+
+/// What the Linux column is, for the line under a table and the chart's legend.
+pub fn linux_source(rows: &[Measurement]) -> &'static str {
+    if rows.iter().any(|m| m.linux_measured) {
+        "measured this run"
+    } else {
+        "recorded"
+    }
+}
+
+/// `make bench-linux`'s table: the default variant of each benchmark next
+/// to Linux, and their ratio.
+pub fn side_by_side(rows: &[Measurement]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| benchmark       | Sigil  | Linux 6.1 | Linux / Sigil | Linux, KUAP off | target |"
+    );
+    let _ = writeln!(
+        s,
+        "|-----------------|-------:|----------:|--------------:|----------------:|-------:|"
+    );
+    let figure = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
+    for m in rows.iter().filter(|m| m.default) {
+        let ratio = m
+            .linux
+            .filter(|_| m.instructions_per_op > 0.0)
+            .map_or("-".to_string(), |l| format!("{:.2}", l / m.instructions_per_op));
+        let _ = writeln!(
+            s,
+            "| {:<15} | {:>6.1} | {:>9} | {:>13} | {:>15} | {:>6} |",
+            m.benchmark,
+            m.instructions_per_op,
+            figure(m.linux),
+            ratio,
+            figure(m.linux_kuap_off),
+            m.target.map_or("-".to_string(), |t| t.to_string())
+        );
+    }
+    s
+}
+
 /// The table `make bench` prints (and docs/benchmarks.md quotes).
 pub fn table(rows: &[Measurement]) -> String {
     let mut s = String::new();
@@ -319,11 +382,16 @@ pub fn table(rows: &[Measurement]) -> String {
     let _ = writeln!(s, "|-----------------|--------------|----------------:|-----------:|-----------------:|----------:|-------:|----------:|");
     for m in rows {
         let figure = |v: Option<u32>| v.map_or("-".to_string(), |v| v.to_string());
-        let (target, linux) = if m.default {
-            (figure(m.target), figure(m.linux))
-        } else {
-            (String::new(), String::new())
-        };
+        // A recorded figure is a whole number; a measured one has its decimal.
+        let linux = m.linux.map_or("-".to_string(), |v| {
+            if m.linux_measured {
+                format!("{v:.1}")
+            } else {
+                format!("{v:.0}")
+            }
+        });
+        let (target, linux) =
+            if m.default { (figure(m.target), linux) } else { (String::new(), String::new()) };
         let _ = writeln!(
             s,
             "| {:<15} | {:<12} | {:>15.1} | {:>10.2} | {:>16.1} | {:>9.2} | {:>6} | {:>9} |",
@@ -365,7 +433,7 @@ pub fn json(rows: &[Measurement]) -> String {
             "  {{\"benchmark\": {}, \"variant\": {}, \"default\": {}, \"boot_options\": {}, \"program\": {}, \
              \"iterations\": {}, \"instructions_per_op\": {:.1}, \"windows_per_op\": {:.3}, \
              \"window_bytes_per_op\": {:.1}, \"siginfo_bytes_per_op\": {:.1}, \"ratio_to_default\": {:.3}, \
-             \"target_instructions_per_op\": {}, \"linux_instructions_per_op\": {}}}{}",
+             \"target_instructions_per_op\": {}, \"linux_instructions_per_op\": {}, \"linux_measured\": {}, \"linux_kuap_off_instructions_per_op\": {}}}{}",
             json_str(m.benchmark),
             json_str(m.variant),
             m.default,
@@ -378,7 +446,9 @@ pub fn json(rows: &[Measurement]) -> String {
             m.siginfo_bytes_per_op,
             m.ratio_to_default,
             m.target.map_or("null".to_string(), |v| v.to_string()),
-            m.linux.map_or("null".to_string(), |v| v.to_string()),
+            m.linux.map_or("null".to_string(), |v| format!("{v:.1}")),
+            m.linux_measured,
+            m.linux_kuap_off.map_or("null".to_string(), |v| format!("{v:.1}")),
             if i + 1 < rows.len() { "," } else { "" }
         );
     }
@@ -409,7 +479,8 @@ pub fn svg(rows: &[Measurement]) -> String {
         let largest = group
             .iter()
             .map(|m| m.instructions_per_op)
-            .chain(group[0].linux.map(|v| v as f64))
+            .chain(group[0].linux)
+            .chain(group[0].linux_kuap_off)
             .chain(group[0].target.map(|v| v as f64))
             .fold(0.0, f64::max);
         let end = nice_ceiling(largest);
@@ -453,7 +524,10 @@ pub fn svg(rows: &[Measurement]) -> String {
             );
         }
         if let Some(linux) = group[0].linux {
-            bar("Linux 6.1", linux as f64, "#b0b0b0", &mut body);
+            bar("Linux 6.1", linux, "#b0b0b0", &mut body);
+        }
+        if let Some(off) = group[0].linux_kuap_off {
+            bar("Linux 6.1, KUAP off", off, "#d8d8d8", &mut body);
         }
         for q in 0..=4 {
             let gx = x(end * q as f64 / 4.0);
@@ -483,12 +557,13 @@ pub fn svg(rows: &[Measurement]) -> String {
             "\n",
             r#"<text x="10" y="14" font-weight="bold">Sigil make bench: guest instructions per operation (linear, each benchmark on its own axis)</text>"#,
             "\n",
-            r##"<rect x="10" y="26" width="12" height="10" fill="#1f4e9c"/><text x="26" y="35">Sigil as shipped (no boot option)</text><rect x="250" y="26" width="12" height="10" fill="#8fb0e0"/><text x="266" y="35">Sigil with a boot option (the old way)</text><rect x="510" y="26" width="12" height="10" fill="#b0b0b0"/><text x="526" y="35">Linux 6.1, same QEMU machine</text><line x1="10" y1="48" x2="22" y2="48" stroke="red" stroke-width="2"/><text x="26" y="52">red line: the target for Sigil as shipped</text>"##,
+            r##"<rect x="10" y="26" width="12" height="10" fill="#1f4e9c"/><text x="26" y="35">Sigil as shipped (no boot option)</text><rect x="250" y="26" width="12" height="10" fill="#8fb0e0"/><text x="266" y="35">Sigil with a boot option (the old way)</text><rect x="510" y="26" width="12" height="10" fill="#b0b0b0"/><text x="526" y="35">Linux 6.1, same QEMU machine ({linux})</text><line x1="10" y1="48" x2="22" y2="48" stroke="red" stroke-width="2"/><text x="26" y="52">red line: the target for Sigil as shipped</text>"##,
             "\n{body}</svg>\n"
         ),
         w = LEFT + PLOT + 80.0,
         h = y + 10.0,
-        body = body
+        body = body,
+        linux = linux_source(rows)
     )
 }
 
@@ -524,7 +599,9 @@ mod tests {
             siginfo_bytes_per_op: 0.0,
             ratio_to_default: 1.0,
             target: Some(100),
-            linux: Some(245),
+            linux: Some(245.0),
+            linux_measured: false,
+            linux_kuap_off: None,
         }
     }
 

@@ -80,8 +80,16 @@ pub fn build(
         }
     }
     files.extend(extra.iter().cloned());
+    archive(files)
+}
+
+/// The archive of `files` in their order, with `/tmp`, `/proc`, every
+/// directory before what it holds, and the user database unless `files`
+/// brings its own: [`build`]'s layout without Sigil's init, for a kernel
+/// that runs `/init` itself (Linux, qemu/src/linux.rs).
+pub fn archive(mut files: Vec<ExtraFile>) -> Result<Vec<u8>, String> {
     for (path, data) in [("etc/group", GROUP), ("etc/passwd", PASSWD)] {
-        if !extra.iter().any(|f| f.path == path) {
+        if !files.iter().any(|f| f.path == path) {
             files.push(ExtraFile::new(path, data, 0o100_644));
         }
     }

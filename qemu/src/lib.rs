@@ -16,7 +16,8 @@
 //! console an [`Input`] (QEMU's stdin, which is the serial line); [`session`]
 //! drives a console from a test the way `expect` does. [`reference::run`] runs a program under
 //! qemu-ppc, Linux's behaviour, for comparison. [`trace`] reads the signal trace
-//! a console holds (`sigil-trace`, src/bin/, draws it).
+//! a console holds (`sigil-trace`, src/bin/, draws it). [`linux`] boots
+//! Linux 6.1 on the same machine with the benchmark programs (`make bench-linux`).
 
 pub mod bench;
 pub mod board;
@@ -24,6 +25,7 @@ pub mod console;
 pub mod docgen;
 pub mod framedoc;
 pub mod initramfs;
+pub mod linux;
 pub mod process;
 pub mod reference;
 pub mod session;

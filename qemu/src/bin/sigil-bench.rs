@@ -5,7 +5,16 @@
 //! ```text
 //! sigil-bench --board <name> --kernel <elf> --user-dir <dir> [--out <dir>]
 //!             [--scale D] [--only name,name] [--jobs J] [--no-repeat]
+//!             [--linux <vmlinux> [--linux-append WORDS]]
 //! ```
+//! `--linux` (`make bench-linux`) first measures the same programs on Linux
+//! 6.1 (`sigil_qemu::linux`: KUAP on, and KUAP off with `nosmap`), writes
+//! linux.json, and then prints one table, Sigil next to Linux, instead of
+//! the variants' table (still written to table.md); `--linux-append` adds
+//! words to Linux's command line (`GLIBC_TUNABLES=glibc.pthread.rseq=0`
+//! reaches init's environment, and the programs'). Without `--linux` the Linux
+//! column holds the figures recorded in bench.rs, and the line under the
+//! table says so.
 //! `--scale D` divides every iteration count by D (a quick look; the figures
 //! stay per operation). After the main pass the default variants are measured
 //! again and the largest difference is printed: under icount the two runs
@@ -20,7 +29,8 @@ use sigil_qemu::RunConfig;
 
 const USAGE: &str =
     "usage: sigil-bench --board <name> --kernel <elf> --user-dir <dir> [--out <dir>]
-                   [--scale D] [--only name,name] [--jobs J] [--no-repeat]";
+                   [--scale D] [--only name,name] [--jobs J] [--no-repeat]
+                   [--linux <vmlinux> [--linux-append WORDS]]";
 
 struct Cli {
     base: RunConfig,
@@ -30,6 +40,10 @@ struct Cli {
     only: Option<Vec<String>>,
     jobs: usize,
     repeat: bool,
+    /// Linux's kernel (target/linux/vmlinux): measure the Linux side too.
+    linux: Option<PathBuf>,
+    /// More words for Linux's command line.
+    linux_append: Vec<String>,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
@@ -42,6 +56,8 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
         only: None,
         jobs: 2,
         repeat: true,
+        linux: None,
+        linux_append: Vec::new(),
     };
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
@@ -66,6 +82,11 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Cli, String> {
             }
             "--only" => cli.only = Some(value("--only")?.split(',').map(str::to_owned).collect()),
             "--no-repeat" => cli.repeat = false,
+            "--linux" => cli.linux = Some(PathBuf::from(value("--linux")?)),
+            "--linux-append" => {
+                cli.linux_append =
+                    value("--linux-append")?.split_whitespace().map(str::to_owned).collect()
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 exit(0);
@@ -99,6 +120,7 @@ fn main() {
         .flat_map(|b| b.variants.iter().map(move |v| (b, v)))
         .collect();
     let start = Instant::now();
+    let linux = cli.linux.as_ref().map(|vmlinux| measure_linux(&cli, vmlinux, &work));
     eprintln!(
         "sigil-bench: {} configurations, each booted with N and 2N operations, {} at a time",
         work.len(),
@@ -110,8 +132,21 @@ fn main() {
             exit(1);
         });
     bench::set_ratios(&mut rows);
+    if let Some(figures) = &linux {
+        bench::set_linux(&mut rows, figures);
+    }
     let table = bench::table(&rows);
-    println!("\n{table}");
+    let side_by_side = bench::side_by_side(&rows);
+    if linux.is_some() {
+        println!("\n{side_by_side}");
+    } else {
+        println!("\n{table}");
+    }
+    println!(
+        "  Linux 6.1 column: {}{}",
+        bench::linux_source(&rows),
+        if linux.is_none() { " (qemu/src/bench.rs; make bench-linux measures it)" } else { "" }
+    );
     for b in BENCHMARKS.iter().filter(|b| rows.iter().any(|m| m.benchmark == b.name)) {
         println!("  {:<14} one op = {}", b.name, b.op);
     }
@@ -136,6 +171,10 @@ fn main() {
     if let Err(e) = std::fs::create_dir_all(&cli.out)
         .and_then(|()| std::fs::write(cli.out.join("results.json"), bench::json(&rows)))
         .and_then(|()| std::fs::write(cli.out.join("table.md"), &table))
+        .and_then(|()| match linux {
+            Some(_) => std::fs::write(cli.out.join("side-by-side.md"), &side_by_side),
+            None => Ok(()),
+        })
         .and_then(|()| std::fs::write(cli.out.join("instructions.svg"), bench::svg(&rows)))
     {
         eprintln!("sigil-bench: cannot write to {}: {e}", cli.out.display());
@@ -146,4 +185,54 @@ fn main() {
         cli.out.display(),
         start.elapsed().as_secs_f64()
     );
+}
+
+/// The Linux side of `--linux`: the default variant's N of every benchmark
+/// in `work`, KUAP on and off, written to linux.json. Exits on failure: a
+/// side-by-side table without its Linux half is not what was asked for.
+fn measure_linux(
+    cli: &Cli,
+    vmlinux: &std::path::Path,
+    work: &[(&'static Benchmark, &'static Variant)],
+) -> Vec<sigil_qemu::linux::Figure> {
+    let cfg = sigil_qemu::linux::LinuxConfig {
+        board: "g3beige".into(),
+        vmlinux: vmlinux.to_path_buf(),
+        init: cli.user_dir.join("linux_bench_init"),
+        user_dir: cli.user_dir.clone(),
+        boot_opts: cli.linux_append.clone(),
+        timeout: Duration::from_secs(1800),
+    };
+    let linux_work: Vec<(&'static Benchmark, u32)> = work
+        .iter()
+        .filter(|(_, v)| v.default)
+        .map(|&(b, v)| (b, bench::iterations(b, v, cli.scale)))
+        .collect();
+    eprintln!(
+        "sigil-bench: Linux 6.1 ({}): {} benchmarks in one boot, KUAP on and off side by side",
+        vmlinux.display(),
+        linux_work.len()
+    );
+    let (figures, ns_per_insn) = sigil_qemu::linux::measure(&cfg, &linux_work, true)
+        .unwrap_or_else(|e| {
+            eprintln!("sigil-bench: Linux: {e}");
+            exit(1);
+        });
+    for f in &figures {
+        eprintln!(
+            "  {:<14} Linux         {:>9.1} instructions/op",
+            f.benchmark, f.instructions_per_op
+        );
+    }
+    eprintln!(
+        "  Linux's clock: {ns_per_insn:.4} ns per instruction of a known loop (1 = the timebase follows icount)"
+    );
+    let path = cli.out.join("linux.json");
+    if let Err(e) = std::fs::create_dir_all(&cli.out)
+        .and_then(|()| std::fs::write(&path, sigil_qemu::linux::json(&figures, ns_per_insn)))
+    {
+        eprintln!("sigil-bench: cannot write {}: {e}", path.display());
+        exit(1);
+    }
+    figures
 }
