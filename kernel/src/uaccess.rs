@@ -115,9 +115,6 @@ impl<D: Direction> UserWindow<D> {
         if end > TASK_SIZE {
             return Err(Efault);
         }
-        if OPEN_END.load(Ordering::Relaxed) != 0 {
-            broken("a window opened inside another");
-        }
         WINDOWS.store(WINDOWS.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
         BYTES.store(BYTES.load(Ordering::Relaxed).wrapping_add(len), Ordering::Relaxed);
         if len > 0 {
@@ -263,8 +260,11 @@ impl<D: Direction> Drop for UserWindow<D> {
 
 /// The invariant a context switch relies on (`arch::UserAccess`): no window
 /// is open, so the next thread cannot run with another's user access
-/// unlocked. Checked in every build, as is the one-window-at-a-time rule in
-/// `open`: a load and a compare each.
+/// unlocked. Checked in every build: a load and a compare per switch.
+/// (`open` does not check that no other window is open: that cost 35
+/// instructions per raise() in `make bench`, and a nested window's close
+/// would only lock too early, turning the outer window's accesses into
+/// EFAULT, never opening user memory.)
 pub fn assert_closed() {
     if OPEN_END.load(Ordering::Relaxed) != 0 {
         broken("a window open across a context switch");

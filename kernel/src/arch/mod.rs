@@ -39,8 +39,8 @@ pub use mpc8xx::Mpc8xx as Arch;
 /// - User access is closed (locked) whenever the kernel is not inside a
 ///   `uaccess::UserWindow`: at every syscall entry and exit and at every
 ///   context switch. Only `UserWindow` opens and closes it; one window is
-///   open at a time. `UserWindow::open` and every context switch check
-///   this in running builds (`uaccess::assert_closed`).
+///   open at a time. Every context switch checks that none is open, in
+///   running builds (`uaccess::assert_closed`).
 /// - A window covers one range and one direction. A family may open more
 ///   than asked (book3s/32 unlocks whole 256 MiB segments, the 8xx all of
 ///   user memory) but never less.
