@@ -60,9 +60,9 @@ fn user_exception(tf: &mut TrapFrame, event: Exception) {
         Exception::Timer => timer_tick(true),
         Exception::External => crate::dev::irq(),
         Exception::PageFault { ea, write, missing, .. } => {
-            let space = proc::group().space();
-            match if missing { space.fault(ea, write) } else { Err(Fault::Bad) } {
-                Ok(()) => {}
+            let g = proc::group();
+            match if missing { g.space().fault(ea, write) } else { Err(Fault::Bad) } {
+                Ok(filled) => g.cpu.own.minflt += filled as u64,
                 // No frame left for a legal access: what Linux's OOM killer
                 // does, aimed at the process that asked.
                 Err(Fault::NoMem) => signal::out_of_memory(ea),
@@ -159,9 +159,13 @@ fn kernel_trap(tf: &mut TrapFrame, event: Exception) {
         Exception::Timer => timer_tick(false),
         Exception::External => crate::dev::irq(),
         Exception::PageFault { ea, write, missing, .. } if ea < TASK_SIZE => {
-            let space = proc::try_current().and_then(|p| p.group().try_space());
-            if missing && space.is_some_and(|s| s.fault(ea, write).is_ok()) {
-                return;
+            // A user page the kernel touches inside a window, on the
+            // process's behalf: its fault counts as the process's.
+            if let Some(g) = proc::try_current().map(|p| p.group()).filter(|_| missing) {
+                if let Some(Ok(filled)) = g.try_space().map(|s| s.fault(ea, write)) {
+                    g.cpu.own.minflt += filled as u64;
+                    return;
+                }
             }
             if uaccess::fixup(ea) {
                 arch::skip_faulted_access(tf, ea);

@@ -35,13 +35,18 @@ fn proc_files_match_linux() {
 /// The load average as Linux computes it (`sigil_core::time::loadavg`):
 /// after 5.2 s of guest time with one thread running, one sample of 1 has
 /// been folded in: 1 - exp(-5/60), exp(-5/300), exp(-5/900) in 11-bit fixed
-/// point are 0.08, 0.02, 0.01. And /proc/stat's ctxt counts switches.
+/// point are 0.08, 0.02, 0.01. And /proc/stat's ctxt counts switches, and
+/// a first touch of a fresh page is one minor fault (getrusage, stat).
 #[test]
-fn load_average_and_context_switches() {
+fn load_average_context_switches_and_faults() {
     let r = common::sigil("proc_files", &["load"], &[]);
     has_lines(
         &r.console,
-        &["loadavg after 5.2 s busy: 0.08 0.02 0.01", "ctxt grows across a fork and wait: 1"],
+        &[
+            "loadavg after 5.2 s busy: 0.08 0.02 0.01",
+            "ctxt grows across a fork and wait: 1",
+            "minflt: 16 new pages add 16 to getrusage and 16 to stat",
+        ],
     );
 }
 

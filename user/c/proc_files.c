@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
@@ -357,6 +358,17 @@ static void values(char **argv)
 	show_nuls("cmdline after a title over the last NUL", slurp("self/cmdline"));
 }
 
+/* Field 10 of /proc/self/stat (minflt): the 8th after the comm's ')'. */
+static unsigned long stat_minflt(void)
+{
+	unsigned long n = 0;
+	slurp("/proc/self/stat");
+	char *at = strrchr(buf, ')');
+	if (at)
+		sscanf(at + 2, "%*s %*s %*s %*s %*s %*s %*s %lu", &n);
+	return n;
+}
+
 static unsigned long long ctxt(void)
 {
 	unsigned long long n = 0;
@@ -369,7 +381,8 @@ static unsigned long long ctxt(void)
 
 /* With the argument "load": the load average after 5.2 s of guest time
  * spent running (the kernel samples every 5.01 s, so once, with this
- * process the one runnable thread), and the context-switch count. */
+ * process the one runnable thread), the context-switch count and the
+ * page-fault counts. */
 static void load(void)
 {
 	struct timespec t;
@@ -389,6 +402,18 @@ static void load(void)
 		_exit(0);
 	waitpid(pid, NULL, 0);
 	printf("ctxt grows across a fork and wait: %d\n", ctxt() >= before + 2);
+
+	/* Page faults: each first touch of a fresh anonymous page is one
+	 * minor fault, in getrusage and in /proc/self/stat's field 10. */
+	struct rusage ru0, ru1;
+	unsigned long f0 = stat_minflt();
+	getrusage(RUSAGE_SELF, &ru0);
+	char *p = mmap(NULL, 16 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (int i = 0; i < 16; i++)
+		p[i * 4096] = 1;
+	getrusage(RUSAGE_SELF, &ru1);
+	printf("minflt: 16 new pages add %ld to getrusage and %lu to stat\n",
+	       ru1.ru_minflt - ru0.ru_minflt, stat_minflt() - f0);
 }
 
 int main(int argc, char **argv)

@@ -264,6 +264,10 @@ pub struct TaskStat<'a> {
     pub stime: u64,
     pub cutime: u64,
     pub cstime: u64,
+    /// Page faults of the process and of its reaped children (Linux
+    /// min_flt, cmin_flt; no fault is major in a RAM-only kernel).
+    pub minflt: u64,
+    pub cminflt: u64,
     pub num_threads: u32,
     /// When the process started, ticks since boot.
     pub start_time: u64,
@@ -293,7 +297,7 @@ pub fn stat_line(t: &TaskStat) -> String {
     let state = t.state.unwrap_or(State::Running).letter();
     let mut s = String::new();
     let _ = write!(s, "{} ({}) {} {} {} {}", t.pid, t.comm, state, t.ppid, t.pgrp, t.session);
-    let _ = write!(s, " {} {} {} 0 0 0 0", t.tty_nr, t.tpgid, t.flags);
+    let _ = write!(s, " {} {} {} {} {} 0 0", t.tty_nr, t.tpgid, t.flags, t.minflt, t.cminflt);
     let _ = write!(s, " {} {} {} {}", t.utime, t.stime, t.cutime, t.cstime);
     // priority, nice, threads, itrealvalue (always 0 since 2.6.17).
     let _ = write!(s, " {PRIORITY} 0 {} 0 {}", t.num_threads, t.start_time);
@@ -671,6 +675,8 @@ mod tests {
             tpgid: 5,
             utime: 3,
             stime: 4,
+            minflt: 41,
+            cminflt: 9,
             num_threads: 2,
             start_time: 77,
             vsize: 4096 * 10,
@@ -686,6 +692,7 @@ mod tests {
         let f: Vec<&str> = rest.split_whitespace().collect();
         assert_eq!(f.len(), 52 - 2);
         let field = |n: usize| f[n - 3]; // proc(5)'s 1-based numbering
+        assert_eq!((field(10), field(11), field(12)), ("41", "9", "0"));
         assert_eq!((field(14), field(15)), ("3", "4"));
         assert_eq!((field(18), field(19), field(20)), ("20", "0", "2"));
         assert_eq!((field(22), field(23), field(24)), ("77", "40960", "6"));

@@ -186,16 +186,19 @@ impl AddressSpace {
     }
 
     /// Resolves a fault at `ea`: loads the hardware from the table, or fills a
-    /// fresh zero page in an area. `Err(Bad)` means the access is illegal.
-    pub fn fault(&mut self, ea: u32, write: bool) -> Result<(), Fault> {
+    /// fresh zero page in an area (then `Ok(true)`: a page fault as Linux
+    /// counts them). `Err(Bad)` means the access is illegal.
+    pub fn fault(&mut self, ea: u32, write: bool) -> Result<bool, Fault> {
         let area = *self.area(ea).ok_or(Fault::Bad)?;
         if (write && !area.prot.write) || !(area.prot.read || area.prot.write || area.prot.exec) {
             return Err(Fault::Bad);
         }
         let page = ea & !(PAGE_SIZE as u32 - 1);
+        let mut filled = false;
         let pte = match self.lookup(page) {
             Some(p) => p,
             None => {
+                filled = true;
                 let phys = frames::alloc().ok_or(Fault::NoMem)?;
                 if area.prot.exec {
                     // The zeroes were stored through the data cache.
@@ -209,7 +212,7 @@ impl AddressSpace {
             return Err(Fault::Bad);
         }
         Arch::reload(self.ctx, page, pte);
-        Ok(())
+        Ok(filled)
     }
 
     /// Removes every page and area in [start, end) (page-aligned).

@@ -278,29 +278,30 @@ fn cpu_account_charges_samples_and_reaps() {
     // A switch-out charge does not check; the next sample does.
     a.charge(10 * MS, true);
     assert!(a.sample(0, true).virt);
-    assert_eq!(a.own, CpuTimes { utime: 20 * MS, stime: 15 * MS });
+    assert_eq!(a.own, CpuTimes { utime: 20 * MS, stime: 15 * MS, minflt: 0 });
 
     let mut parent = CpuAccount::default();
     let mut grandchild = CpuAccount::default();
     grandchild.charge(3 * MS, true);
     a.reap(&grandchild);
     parent.reap(&a);
-    assert_eq!(parent.children, CpuTimes { utime: 23 * MS, stime: 15 * MS });
+    assert_eq!(parent.children, CpuTimes { utime: 23 * MS, stime: 15 * MS, minflt: 0 });
     assert_eq!(parent.own, CpuTimes::default());
 }
 
 #[test]
 fn tms_and_rusage_layouts() {
     let a = CpuAccount {
-        own: CpuTimes { utime: 1_234_567_890, stime: 19_999_999 },
-        children: CpuTimes { utime: 30 * MS, stime: 0 },
+        own: CpuTimes { utime: 1_234_567_890, stime: 19_999_999, minflt: 258 },
+        children: CpuTimes { utime: 30 * MS, stime: 0, minflt: 0 },
         ..CpuAccount::default()
     };
     let b = cputime::encode_tms(&a);
     assert_eq!(b, [0, 0, 0, 123, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 0]);
     let r = cputime::encode_rusage(a.own);
     assert_eq!(r[..16], [0, 0, 0, 1, 0, 3, 0x94, 0x47, 0, 0, 0, 0, 0, 0, 0x4e, 0x1f]);
-    assert!(r[16..].iter().all(|&x| x == 0));
+    assert_eq!(r[32..36], [0, 0, 1, 2]);
+    assert!(r[16..32].iter().chain(&r[36..]).all(|&x| x == 0));
 }
 
 #[test]

@@ -185,6 +185,8 @@ fn task_stat(g: &Group) -> fmt::TaskStat<'_> {
         stime: ticks(g.cpu.own.stime),
         cutime: ticks(g.cpu.children.utime),
         cstime: ticks(g.cpu.children.stime),
+        minflt: g.cpu.own.minflt,
+        cminflt: g.cpu.children.minflt,
         num_threads: g.threads.len().max(1) as u32,
         start_time: ticks(g.shown.start_ns),
         vsize: m.as_ref().map_or(0, |m| m.size),
