@@ -177,12 +177,9 @@ static void triggers(void)
 	close(ep);
 }
 
-static void waits(void)
+/* A child writes into pipe `p` after 20 ms. */
+static pid_t write_later(int p[2])
 {
-	int ep = epoll_create1(0);
-	int p[2];
-	pipe(p);
-	add(ep, p[0], EPOLLIN, 5);
 	pid_t c = fork();
 	if (c == 0) {
 		struct timespec ts = { 0, 20000000 };
@@ -190,6 +187,16 @@ static void waits(void)
 		write(p[1], "x", 1);
 		_exit(0);
 	}
+	return c;
+}
+
+static void waits(void)
+{
+	int ep = epoll_create1(0);
+	int p[2];
+	pipe(p);
+	add(ep, p[0], EPOLLIN, 5);
+	pid_t c = write_later(p);
 	show("blocking wait, woken by a child's write", ep, -1);
 	waitpid(c, NULL, 0);
 	char buf[4];
@@ -256,19 +263,6 @@ static void faults(void)
 	show("fault: after the partial copy", ep, 0);
 	munmap(m, 4096);
 	close(ep), close(a[0]), close(a[1]), close(b[0]), close(b[1]);
-}
-
-/* A child writes into pipe `p` after 20 ms. */
-static pid_t write_later(int p[2])
-{
-	pid_t c = fork();
-	if (c == 0) {
-		struct timespec ts = { 0, 20000000 };
-		nanosleep(&ts, NULL);
-		write(p[1], "x", 1);
-		_exit(0);
-	}
-	return c;
 }
 
 /* Epolls in epolls: the outer reports the inner readable while a file in
