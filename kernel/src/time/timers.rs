@@ -87,32 +87,44 @@ impl Clock {
 /// A CPU clock's reading now (given by the caller: see the top).
 pub type CpuNow<'a> = &'a dyn Fn(Clock) -> u64;
 
-/// A timer and, if armed, its entry in the deadline queue or, on a CPU
-/// clock, its CPU-time deadline; a POSIX timer also holds its charge to its
-/// user's timer count.
+/// Where an armed timer's deadline is kept: in the deadline queue (a
+/// clock that runs on its own), or here, for the CPU-time sample to compare
+/// (a CPU clock only advances while its process runs).
+#[derive(Clone, Copy)]
+enum Armed {
+    Queue(Key),
+    Cpu(u64),
+}
+
+/// A timer and its deadline if armed; a POSIX timer also holds its charge
+/// to its user's timer count.
 struct Slot<T> {
     t: T,
-    key: Option<Key>,
-    cpu_deadline: Option<u64>,
+    armed: Option<Armed>,
     _charge: Option<Charge>,
     clock: Clock,
 }
 
 impl<T> Slot<T> {
+    fn new(t: T, clock: Clock, charge: Option<Charge>) -> Slot<T> {
+        Slot { t, armed: None, _charge: charge, clock }
+    }
+
     fn disarm(&mut self) {
-        if let Some(k) = self.key.take() {
+        if let Some(Armed::Queue(k)) = self.armed.take() {
             timer::cancel(k);
         }
-        self.cpu_deadline = None;
     }
 
     fn arm(&mut self, deadline: Option<u64>, pid: u32, which: Which) {
         self.disarm();
-        if self.clock.is_cpu() {
-            self.cpu_deadline = deadline;
-        } else {
-            self.key = deadline.map(|d| timer::arm(d, Event::Timer(pid, which)));
-        }
+        self.armed = deadline.map(|d| {
+            if self.clock.is_cpu() {
+                Armed::Cpu(d)
+            } else {
+                Armed::Queue(timer::arm(d, Event::Timer(pid, which)))
+            }
+        });
     }
 
     /// The timer's clock now.
@@ -162,13 +174,7 @@ pub enum Expired {
 /// Process `pid`'s timers (created empty on first use).
 fn mine(pid: u32) -> (u32, &'static mut ProcTimers) {
     let t = TABLE.get().entry(pid).or_insert_with(|| ProcTimers {
-        real: Slot {
-            t: RealTimer::default(),
-            key: None,
-            cpu_deadline: None,
-            _charge: None,
-            clock: Clock::Monotonic,
-        },
+        real: Slot::new(RealTimer::default(), Clock::Monotonic, None),
         posix: BTreeMap::new(),
         ids: IdAllocator::default(),
     });
@@ -204,10 +210,7 @@ pub fn create(
     let posix = &t.posix;
     let id = t.ids.alloc(|id| posix.contains_key(&id)).ok_or(Errno::EAGAIN)?;
     let notify = notify.unwrap_or(sigil_core::time::default_sigevent(id));
-    let charge = Some(Charge::new(user));
-    let slot =
-        Slot { t: PosixTimer::new(notify), key: None, cpu_deadline: None, _charge: charge, clock };
-    t.posix.insert(id, slot);
+    t.posix.insert(id, Slot::new(PosixTimer::new(notify), clock, Some(Charge::new(user))));
     LIVE.fetch_add(1, Ordering::Relaxed);
     Ok(id)
 }
@@ -263,13 +266,13 @@ pub fn expire(pid: u32, which: Which) -> Option<Expired> {
     let t = TABLE.get().get_mut(&pid)?;
     match which {
         Which::Real => {
-            t.real.key = None;
+            t.real.armed = None;
             t.real.t.expire();
             Some(Expired::Alarm)
         }
         Which::Posix(id) => {
             let s = t.posix.get_mut(&id)?;
-            s.key = None;
+            s.armed = None;
             let seq = s.t.expire();
             match s.t.notify {
                 Notify::Signal { signo, value, thread } => {
@@ -299,10 +302,10 @@ pub fn cpu_sample(
             Clock::ThreadCpu(t) if t == tid => thread_ns,
             _ => continue,
         };
-        if s.cpu_deadline.is_none_or(|d| now < d) {
-            continue;
+        match s.armed {
+            Some(Armed::Cpu(d)) if now >= d => s.armed = None,
+            _ => continue,
         }
-        s.cpu_deadline = None;
         let seq = s.t.expire();
         if let Notify::Signal { signo, value, thread } = s.t.notify {
             out.push(TimerSignal { thread, id, signo, value, seq });
