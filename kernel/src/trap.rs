@@ -60,9 +60,8 @@ fn user_exception(tf: &mut TrapFrame, event: Exception) {
         Exception::Timer => timer_tick(true),
         Exception::External => crate::dev::irq(),
         Exception::PageFault { ea, write, missing, .. } => {
-            let g = proc::group();
-            match if missing { g.space().fault(ea, write) } else { Err(Fault::Bad) } {
-                Ok(filled) => g.cpu.own.minflt += filled as u64,
+            match if missing { fault_in(proc::group(), ea, write) } else { Err(Fault::Bad) } {
+                Ok(()) => {}
                 // No frame left for a legal access: what Linux's OOM killer
                 // does, aimed at the process that asked.
                 Err(Fault::NoMem) => signal::out_of_memory(ea),
@@ -97,6 +96,16 @@ fn user_exception(tf: &mut TrapFrame, event: Exception) {
         Exception::Trace => signal::force_fault(tf, abi::SIGTRAP, abi::TRAP_TRACE, tf.pc()),
         Exception::Unexpected => signal::force_fault(tf, abi::SIGILL, abi::ILL_ILLOPC, tf.pc()),
     }
+}
+
+/// Resolves process `g`'s fault at `ea` (`AddressSpace::fault`), taken in
+/// user mode or by the kernel inside a window on its behalf. A fresh page
+/// put in counts as a minor fault (/proc/<pid>/stat, getrusage), as Linux's
+/// `min_flt`. A process that has ended has no memory to fault in: Bad.
+fn fault_in(g: &mut proc::Group, ea: u32, write: bool) -> Result<(), Fault> {
+    let filled = g.try_space().ok_or(Fault::Bad)?.fault(ea, write)?;
+    g.cpu.own.minflt += filled as u64;
+    Ok(())
 }
 
 /// A user access to `ea` the MMU refused for good: SIGSEGV, with the code
@@ -162,8 +171,7 @@ fn kernel_trap(tf: &mut TrapFrame, event: Exception) {
             // A user page the kernel touches inside a window, on the
             // process's behalf: its fault counts as the process's.
             if let Some(g) = proc::try_current().map(|p| p.group()).filter(|_| missing) {
-                if let Some(Ok(filled)) = g.try_space().map(|s| s.fault(ea, write)) {
-                    g.cpu.own.minflt += filled as u64;
+                if fault_in(g, ea, write).is_ok() {
                     return;
                 }
             }
