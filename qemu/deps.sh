@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Sigil needs, only those missing, saying which.
 # Used by `make` (every target that builds or runs something depends on it).
+# Arguments add "package:file" pairs to the list, for a build with needs of
+# its own (qemu/linux/build.sh).
 # Everything it prints goes to stderr: `make run QUIET=1` keeps stdout for
 # exactly what the program wrote.
 set -euo pipefail
@@ -34,6 +36,7 @@ needs=(
   "libc6-dev:/usr/include/stdio.h"
   "make:/usr/bin/make"
   "xz-utils:/usr/bin/xz"
+  "$@"
 )
 missing=()
 for n in "${needs[@]}"; do

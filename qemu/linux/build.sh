@@ -18,29 +18,15 @@ if [ -f "$out/vmlinux" ] && [ "$(cat "$out/vmlinux.stamp" 2>/dev/null)" = "$stam
   exit 0
 fi
 
-# What the kernel build needs on top of qemu/deps.sh's cross compiler:
+# What the kernel build needs on top of qemu/deps.sh's own list:
 # package : a file that proves it is installed.
-needs=(
-  "linux-source-6.1:$tarball"
-  "flex:/usr/bin/flex"
-  "bison:/usr/bin/bison"
-  "bc:/usr/bin/bc"
-  "libelf-dev:/usr/include/libelf.h"
+bash "$here/../deps.sh" \
+  "linux-source-6.1:$tarball" \
+  "flex:/usr/bin/flex" \
+  "bison:/usr/bin/bison" \
+  "bc:/usr/bin/bc" \
+  "libelf-dev:/usr/include/libelf.h" \
   "libssl-dev:/usr/include/openssl/ssl.h"
-  "xz-utils:/usr/bin/xz"
-)
-missing=()
-for n in "${needs[@]}"; do
-  [ -e "${n#*:}" ] || missing+=("${n%%:*}")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "linux: installing Debian packages: ${missing[*]}" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 \
-    || { $sudo apt-get update -q >&2 && $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2; }
-fi
 
 # The tarball unpacks to linux-source-6.1/; unpacked once.
 src=$out/linux-source-6.1
