@@ -6,7 +6,8 @@
 //! line must report no timer objects and no deadlines left behind.
 //! timer_cpu checks the CPU-time side: ITIMER_VIRTUAL/PROF, times,
 //! getrusage and wait4's rusage; timer_cputime the POSIX timers on the
-//! CPU-time clocks.
+//! CPU-time clocks; cpu_clockids the clocks of other processes and
+//! threads, by the ids glibc makes.
 
 mod common;
 
@@ -90,6 +91,32 @@ fn timer_cputime() {
             "thread timer, 30 ms: fired 1 after >= 30 ms of the thread's time 1",
             "main thread's timer while another spun: still armed 1",
             "main thread's timer once it spins: fired 1",
+        ],
+    );
+}
+
+/// clock_getcpuclockid and pthread_getcpuclockid: another process's and
+/// another thread's CPU clock read by id, Linux's `pid_for_clock` rules
+/// (no thread clock of another process, ESRCH once reaped); compared with
+/// qemu-ppc, which passes the ids to the host's Linux.
+#[test]
+fn cpu_clockids() {
+    let out = compare("cpu_clockids", &[]);
+    has_lines(
+        &out,
+        &[
+            "clock_getcpuclockid(0): 0, id -6",
+            "clock_getcpuclockid(getpid()): 0, reads 1",
+            "own SCHED, PROF, VIRT clocks after 20 ms: 1 1 1",
+            "no fourth kind: -22",
+            "clock_getcpuclockid(child): 0",
+            "child's clock read by the parent: >= 50 ms 1",
+            "child's VIRT clock: > 0 1",
+            "a thread clock of another process: -22",
+            "clock_getcpuclockid(reaped child): ESRCH",
+            "pthread_getcpuclockid: 0, the thread's clock reached 30 ms: 1",
+            "by tid: 1",
+            "the ended thread's clock: -22",
         ],
     );
 }

@@ -72,7 +72,7 @@ use sigil_core::cred::Cred;
 use sigil_core::job::wait::ChildEvent;
 use sigil_core::rlimit::{Limits, RLIMIT_NPROC};
 use sigil_core::signal::restart::RestartBlock;
-use sigil_core::time::cputime::CpuAccount;
+use sigil_core::time::cputime::{CpuAccount, CpuClockId, CpuClockKind};
 
 pub const KSTACK_SIZE: usize = 16 * 1024;
 /// The most processes that may exist at once (fork beyond it: EAGAIN).
@@ -380,6 +380,30 @@ pub fn cpu_clock(clock: crate::time::timers::Clock) -> u64 {
         crate::time::timers::Clock::ThreadCpu(_) => cur.cpu_ns + cputime::unsampled(),
         _ => cur.group().cpu.prof_clock() + cputime::unsampled(),
     }
+}
+
+/// CPU-time clock `id` read now (clock_gettime and clock_getres on an id
+/// glibc's clock_getcpuclockid or pthread_getcpuclockid made), resolved as
+/// Linux's `pid_for_clock`: a thread clock names the caller or another
+/// thread of its process; a process clock names a process, or, for
+/// `gettime`, the caller by its own thread id. None: no such clock
+/// (EINVAL). Sigil keeps no user/system split per thread, so a thread's
+/// VIRT clock is None too.
+pub fn read_cpu_clock(id: CpuClockId, gettime: bool) -> Option<u64> {
+    use crate::time::timers::Clock;
+    let cur = current();
+    let pid = if id.pid == 0 { cur.tid } else { id.pid };
+    if id.thread {
+        let t = thread(pid).filter(|t| t.group().pid == cur.group().pid)?;
+        return (id.kind != CpuClockKind::Virt).then(|| cpu_clock(Clock::ThreadCpu(t.tid)));
+    }
+    let own = cur.group().pid == pid || (gettime && pid == cur.tid);
+    let g = if own { cur.group() } else { get(pid)? };
+    Some(match id.kind {
+        CpuClockKind::Virt => g.cpu.virt_clock(),
+        _ if own => cpu_clock(Clock::ProcessCpu),
+        _ => g.cpu.prof_clock(),
+    })
 }
 
 /// The thread `tid`, if it exists and has not exited.

@@ -17,7 +17,7 @@
 
 use sigil_core::abi::Errno;
 use sigil_core::signal::restart::RestartBlock;
-use sigil_core::time::cputime::{self, CpuTimes};
+use sigil_core::time::cputime::{self, CpuClockId, CpuClockKind, CpuTimes};
 use sigil_core::time::{self, decode_timespec, encode_timespec, ItimerSpec, Layout, SIGEVENT_SIZE};
 
 use super::SysResult;
@@ -38,10 +38,11 @@ const ITIMER_PROF: u32 = 2;
 
 const CLOCK_REALTIME_COARSE: u32 = 5;
 
-/// Clocks clock_gettime/getres know: REALTIME, MONOTONIC, the CPU-time
-/// clocks, RAW, the COARSE ones and BOOTTIME. The CPU-time clocks read the
-/// caller's CPU time (`crate::time::cputime`), the realtime ones the wall clock
-/// (`crate::time::clock`), the others the timebase since boot.
+/// The clocks other than CPU time that clock_gettime/getres know:
+/// REALTIME, MONOTONIC, RAW, the COARSE ones and BOOTTIME. The realtime
+/// ones read the wall clock (`crate::time::clock`), the others the
+/// timebase since boot. CPU-time clocks (`cputime::cpu_clock_of`) read a
+/// process's or thread's CPU time (`proc::read_cpu_clock`).
 fn readable_clock(clock: u32) -> Result<(), Errno> {
     if clock <= CLOCK_BOOTTIME {
         Ok(())
@@ -61,11 +62,15 @@ fn sleep_clock(clock: u32) -> Result<(), Errno> {
 
 /// timer_create's clocks: those, and the CPU time of the process or of the
 /// calling thread (`cputime::cpu_clock_of`: glibc passes encoded ids).
+/// Timers on another process's or thread's CPU clock, or on a PROF or VIRT
+/// one, Linux has; Sigil says EINVAL.
 fn timer_clock(clock: u32) -> Result<Clock, Errno> {
     match (clock, cputime::cpu_clock_of(clock)) {
         (CLOCK_REALTIME, _) => Ok(Clock::Realtime),
-        (_, Some(false)) => Ok(Clock::ProcessCpu),
-        (_, Some(true)) => Ok(Clock::ThreadCpu(proc::current().tid)),
+        (_, Some(CpuClockId { pid: 0, thread, kind: CpuClockKind::Sched })) => {
+            Ok(if thread { Clock::ThreadCpu(proc::current().tid) } else { Clock::ProcessCpu })
+        }
+        (_, Some(_)) => Err(Errno::EINVAL),
         (c, None) => sleep_clock(c).map(|_| Clock::Monotonic),
     }
 }
@@ -84,20 +89,28 @@ pub fn get_timespec(addr: u32, layout: Layout) -> Result<u64, Errno> {
 }
 
 pub fn clock_gettime(clock: u32, ts: u32, layout: Layout) -> SysResult {
-    readable_clock(clock)?;
-    let ns = match clock {
-        CLOCK_PROCESS_CPUTIME_ID => proc::cpu_clock(Clock::ProcessCpu),
-        CLOCK_THREAD_CPUTIME_ID => proc::cpu_clock(Clock::ThreadCpu(proc::current().tid)),
-        CLOCK_REALTIME | CLOCK_REALTIME_COARSE => crate::time::clock::realtime_ns(),
-        _ => timer::now_ns(),
+    let ns = match cputime::cpu_clock_of(clock) {
+        Some(id) => proc::read_cpu_clock(id, true).ok_or(Errno::EINVAL)?,
+        None => {
+            readable_clock(clock)?;
+            match clock {
+                CLOCK_REALTIME | CLOCK_REALTIME_COARSE => crate::time::clock::realtime_ns(),
+                _ => timer::now_ns(),
+            }
+        }
     };
     put_timespec(ts, ns, layout)?;
     Ok(0)
 }
 
 /// clock_getres: one timebase tick, for every clock (`res` may be NULL).
+/// On a CPU clock it is also glibc's clock_getcpuclockid's check that the
+/// process exists (EINVAL, which glibc turns into ESRCH).
 pub fn clock_getres(clock: u32, res: u32, layout: Layout) -> SysResult {
-    readable_clock(clock)?;
+    match cputime::cpu_clock_of(clock) {
+        Some(id) => proc::read_cpu_clock(id, false).map(|_| ()).ok_or(Errno::EINVAL)?,
+        None => readable_clock(clock)?,
+    }
     if res != 0 {
         put_timespec(res, timer::resolution_ns(), layout)?;
     }

@@ -184,37 +184,67 @@ pub fn encode_rusage(t: CpuTimes) -> [u8; RUSAGE_SIZE] {
     b
 }
 
-/// Which CPU-time clock a clock id names: the calling process's (`Some(false)`)
-/// or the calling thread's (`Some(true)`). Both CLOCK_PROCESS_CPUTIME_ID (2)
-/// and CLOCK_THREAD_CPUTIME_ID (3) and the encoded ids glibc's timer_create
-/// passes instead (Linux `MAKE_PROCESS_CPUCLOCK(0, CPUCLOCK_SCHED)` = -6 and
-/// `MAKE_THREAD_CPUCLOCK(0, CPUCLOCK_SCHED)` = -2: the pid field ~(id >> 3)
-/// is 0, the caller; bit 2 says per-thread; the low bits 2 say
-/// CPUCLOCK_SCHED). Other pids and the PROF/VIRT kinds: None (EINVAL).
-pub fn cpu_clock_of(clock: u32) -> Option<bool> {
-    const SCHED: u32 = 2;
+/// What a CPU-time clock counts (Linux `CPUCLOCK_WHICH`): user + system
+/// time (PROF), user time (VIRT) or the time run, which Sigil measures as
+/// user + system time too (SCHED, Linux's `sum_exec_runtime`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuClockKind {
+    Prof,
+    Virt,
+    Sched,
+}
+
+/// A CPU-time clock id taken apart: `pid` 0 is the caller (its process,
+/// or with `thread` the calling thread), else the process or thread `pid`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpuClockId {
+    pub pid: u32,
+    pub thread: bool,
+    pub kind: CpuClockKind,
+}
+
+/// Which CPU-time clock a clock id names, if any: CLOCK_PROCESS_CPUTIME_ID
+/// (2) and CLOCK_THREAD_CPUTIME_ID (3), or an id encoded as Linux's
+/// `MAKE_PROCESS_CPUCLOCK(pid, which)` / `MAKE_THREAD_CPUCLOCK(tid, which)`
+/// build them, which glibc's clock_getcpuclockid, pthread_getcpuclockid and
+/// timer_create pass: negative, the pid in ~(id >> 3), bit 2 per-thread,
+/// the low two bits the kind (3 is no kind: None, Linux's EINVAL).
+pub fn cpu_clock_of(clock: u32) -> Option<CpuClockId> {
     const PER_THREAD: u32 = 4;
-    match clock {
-        2 => Some(false),
-        3 => Some(true),
-        c if (c as i32) < 0 && !(c as i32 >> 3) == 0 && c & 3 == SCHED => Some(c & PER_THREAD != 0),
-        _ => None,
-    }
+    let c = clock as i32;
+    let kind = match clock {
+        2 | 3 => return Some(CpuClockId { pid: 0, thread: clock == 3, kind: CpuClockKind::Sched }),
+        _ if c >= 0 => return None,
+        _ => match clock & 3 {
+            0 => CpuClockKind::Prof,
+            1 => CpuClockKind::Virt,
+            2 => CpuClockKind::Sched,
+            _ => return None,
+        },
+    };
+    Some(CpuClockId { pid: !(c >> 3) as u32, thread: clock & PER_THREAD != 0, kind })
 }
 
 #[cfg(test)]
 mod clock_tests {
-    use super::cpu_clock_of;
+    use super::CpuClockKind::*;
+    use super::{cpu_clock_of, CpuClockId};
 
     #[test]
     fn cpu_clock_ids_plain_and_as_glibc_encodes_them() {
-        assert_eq!(cpu_clock_of(2), Some(false));
-        assert_eq!(cpu_clock_of(3), Some(true));
-        assert_eq!(cpu_clock_of(-6i32 as u32), Some(false));
-        assert_eq!(cpu_clock_of(-2i32 as u32), Some(true));
+        let id = |pid, thread, kind| Some(CpuClockId { pid, thread, kind });
+        assert_eq!(cpu_clock_of(2), id(0, false, Sched));
+        assert_eq!(cpu_clock_of(3), id(0, true, Sched));
+        // MAKE_PROCESS_CPUCLOCK(0, SCHED) and MAKE_THREAD_CPUCLOCK(0, SCHED).
+        assert_eq!(cpu_clock_of(-6i32 as u32), id(0, false, Sched));
+        assert_eq!(cpu_clock_of(-2i32 as u32), id(0, true, Sched));
+        assert_eq!(cpu_clock_of(0), None);
         assert_eq!(cpu_clock_of(1), None);
-        // Another process's clock (pid 1: ~(1) << 3 | SCHED), a PROF clock.
-        assert_eq!(cpu_clock_of(((!1i32) << 3 | 2) as u32), None);
-        assert_eq!(cpu_clock_of(-8i32 as u32), None);
+        // Process 1's SCHED clock, ~1 << 3 | 2; thread 7's VIRT clock; the
+        // caller's PROF clock; no fourth kind.
+        assert_eq!(cpu_clock_of(((!1i32) << 3 | 2) as u32), id(1, false, Sched));
+        assert_eq!(cpu_clock_of(((!7i32) << 3 | 4 | 1) as u32), id(7, true, Virt));
+        assert_eq!(cpu_clock_of(-8i32 as u32), id(0, false, Prof));
+        assert_eq!(cpu_clock_of(-5i32 as u32), None);
     }
 }
