@@ -264,8 +264,6 @@ fn global(which: Global) -> String {
         }
         Global::Uptime => fmt::uptime(now_ns(), crate::time::cputime::totals().idle),
         Global::Loadavg => {
-            // Sample points a tickless stretch passed, as a tick would.
-            crate::time::loadavg::sample(now_ns(), || running);
             fmt::loadavg(&crate::time::loadavg::show(), running, threads as u32, proc::last_id())
         }
         Global::Stat => {
