@@ -116,6 +116,7 @@ fn cpu_clockids() {
             "clock_getcpuclockid(reaped child): ESRCH",
             "pthread_getcpuclockid: 0, the thread's clock reached 30 ms: 1",
             "by tid: 1",
+            "in the thread: clock_getcpuclockid(0) 0, (gettid()) ESRCH, read by tid 1",
             "the ended thread's clock: -22",
         ],
     );

@@ -40,11 +40,22 @@ static void spin_ms(clockid_t c, long long ms)
 
 static volatile int stop_spinning;
 static volatile pid_t worker_tid;
+/* What the worker, not the leader, got for its own process's clock: by
+ * pid 0, by its thread id (ESRCH: a thread id names no process there),
+ * and read by its thread id (allowed: Linux lets clock_gettime name the
+ * caller's process by the caller's tid). */
+static int by_zero, by_tid;
+static long long read_by_tid;
 
 static void *worker(void *arg)
 {
 	(void)arg;
-	worker_tid = syscall(SYS_gettid);
+	clockid_t c;
+	pid_t tid = syscall(SYS_gettid);
+	by_zero = clock_getcpuclockid(0, &c);
+	by_tid = clock_getcpuclockid(tid, &c);
+	read_by_tid = read_ns(PROCESS_CLOCK(tid, CPUCLOCK_SCHED));
+	worker_tid = tid;
 	spin_ms(CLOCK_THREAD_CPUTIME_ID, 30);
 	while (!stop_spinning)
 		;
@@ -101,6 +112,8 @@ int main(void)
 		sched_yield();
 	printf("pthread_getcpuclockid: %d, the thread's clock reached 30 ms: %d\n", r, theirs >= 30000000);
 	printf("by tid: %d\n", read_ns(THREAD_CLOCK(worker_tid, CPUCLOCK_SCHED)) >= 30000000);
+	printf("in the thread: clock_getcpuclockid(0) %d, (gettid()) %s, read by tid %d\n", by_zero,
+	       by_tid == ESRCH ? "ESRCH" : "other", read_by_tid > 0);
 	stop_spinning = 1;
 	pthread_join(t, NULL);
 	printf("the ended thread's clock: %lld\n", read_ns(THREAD_CLOCK(worker_tid, CPUCLOCK_SCHED)));

@@ -392,13 +392,13 @@ pub fn cpu_clock(clock: crate::time::timers::Clock) -> u64 {
 pub fn read_cpu_clock(id: CpuClockId, gettime: bool) -> Option<u64> {
     use crate::time::timers::Clock;
     let cur = current();
-    let pid = if id.pid == 0 { cur.tid } else { id.pid };
     if id.thread {
-        let t = thread(pid).filter(|t| t.group().pid == cur.group().pid)?;
+        let tid = if id.pid == 0 { cur.tid } else { id.pid };
+        let t = thread(tid).filter(|t| t.group().pid == cur.group().pid)?;
         return (id.kind != CpuClockKind::Virt).then(|| cpu_clock(Clock::ThreadCpu(t.tid)));
     }
-    let own = cur.group().pid == pid || (gettime && pid == cur.tid);
-    let g = if own { cur.group() } else { get(pid)? };
+    let own = id.pid == 0 || id.pid == cur.group().pid || (gettime && id.pid == cur.tid);
+    let g = if own { cur.group() } else { get(id.pid)? };
     Some(match id.kind {
         CpuClockKind::Virt => g.cpu.virt_clock(),
         _ if own => cpu_clock(Clock::ProcessCpu),
