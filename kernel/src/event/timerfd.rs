@@ -31,8 +31,9 @@ use core::cell::Cell;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use sigil_core::abi::Errno;
-use sigil_core::time::timerfd::{check_settime, TimerFd as State, CLOCK_REALTIME, TFD_NONBLOCK};
+use sigil_core::time::timerfd::{check_settime, TimerFd as State, TFD_NONBLOCK};
 use sigil_core::time::ItimerSpec;
+use sigil_core::time::CLOCK_REALTIME;
 
 use crate::fs::poll::{PollWait, WaitQueue};
 use crate::fs::{flags, File, FileOps, StatusFlags, POLLIN};

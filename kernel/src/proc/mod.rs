@@ -372,13 +372,19 @@ pub fn group() -> &'static mut Group {
 /// with the time since the last sample for the running thread, so the
 /// reading is exact rather than as of the last tick, as Linux's.
 pub fn cpu_clock(clock: crate::time::timers::Clock) -> u64 {
-    let cur = current();
     match clock {
-        crate::time::timers::Clock::ThreadCpu(tid) if tid != cur.tid => {
-            thread(tid).map_or(0, |t| t.cpu_ns)
-        }
-        crate::time::timers::Clock::ThreadCpu(_) => cur.cpu_ns + cputime::unsampled(),
-        _ => cur.group().cpu.prof_clock() + cputime::unsampled(),
+        crate::time::timers::Clock::ThreadCpu(tid) => thread(tid).map_or(0, thread_cpu_ns),
+        _ => current().group().cpu.prof_clock() + cputime::unsampled(),
+    }
+}
+
+/// Thread `t`'s CPU time now: the running thread's includes the stretch
+/// since the last sample.
+fn thread_cpu_ns(t: &mut Thread) -> u64 {
+    if t.tid == current().tid {
+        t.cpu_ns + cputime::unsampled()
+    } else {
+        t.cpu_ns
     }
 }
 
@@ -388,14 +394,16 @@ pub fn cpu_clock(clock: crate::time::timers::Clock) -> u64 {
 /// thread of its process; a process clock names a process, or, for
 /// `gettime`, the caller by its own thread id. None: no such clock
 /// (EINVAL). Sigil keeps no user/system split per thread, so a thread's
-/// VIRT clock is None too.
+/// VIRT clock is None too. A VIRT clock reads the samples alone: the
+/// stretch since the last one is not yet split into user and system time
+/// (Linux's tick-based VIRT clock is as coarse).
 pub fn read_cpu_clock(id: CpuClockId, gettime: bool) -> Option<u64> {
     use crate::time::timers::Clock;
     let cur = current();
     if id.thread {
         let tid = if id.pid == 0 { cur.tid } else { id.pid };
         let t = thread(tid).filter(|t| t.group().pid == cur.group().pid)?;
-        return (id.kind != CpuClockKind::Virt).then(|| cpu_clock(Clock::ThreadCpu(t.tid)));
+        return (id.kind != CpuClockKind::Virt).then(|| thread_cpu_ns(t));
     }
     let own = id.pid == 0 || id.pid == cur.group().pid || (gettime && id.pid == cur.tid);
     let g = if own { cur.group() } else { get(id.pid)? };

@@ -6,11 +6,12 @@
 //! time is EINVAL for anyone, as in Linux's `do_sys_settimeofday64`.
 
 use sigil_core::abi::Errno;
-use sigil_core::time::{decode_timeval, encode_timeval, Layout};
-
-use super::time::{
-    get_timespec, CLOCK_PROCESS_CPUTIME_ID, CLOCK_REALTIME, CLOCK_THREAD_CPUTIME_ID,
+use sigil_core::time::{
+    decode_timeval, encode_timeval, Layout, CLOCK_PROCESS_CPUTIME_ID, CLOCK_REALTIME,
+    CLOCK_THREAD_CPUTIME_ID,
 };
+
+use super::time::get_timespec;
 use super::SysResult;
 use crate::time::clock;
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};

@@ -18,7 +18,10 @@
 use sigil_core::abi::Errno;
 use sigil_core::signal::restart::RestartBlock;
 use sigil_core::time::cputime::{self, CpuClockId, CpuClockKind, CpuTimes};
-use sigil_core::time::{self, decode_timespec, encode_timespec, ItimerSpec, Layout, SIGEVENT_SIZE};
+use sigil_core::time::{
+    self, decode_timespec, encode_timespec, ItimerSpec, Layout, CLOCK_BOOTTIME, CLOCK_MONOTONIC,
+    CLOCK_REALTIME, CLOCK_REALTIME_COARSE, SIGEVENT_SIZE,
+};
 
 use super::SysResult;
 use crate::proc;
@@ -26,17 +29,10 @@ use crate::time::timer;
 use crate::time::timers::{self, Clock};
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};
 
-pub(super) const CLOCK_REALTIME: u32 = 0;
-const CLOCK_MONOTONIC: u32 = 1;
-pub(super) const CLOCK_PROCESS_CPUTIME_ID: u32 = 2;
-pub(super) const CLOCK_THREAD_CPUTIME_ID: u32 = 3;
-const CLOCK_BOOTTIME: u32 = 7;
 const TIMER_ABSTIME: u32 = 1;
 const ITIMER_REAL: u32 = 0;
 const ITIMER_VIRTUAL: u32 = 1;
 const ITIMER_PROF: u32 = 2;
-
-const CLOCK_REALTIME_COARSE: u32 = 5;
 
 /// The clocks other than CPU time that clock_gettime/getres know:
 /// REALTIME, MONOTONIC, RAW, the COARSE ones and BOOTTIME. The realtime

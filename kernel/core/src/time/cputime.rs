@@ -11,7 +11,9 @@
 //! interval. So a timer fires at the first sample at or past its expiry,
 //! up to one sampling interval late, never early.
 
-use super::{split_ns, ItimerSpec, NSEC_PER_USEC};
+use super::{
+    split_ns, ItimerSpec, CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID, NSEC_PER_USEC,
+};
 
 /// The unit of `clock_t` in `times()`: Linux's USER_HZ, 100 on every arch.
 pub const USER_HZ: u64 = 100;
@@ -204,7 +206,7 @@ pub struct CpuClockId {
 }
 
 /// Which CPU-time clock a clock id names, if any: CLOCK_PROCESS_CPUTIME_ID
-/// (2) and CLOCK_THREAD_CPUTIME_ID (3), or an id encoded as Linux's
+/// and CLOCK_THREAD_CPUTIME_ID, or an id encoded as Linux's
 /// `MAKE_PROCESS_CPUCLOCK(pid, which)` / `MAKE_THREAD_CPUCLOCK(tid, which)`
 /// build them, which glibc's clock_getcpuclockid, pthread_getcpuclockid and
 /// timer_create pass: negative, the pid in ~(id >> 3), bit 2 per-thread,
@@ -213,7 +215,10 @@ pub fn cpu_clock_of(clock: u32) -> Option<CpuClockId> {
     const PER_THREAD: u32 = 4;
     let c = clock as i32;
     let kind = match clock {
-        2 | 3 => return Some(CpuClockId { pid: 0, thread: clock == 3, kind: CpuClockKind::Sched }),
+        CLOCK_PROCESS_CPUTIME_ID | CLOCK_THREAD_CPUTIME_ID => {
+            let thread = clock == CLOCK_THREAD_CPUTIME_ID;
+            return Some(CpuClockId { pid: 0, thread, kind: CpuClockKind::Sched });
+        }
         _ if c >= 0 => return None,
         _ => match clock & 3 {
             0 => CpuClockKind::Prof,

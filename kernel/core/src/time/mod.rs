@@ -35,6 +35,17 @@ pub const NSEC_PER_USEC: u64 = 1_000;
 /// Linux `KTIME_MAX`: "never". Larger requests saturate to it.
 pub const KTIME_MAX: u64 = i64::MAX as u64;
 
+/// The clock ids (Linux `include/uapi/linux/time.h`), one set for every
+/// call that takes one. The timebase is never slewed, so the RAW and
+/// COARSE ids (4-6) read their plain clock; negative ids name another
+/// process's or thread's CPU clock (`cputime::cpu_clock_of`).
+pub const CLOCK_REALTIME: u32 = 0;
+pub const CLOCK_MONOTONIC: u32 = 1;
+pub const CLOCK_PROCESS_CPUTIME_ID: u32 = 2;
+pub const CLOCK_THREAD_CPUTIME_ID: u32 = 3;
+pub const CLOCK_REALTIME_COARSE: u32 = 5;
+pub const CLOCK_BOOTTIME: u32 = 7;
+
 /// `ns` as whole seconds and the nanoseconds left over: `ns / 1e9` and
 /// `ns % 1e9`, exactly, without a 64-bit division.
 ///

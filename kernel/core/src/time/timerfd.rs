@@ -10,7 +10,7 @@
 //! nothing.
 
 use super::timer::forward;
-use super::ItimerSpec;
+use super::{ItimerSpec, CLOCK_BOOTTIME, CLOCK_MONOTONIC, CLOCK_REALTIME};
 use crate::abi::Errno;
 
 /// timerfd_create's flags: TFD_CLOEXEC and TFD_NONBLOCK are O_CLOEXEC and
@@ -21,13 +21,10 @@ pub const TFD_CLOEXEC: u32 = 0o2000000;
 pub const TFD_TIMER_ABSTIME: u32 = 1;
 pub const TFD_TIMER_CANCEL_ON_SET: u32 = 2;
 
-/// The clocks a timerfd may count (CLOCK_*_ALARM need CAP_WAKE_ALARM and
-/// a wake-up source Sigil's boards do not have: EINVAL, as for any other).
-pub const CLOCK_REALTIME: u32 = 0;
-pub const CLOCK_MONOTONIC: u32 = 1;
-pub const CLOCK_BOOTTIME: u32 = 7;
-
-/// timerfd_create(clockid, flags): the clock and flags Linux accepts.
+/// timerfd_create(clockid, flags): the clock and flags Linux accepts. The
+/// clocks a timerfd may count are REALTIME, MONOTONIC and BOOTTIME
+/// (CLOCK_*_ALARM need CAP_WAKE_ALARM and a wake-up source Sigil's boards
+/// do not have: EINVAL, as for any other).
 pub fn check_create(clockid: u32, flags: u32) -> Result<(), Errno> {
     let clock_ok = matches!(clockid, CLOCK_REALTIME | CLOCK_MONOTONIC | CLOCK_BOOTTIME);
     if !clock_ok || flags & !(TFD_NONBLOCK | TFD_CLOEXEC) != 0 {
