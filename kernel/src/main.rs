@@ -109,7 +109,7 @@ extern "C" fn kmain() -> ! {
         (None, _) => {}
     }
 
-    let tlb_reload = <arch::Arch as arch::Mmu>::init();
+    let tlb_reload = <arch::Arch as arch::Mmu>::init(mm::frames::alloc_order);
     time::timer::init(boot.tb_freq);
     time::clock::init();
     dev::tty::init();

@@ -1,8 +1,9 @@
 //! Generic trap handling: what each kind of exception means to the kernel.
 //!
-//! The arch layer calls `syscall` for a system call from user mode (the hot
-//! path, no decoding), and for anything else decodes the vector into an
-//! `Exception` and calls `handle`, both with the saved `TrapFrame`. User faults
+//! The arch's entry code calls `trap_dispatch` with the saved `TrapFrame`
+//! (a symbol, so the layer below names nothing above it). A system call from
+//! user mode goes to `syscall` (the hot path, no decoding); anything else the
+//! arch decodes into an `Exception` for `handle`. User faults
 //! become signals; kernel faults on user memory are resolved (page reload,
 //! demand-zero) or fixed up inside an open `UserWindow`; anything else in
 //! kernel mode is an oops: registers, fault address, backtrace, and a
@@ -18,11 +19,23 @@ use crate::mm::TASK_SIZE;
 use crate::time::{cputime, timer, timers};
 use crate::{proc, signal, syscall, uaccess};
 
-/// A system call from user mode, the hot path: arch code calls it for `sc`
-/// without decoding an `Exception`. Inline there, apart from `handle`, so the
-/// round trip saves only the registers it needs.
+/// The first Rust code every exception runs (entry.S: `bl trap_dispatch`).
+/// The common case first, with no `Exception` at all; `handle` (out of line)
+/// saves the registers the rare cases need.
+#[no_mangle]
+extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
+    if arch::user_syscall(tf) {
+        syscall(tf);
+    } else {
+        let event = arch::exception(tf);
+        handle(tf, event);
+    }
+}
+
+/// A system call from user mode, the hot path. Inline in `trap_dispatch`,
+/// apart from `handle`, so the round trip saves only the registers it needs.
 #[inline]
-pub fn syscall(tf: &mut TrapFrame) {
+fn syscall(tf: &mut TrapFrame) {
     proc::check_kernel_stack_guard();
     syscall::entry(tf);
     return_to_user(tf);
@@ -31,7 +44,7 @@ pub fn syscall(tf: &mut TrapFrame) {
 /// Every other exception, from user or kernel mode (a user `sc` too, if an
 /// arch does not take the `syscall` path).
 #[inline(never)]
-pub fn handle(tf: &mut TrapFrame, event: Exception) {
+fn handle(tf: &mut TrapFrame, event: Exception) {
     // The stack check: whole in kernel mode, where a nested trap finds a deep
     // stack; from user mode the stack is empty and only the guard can be hit.
     if tf.is_user() {

@@ -23,9 +23,7 @@ use sigil_qemu::repo_root;
 
 /// Upward edges still in the tree: (from, to, why).
 const ALLOWED: &[(&str, &str, &str)] = &[
-    ("arch", "mm", "book3s/32's hash table is allocated from mm::frames at MMU set-up (its size and alignment are the family's; the frame allocator needs the RAM size the family reads)"),
     ("arch", "uaccess", "the 8xx's DTLB-error handler reads a user dcbx instruction to find the address (DAR unset)"),
-    ("arch", "trap", "the exception vectors hand each trap to the generic handler (the entry shim)"),
     ("proc", "fs", "a process owns its file table, cwd and /proc view; exec reads the binary through the file tree"),
     ("proc", "signal", "Thread and Group hold their signal state; a sleep ends for a pending signal; exit sends SIGCHLD and kills the other threads; group::send is kill()'s broadcast"),
 ];

@@ -148,7 +148,10 @@ pub trait Context {
 ///   directory the current translation.
 pub trait Mmu {
     /// Sets up user translation for this CPU; says how the TLB is reloaded.
-    fn init() -> &'static str;
+    /// `alloc(order)` gives `1 << order` zeroed, naturally aligned frames
+    /// (a physical address) for the family's own tables: the caller owns
+    /// the RAM (book3s/32's hash table; the 8xx needs none).
+    fn init(alloc: fn(u32) -> Option<usize>) -> &'static str;
     fn make_pte(phys: usize, write: bool, exec: bool) -> u32;
     fn pte_present(p: u32) -> bool;
     fn pte_writable(p: u32) -> bool;

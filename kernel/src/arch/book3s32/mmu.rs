@@ -24,7 +24,6 @@ use sigil_core::layout::{to_virt, TASK_SIZE};
 
 use super::Book3s32;
 use crate::arch::Mmu;
-use crate::mm;
 
 /// Software PTE bits (in word 1's reserved bits 0xe04) and hardware ones.
 pub mod pte {
@@ -155,11 +154,11 @@ impl Mmu for Book3s32 {
     /// Sets up translation for user space: the HTAB (750) or nothing (e300), and
     /// kernel segments 12-15 (never used for translation: BATs cover them);
     /// says which reload the CPU uses.
-    fn init() -> &'static str {
+    fn init(alloc: fn(u32) -> Option<usize>) -> &'static str {
         let soft_tlb = super::is_603();
         SOFT_TLB.store(soft_tlb as u32, Ordering::Relaxed);
         if !soft_tlb {
-            let phys = mm::frames::alloc_order(4).expect("RAM for the hash table");
+            let phys = alloc(4).expect("RAM for the hash table");
             HTAB.store(to_virt(phys), Ordering::Relaxed);
             // SAFETY: SDR1 = table base with HTABMASK 0 (64 KiB); the table is zeroed.
             unsafe {

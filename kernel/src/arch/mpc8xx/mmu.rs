@@ -14,7 +14,7 @@ use crate::arch::Mmu;
 /// The software-reloaded TLB over Sigil's tables (head.S's miss handlers).
 impl Mmu for Mpc8xx {
     /// Nothing beyond head.S: the TLB-miss handlers do it all.
-    fn init() -> &'static str {
+    fn init(_alloc: fn(u32) -> Option<usize>) -> &'static str {
         flush_all();
         "software (8xx)"
     }

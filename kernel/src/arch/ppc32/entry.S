@@ -6,8 +6,9 @@
  * 16, 20) while still in real mode, then rfi to trap_entry with translation
  * on and r12 = vector number. trap_entry builds a TrapFrame (../ppc32/frame.rs)
  * on the kernel stack (SPRG0 holds the current thread's kernel stack top when
- * coming from user mode) and calls trap_dispatch() in Rust (trap.rs, which
- * asks the family's classify).
+ * coming from user mode) and calls trap_dispatch() in Rust (the generic
+ * kernel/src/trap.rs, which asks ../ppc32/trap.rs and the family's classify
+ * to decode it).
  */
 /* The frame's offsets from r1; ../ppc32/frame.rs reads these #defines at
  * compile time and asserts them against struct TrapFrame (offset_of!). */

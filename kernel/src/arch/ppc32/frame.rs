@@ -2,9 +2,10 @@
 //! generic kernel uses for exceptions.
 //!
 //! The entry code (entry.S) saves all user-visible state into a `TrapFrame`
-//! on the kernel stack; `trap_dispatch` (trap.rs, with the family's
-//! `classify` for the vectors that differ) decodes the vector into an `Exception`
-//! and hands both to the generic kernel (`crate::trap`).
+//! on the kernel stack and hands it to the generic kernel
+//! (`crate::trap::trap_dispatch`), which asks trap.rs (with the family's
+//! `classify` for the vectors that differ) to decode the vector into an
+//! `Exception`.
 
 /// Everything an exception saves; `#[repr(C)]` because head.S writes it at
 /// fixed offsets (r1 + 16 + offset).

@@ -3,7 +3,7 @@
 //! their assembly half (entry.S, vector.h), and the common CPU instructions
 //! (cpu.rs: PVR, timebase, decrementer, idle), device register blocks
 //! (mmio.rs), the Rust side of every
-//! exception (trap.rs: `trap_dispatch` and the vectors all families share),
+//! exception (trap.rs: the decoding of the vectors all families share),
 //! and the ns16550 UART of the book3s/32 boards (ns16550.rs; the 8xx has
 //! SMC UARTs instead).
 

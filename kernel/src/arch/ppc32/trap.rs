@@ -1,9 +1,9 @@
-//! The first Rust code every exception runs: entry.S calls `trap_dispatch`
-//! with the saved `TrapFrame`. The vector number and its status registers
-//! become a machine-neutral `Exception` for the generic kernel (`crate::trap`).
-//! The vectors every 32-bit PowerPC shares are decoded here; those a family
-//! does its own way (page faults, FP unavailable) by its `classify`, which
-//! hands the rest to `classify_common`.
+//! How a trap's saved `TrapFrame` becomes what the generic kernel handles:
+//! entry.S calls `crate::trap::trap_dispatch`, which asks `user_syscall`
+//! (the hot path) or `exception`. The vector number and its status registers
+//! become a machine-neutral `Exception`. The vectors every 32-bit PowerPC
+//! shares are decoded here; those a family does its own way (page faults, FP
+//! unavailable) by its `classify`, which hands the rest to `classify_common`.
 
 use super::frame::{Exception, TrapFrame, VEC_SYSCALL};
 
@@ -28,19 +28,24 @@ pub fn classify_common(tf: &TrapFrame) -> Exception {
     }
 }
 
-#[no_mangle]
-extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
-    // SRR1's upper half holds the exception's reason bits, not MSR state
-    // (`classify` reads them); QEMU's rfi would copy them into the MSR, so
-    // they go before `handle`. The common case first, with no `Exception` at
-    // all: `classify` returns one through memory, and `handle` (out of
-    // line) saves the registers the rare cases need.
-    if tf.is_syscall() && tf.is_user() {
+/// Is this trap a system call from user mode? The common case, asked first
+/// and answered with no `Exception` at all: `classify` returns one through
+/// memory. If so, SRR1's upper half is cleared: it holds the exception's
+/// reason bits, not MSR state, and QEMU's rfi would copy them into the MSR.
+#[inline(always)]
+pub fn user_syscall(tf: &mut TrapFrame) -> bool {
+    let yes = tf.is_syscall() && tf.is_user();
+    if yes {
         tf.msr &= 0xffff;
-        crate::trap::syscall(tf);
-    } else {
-        let event = crate::arch::classify(tf);
-        tf.msr &= 0xffff;
-        crate::trap::handle(tf, event);
     }
+    yes
+}
+
+/// Any other trap, decoded; SRR1's reason bits go once `classify` has read
+/// them.
+#[inline(always)]
+pub fn exception(tf: &mut TrapFrame) -> Exception {
+    let event = crate::arch::classify(tf);
+    tf.msr &= 0xffff;
+    event
 }
