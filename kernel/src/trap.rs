@@ -27,7 +27,7 @@ extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
     if arch::user_syscall(tf) {
         syscall(tf);
     } else {
-        let event = arch::exception(tf);
+        let event = arch::exception(tf, |a| uaccess::get_user::<u32>(a).ok());
         handle(tf, event);
     }
 }

@@ -3,14 +3,15 @@
 //! at 0x800. Everything else: `ppc32::trap::classify_common`.
 
 use crate::arch::ppc32::frame::{Exception, TrapFrame};
-use crate::arch::ppc32::trap::classify_common;
+use crate::arch::ppc32::trap::{classify_common, ReadUser};
 
 const DSISR_NOTFOUND: u32 = 0x4000_0000;
 const DSISR_STORE: u32 = 0x0200_0000;
 
-/// Decodes the vector and its status registers.
+/// Decodes the vector and its status registers (`ppc32::trap::ReadUser`:
+/// this family never needs to read the faulting instruction).
 #[inline(never)]
-pub fn classify(tf: &TrapFrame) -> Exception {
+pub fn classify(tf: &TrapFrame, _read_user: ReadUser) -> Exception {
     match tf.trap {
         0x300 => Exception::PageFault {
             ea: tf.dar,

@@ -13,20 +13,20 @@
 use sigil_core::mmu8xx::{dcbx_ea, pte::RPN_PATTERN};
 
 use crate::arch::ppc32::frame::{Exception, TrapFrame};
-use crate::arch::ppc32::trap::classify_common;
+use crate::arch::ppc32::trap::{classify_common, ReadUser};
 
 const DSISR_NOTFOUND: u32 = 0x4000_0000;
 const DSISR_STORE: u32 = 0x0200_0000;
 const SRR1_NOTFOUND: u32 = 0x4000_0000;
 
 /// The data address of a DTLB error, and whether it really was a store.
-fn data_fault(tf: &TrapFrame) -> (u32, bool) {
+fn data_fault(tf: &TrapFrame, read_user: ReadUser) -> (u32, bool) {
     let store = tf.dsisr & DSISR_STORE != 0;
     if tf.dar != RPN_PATTERN {
         return (tf.dar, store);
     }
     let insn = if tf.is_user() {
-        crate::uaccess::get_user::<u32>(tf.nip).unwrap_or(0)
+        read_user(tf.nip).unwrap_or(0)
     } else {
         // SAFETY: a kernel nip is an address of kernel text, mapped and readable.
         unsafe { core::ptr::read_volatile(tf.nip as *const u32) }
@@ -39,10 +39,10 @@ fn data_fault(tf: &TrapFrame) -> (u32, bool) {
 
 /// Decodes the vector and its status registers.
 #[inline(never)]
-pub fn classify(tf: &TrapFrame) -> Exception {
+pub fn classify(tf: &TrapFrame, read_user: ReadUser) -> Exception {
     match tf.trap {
         0x1400 => {
-            let (ea, write) = data_fault(tf);
+            let (ea, write) = data_fault(tf, read_user);
             Exception::PageFault { ea, write, missing: tf.dsisr & DSISR_NOTFOUND != 0 }
         }
         0x1300 => {

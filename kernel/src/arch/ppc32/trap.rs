@@ -41,11 +41,17 @@ pub fn user_syscall(tf: &mut TrapFrame) -> bool {
     yes
 }
 
+/// How a family's `classify` reads a user word it needs (the 8xx: the
+/// instruction of a dcbX fault, whose address DAR does not hold). The
+/// caller passes its checked user access (`crate::uaccess`), which sits
+/// above this layer.
+pub type ReadUser = fn(u32) -> Option<u32>;
+
 /// Any other trap, decoded; SRR1's reason bits go once `classify` has read
 /// them.
 #[inline(always)]
-pub fn exception(tf: &mut TrapFrame) -> Exception {
-    let event = crate::arch::classify(tf);
+pub fn exception(tf: &mut TrapFrame, read_user: ReadUser) -> Exception {
+    let event = crate::arch::classify(tf, read_user);
     tf.msr &= 0xffff;
     event
 }
