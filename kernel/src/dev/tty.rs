@@ -95,7 +95,7 @@ pub fn init() {
     if PIPE_INPUT.load(Ordering::Relaxed) {
         t.link = Some(Decoder::new());
         let mut tm = t.ld.termios;
-        tm.c_lflag &= !(ECHO | ECHONL);
+        tm.c_lflag.remove(Lflag::ECHO | Lflag::ECHONL);
         t.ld.set_termios(tm);
     }
     // Input waits in the UART until PID 1 runs: the interrupt is taken in
@@ -338,7 +338,7 @@ pub fn read_user(buf: u32, len: u32, nonblock: bool) -> Result<u32, Errno> {
 /// write(2): user bytes through output processing (ONLCR...), in chunks read
 /// through one window each; waits while output is stopped (^S, TCOOFF).
 pub fn write_user(addr: u32, len: u32) -> Result<u32, Errno> {
-    if tty().ld.termios.lflag(TOSTOP) {
+    if tty().ld.termios.c_lflag.contains(Lflag::TOSTOP) {
         job_check(Signal::SIGTTOU, true)?;
     }
     let mut buf = [0u8; 256];

@@ -271,12 +271,15 @@ fn termios(t: &mut Table) {
     }
     same!(
         VINTR, VQUIT, VERASE, VKILL, VEOF, VMIN, VEOL, VTIME, VEOL2, VWERASE, VREPRINT, VSUSP,
-        VSTART, VSTOP, VLNEXT, VDISCARD, BRKINT, ISTRIP, INLCR, IGNCR, ICRNL, IXANY, IXON, IUTF8,
-        OPOST, ONLCR, OCRNL, B38400, CS8, CREAD, HUPCL, ECHOKE, ECHOE, ECHOK, ECHO, ECHONL,
-        ECHOCTL, ISIG, ICANON, IEXTEN, TOSTOP, NOFLSH, TCGETS, TCSETS, TCSETSW, TCSETSF, TCSBRK,
-        TCXONC, TCFLSH, TIOCSWINSZ, TIOCGWINSZ, TIOCOUTQ, TIOCSPGRP, TIOCGPGRP, TIOCSCTTY,
-        TIOCNOTTY, TIOCGSID, FIONREAD, TCIFLUSH, TCOFLUSH, TCIOFLUSH, TCOOFF, TCOON, TCIOFF, TCION,
+        VSTART, VSTOP, VLNEXT, VDISCARD, TCGETS, TCSETS, TCSETSW, TCSETSF, TCSBRK, TCXONC, TCFLSH,
+        TIOCSWINSZ, TIOCGWINSZ, TIOCOUTQ, TIOCSPGRP, TIOCGPGRP, TIOCSCTTY, TIOCNOTTY, TIOCGSID,
+        FIONREAD, TCIFLUSH, TCOFLUSH, TCIOFLUSH, TCOOFF, TCOON, TCIOFF, TCION,
     );
+    // The flag words: every named flag of each, by its C name.
+    macro_rules! flags {
+        ($($ty:ident),*) => { $(for (name, f) in tt::$ty::all().iter_names() { add(t, name, f.bits()); })* };
+    }
+    flags!(Iflag, Oflag, Cflag, Lflag);
 }
 
 /// Checks for the glibc side: W* macros on our status words, and what the

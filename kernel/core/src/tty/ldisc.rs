@@ -76,7 +76,7 @@ impl Ldisc {
     }
 
     fn canonical(&self) -> bool {
-        self.termios.lflag(ICANON)
+        self.termios.c_lflag.contains(Lflag::ICANON)
     }
 
     /// May the driver hand over another byte? False while the buffer is
@@ -108,23 +108,23 @@ impl Ldisc {
     /// signal character asks for.
     pub fn receive(&mut self, byte: u8, out: &mut impl FnMut(u8)) -> Option<Signal> {
         let t = self.termios;
-        let mut b = if t.iflag(ISTRIP) { byte & 0x7f } else { byte };
+        let mut b = if t.c_iflag.contains(Iflag::ISTRIP) { byte & 0x7f } else { byte };
         if b == b'\r' {
-            if t.iflag(IGNCR) {
+            if t.c_iflag.contains(Iflag::IGNCR) {
                 return None;
             }
-            if t.iflag(ICRNL) {
+            if t.c_iflag.contains(Iflag::ICRNL) {
                 b = b'\n';
             }
-        } else if b == b'\n' && t.iflag(INLCR) {
+        } else if b == b'\n' && t.c_iflag.contains(Iflag::INLCR) {
             b = b'\r';
         }
-        if t.iflag(IXON) {
+        if t.c_iflag.contains(Iflag::IXON) {
             if t.is(VSTOP, b) {
                 self.stopped = true;
                 return None;
             }
-            if t.is(VSTART, b) || (self.stopped && t.iflag(IXANY)) {
+            if t.is(VSTART, b) || (self.stopped && t.c_iflag.contains(Iflag::IXANY)) {
                 let start = t.is(VSTART, b);
                 self.stopped = false;
                 if start {
@@ -132,7 +132,7 @@ impl Ldisc {
                 }
             }
         }
-        if t.lflag(ISIG) {
+        if t.c_lflag.contains(Lflag::ISIG) {
             let sig = if t.is(VINTR, b) {
                 Some(Signal::SIGINT)
             } else if t.is(VQUIT, b) {
@@ -143,7 +143,7 @@ impl Ldisc {
                 None
             };
             if sig.is_some() {
-                if !t.lflag(NOFLSH) {
+                if !t.c_lflag.contains(Lflag::NOFLSH) {
                     self.flush_input();
                 }
                 self.echo(b, out);
@@ -166,7 +166,7 @@ impl Ldisc {
         let t = self.termios;
         if t.is(VERASE, b) {
             self.erase(1, out);
-        } else if t.is(VWERASE, b) && t.lflag(IEXTEN) {
+        } else if t.is(VWERASE, b) && t.c_lflag.contains(Lflag::IEXTEN) {
             let trailing = self.edit.iter().rev().take_while(|c| c.is_ascii_whitespace()).count();
             let word = self.edit[..self.edit.len() - trailing]
                 .iter()
@@ -175,7 +175,10 @@ impl Ldisc {
                 .count();
             self.erase(trailing + word, out);
         } else if t.is(VKILL, b) {
-            if t.lflag(ECHO) && t.lflag(ECHOK) && !t.lflag(ECHOKE) {
+            if t.c_lflag.contains(Lflag::ECHO)
+                && t.c_lflag.contains(Lflag::ECHOK)
+                && !t.c_lflag.contains(Lflag::ECHOKE)
+            {
                 self.echo(b, out);
                 self.output(b'\n', out);
                 self.edit.clear();
@@ -186,7 +189,8 @@ impl Ldisc {
             self.complete_line();
         } else if b == b'\n' || t.is(VEOL, b) || t.is(VEOL2, b) {
             self.edit.push(b);
-            if t.lflag(ECHO) || (b == b'\n' && t.lflag(ECHONL)) {
+            if t.c_lflag.contains(Lflag::ECHO) || (b == b'\n' && t.c_lflag.contains(Lflag::ECHONL))
+            {
                 self.output(b, out);
             }
             self.complete_line();
@@ -205,14 +209,14 @@ impl Ldisc {
         let t = self.termios;
         for _ in 0..n {
             let Some(c) = self.edit.pop() else { break };
-            if t.lflag(ECHO) && t.lflag(ECHOE) {
-                let cols = if t.lflag(ECHOCTL) && is_ctl(c) { 2 } else { 1 };
+            if t.c_lflag.contains(Lflag::ECHO) && t.c_lflag.contains(Lflag::ECHOE) {
+                let cols = if t.c_lflag.contains(Lflag::ECHOCTL) && is_ctl(c) { 2 } else { 1 };
                 for _ in 0..cols {
                     out(8);
                     out(b' ');
                     out(8);
                 }
-            } else if t.lflag(ECHO) {
+            } else if t.c_lflag.contains(Lflag::ECHO) {
                 self.echo(t.c_cc[VERASE], out);
             }
         }
@@ -226,10 +230,10 @@ impl Ldisc {
     /// Echoes one input byte (ECHO), control characters as ^X (ECHOCTL).
     fn echo(&self, b: u8, out: &mut impl FnMut(u8)) {
         let t = self.termios;
-        if !t.lflag(ECHO) {
+        if !t.c_lflag.contains(Lflag::ECHO) {
             return;
         }
-        if t.lflag(ECHOCTL) && is_ctl(b) {
+        if t.c_lflag.contains(Lflag::ECHOCTL) && is_ctl(b) {
             out(b'^');
             out(b ^ 0x40);
         } else {
@@ -240,10 +244,10 @@ impl Ldisc {
     /// Output processing of one byte (OPOST: ONLCR, OCRNL).
     pub fn output(&self, b: u8, out: &mut impl FnMut(u8)) {
         let t = self.termios;
-        if t.oflag(OPOST) {
-            if b == b'\n' && t.oflag(ONLCR) {
+        if t.c_oflag.contains(Oflag::OPOST) {
+            if b == b'\n' && t.c_oflag.contains(Oflag::ONLCR) {
                 out(b'\r');
-            } else if b == b'\r' && t.oflag(OCRNL) {
+            } else if b == b'\r' && t.c_oflag.contains(Oflag::OCRNL) {
                 out(b'\n');
                 return;
             }
@@ -410,12 +414,12 @@ mod tests {
             [Signal::SIGINT, Signal::SIGQUIT, Signal::SIGTSTP]
         );
         let mut t = ld.termios;
-        t.c_lflag &= !ISIG;
+        t.c_lflag.remove(Lflag::ISIG);
         ld.set_termios(t);
         assert!(feed(&mut ld, b"\x03\n").1.is_empty());
         assert_eq!(read(&mut ld, 100).unwrap(), b"\x03\n");
         let mut t = ld.termios;
-        t.c_lflag |= ISIG;
+        t.c_lflag.insert(Lflag::ISIG);
         t.c_cc[VINTR] = VDISABLE;
         ld.set_termios(t);
         assert!(feed(&mut ld, b"\x03").1.is_empty(), "a disabled character is data");
@@ -425,7 +429,7 @@ mod tests {
     fn raw_mode_vmin_vtime() {
         let mut ld = Ldisc::default();
         let mut t = ld.termios;
-        t.c_lflag &= !(ICANON | ECHO);
+        t.c_lflag.remove(Lflag::ICANON | Lflag::ECHO);
         t.c_cc[VMIN] = 3;
         ld.set_termios(t);
         feed(&mut ld, b"ab");
@@ -452,11 +456,11 @@ mod tests {
         let mut ld = Ldisc::default();
         feed(&mut ld, b"half");
         let mut t = ld.termios;
-        t.c_lflag &= !ICANON;
+        t.c_lflag.remove(Lflag::ICANON);
         ld.set_termios(t);
         assert_eq!(read(&mut ld, 100).unwrap(), b"half");
         feed(&mut ld, b"raw");
-        t.c_lflag |= ICANON;
+        t.c_lflag.insert(Lflag::ICANON);
         ld.set_termios(t);
         assert_eq!(read(&mut ld, 100).unwrap(), b"raw");
     }
@@ -465,7 +469,7 @@ mod tests {
     fn full_buffer_holds_back_raw_input_and_a_long_line_drops() {
         let mut ld = Ldisc::default();
         let mut t = ld.termios;
-        t.c_lflag &= !(ICANON | ECHO);
+        t.c_lflag.remove(Lflag::ICANON | Lflag::ECHO);
         ld.set_termios(t);
         let mut n = 0;
         while ld.can_receive() {

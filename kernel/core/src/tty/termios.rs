@@ -22,10 +22,10 @@ pub const NCCS: usize = 19;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Termios {
-    pub c_iflag: u32,
-    pub c_oflag: u32,
-    pub c_cflag: u32,
-    pub c_lflag: u32,
+    pub c_iflag: Iflag,
+    pub c_oflag: Oflag,
+    pub c_cflag: Cflag,
+    pub c_lflag: Lflag,
     pub c_cc: [u8; NCCS],
     pub c_line: u8,
     pub c_ispeed: u32,
@@ -69,39 +69,61 @@ pub const VDISCARD: usize = 16;
 /// A c_cc entry equal to this is disabled (Linux's _POSIX_VDISABLE).
 pub const VDISABLE: u8 = 0;
 
-// c_iflag.
-pub const BRKINT: u32 = 0x002;
-pub const ISTRIP: u32 = 0x020;
-pub const INLCR: u32 = 0x040;
-pub const IGNCR: u32 = 0x080;
-pub const ICRNL: u32 = 0x100;
-pub const IXANY: u32 = 0x800;
-pub const IXON: u32 = 0x200;
-pub const IUTF8: u32 = 0x4000;
+bitflags::bitflags! {
+    /// c_iflag: input processing. Each flag word has its own type: on
+    /// powerpc ICRNL and ICANON are both 0x100, so a flag tested in the
+    /// wrong word would otherwise pass unnoticed. Bits Sigil does not
+    /// name are kept as user space set them (`from_bits_retain`), as
+    /// Linux returns them from TCGETS.
+    #[repr(transparent)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Iflag: u32 {
+        const BRKINT = 0x002;
+        const ISTRIP = 0x020;
+        const INLCR = 0x040;
+        const IGNCR = 0x080;
+        const ICRNL = 0x100;
+        const IXON = 0x200;
+        const IXANY = 0x800;
+        const IUTF8 = 0x4000;
+    }
 
-// c_oflag.
-pub const OPOST: u32 = 0x01;
-pub const ONLCR: u32 = 0x02;
-pub const OCRNL: u32 = 0x08;
+    /// c_oflag: output processing.
+    #[repr(transparent)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Oflag: u32 {
+        const OPOST = 0x01;
+        const ONLCR = 0x02;
+        const OCRNL = 0x08;
+    }
 
-// c_cflag.
-pub const B38400: u32 = 0x0f;
-pub const CS8: u32 = 0x300;
-pub const CREAD: u32 = 0x800;
-pub const HUPCL: u32 = 0x4000;
+    /// c_cflag: the line (the speed is its low byte on powerpc).
+    #[repr(transparent)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Cflag: u32 {
+        const B38400 = 0x0f;
+        const CS8 = 0x300;
+        const CREAD = 0x800;
+        const HUPCL = 0x4000;
+    }
 
-// c_lflag.
-pub const ECHOKE: u32 = 0x01;
-pub const ECHOE: u32 = 0x02;
-pub const ECHOK: u32 = 0x04;
-pub const ECHO: u32 = 0x08;
-pub const ECHONL: u32 = 0x10;
-pub const ECHOCTL: u32 = 0x40;
-pub const ISIG: u32 = 0x80;
-pub const ICANON: u32 = 0x100;
-pub const IEXTEN: u32 = 0x400;
-pub const TOSTOP: u32 = 0x0040_0000;
-pub const NOFLSH: u32 = 0x8000_0000;
+    /// c_lflag: the line discipline's "local" modes.
+    #[repr(transparent)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Lflag: u32 {
+        const ECHOKE = 0x01;
+        const ECHOE = 0x02;
+        const ECHOK = 0x04;
+        const ECHO = 0x08;
+        const ECHONL = 0x10;
+        const ECHOCTL = 0x40;
+        const ISIG = 0x80;
+        const ICANON = 0x100;
+        const IEXTEN = 0x400;
+        const TOSTOP = 0x0040_0000;
+        const NOFLSH = 0x8000_0000;
+    }
+}
 
 // ioctl requests: powerpc's _IOC puts the direction in bits 29-31 (none 1,
 // read 2, write 4) and the size in bits 16-28.
@@ -136,10 +158,17 @@ impl Termios {
     /// INIT_C_CC (^C ^\ DEL ^U ^D, VMIN 1, ^W ^R ^Z ^Q ^S ^V ^O), 38400 baud.
     pub const fn linux_default() -> Termios {
         Termios {
-            c_iflag: ICRNL | IXON,
-            c_oflag: OPOST | ONLCR,
-            c_cflag: B38400 | CS8 | CREAD | HUPCL,
-            c_lflag: ISIG | ICANON | ECHO | ECHOE | ECHOK | ECHOCTL | ECHOKE | IEXTEN,
+            c_iflag: Iflag::ICRNL.union(Iflag::IXON),
+            c_oflag: Oflag::OPOST.union(Oflag::ONLCR),
+            c_cflag: Cflag::B38400.union(Cflag::CS8).union(Cflag::CREAD).union(Cflag::HUPCL),
+            c_lflag: Lflag::ISIG
+                .union(Lflag::ICANON)
+                .union(Lflag::ECHO)
+                .union(Lflag::ECHOE)
+                .union(Lflag::ECHOK)
+                .union(Lflag::ECHOCTL)
+                .union(Lflag::ECHOKE)
+                .union(Lflag::IEXTEN),
             c_cc: [
                 3, 0o34, 0o177, 0o25, 4, 1, 0, 0, 0, 0, 0o27, 0o22, 0o32, 0o21, 0o23, 0o26, 0o17,
                 0, 0,
@@ -153,7 +182,9 @@ impl Termios {
     /// The bytes TCGETS copies out.
     pub fn to_bytes(&self) -> [u8; 44] {
         let mut b = [0u8; 44];
-        for (i, w) in [self.c_iflag, self.c_oflag, self.c_cflag, self.c_lflag].iter().enumerate() {
+        let words =
+            [self.c_iflag.bits(), self.c_oflag.bits(), self.c_cflag.bits(), self.c_lflag.bits()];
+        for (i, w) in words.iter().enumerate() {
             b[4 * i..4 * i + 4].copy_from_slice(&w.to_be_bytes());
         }
         b[16..35].copy_from_slice(&self.c_cc);
@@ -169,10 +200,10 @@ impl Termios {
         let mut c_cc = [0u8; NCCS];
         c_cc.copy_from_slice(&b[16..35]);
         Termios {
-            c_iflag: w(0),
-            c_oflag: w(4),
-            c_cflag: w(8),
-            c_lflag: w(12),
+            c_iflag: Iflag::from_bits_retain(w(0)),
+            c_oflag: Oflag::from_bits_retain(w(4)),
+            c_cflag: Cflag::from_bits_retain(w(8)),
+            c_lflag: Lflag::from_bits_retain(w(12)),
             c_cc,
             c_line: b[35],
             c_ispeed: w(36),
@@ -180,15 +211,6 @@ impl Termios {
         }
     }
 
-    pub const fn lflag(&self, f: u32) -> bool {
-        self.c_lflag & f != 0
-    }
-    pub const fn iflag(&self, f: u32) -> bool {
-        self.c_iflag & f != 0
-    }
-    pub const fn oflag(&self, f: u32) -> bool {
-        self.c_oflag & f != 0
-    }
     /// Is `b` the (enabled) control character at index `v`?
     pub const fn is(&self, v: usize, b: u8) -> bool {
         self.c_cc[v] != VDISABLE && self.c_cc[v] == b
@@ -220,8 +242,12 @@ mod tests {
         let b = t.to_bytes();
         assert_eq!(
             &b[12..16],
-            &(ISIG | ICANON | ECHO | ECHOE | ECHOK | ECHOCTL | ECHOKE | IEXTEN).to_be_bytes()
+            &0x5cfu32.to_be_bytes(),
+            "ISIG ICANON ECHO ECHOE ECHOK ECHOCTL ECHOKE IEXTEN"
         );
+        let mut unnamed = b;
+        unnamed[12] |= 0x20; // PENDIN (0x2000_0000), which Sigil does not name
+        assert_eq!(Termios::from_bytes(&unnamed).to_bytes(), unnamed);
         assert_eq!(b[16 + VMIN], 1);
         assert_eq!(b[16 + VSUSP], 0o32);
         assert_eq!(Termios::from_bytes(&b), t);
