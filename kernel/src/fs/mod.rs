@@ -313,10 +313,6 @@ impl FdTable {
         self.fds.get_mut(fd as usize).and_then(|f| f.take()).ok_or(Errno::EBADF)
     }
 
-    pub fn close_all(&mut self) {
-        self.fds.clear();
-    }
-
     pub fn close_on_exec(&mut self) {
         for f in self.fds.iter_mut() {
             if f.as_ref().is_some_and(|d| d.cloexec) {

@@ -238,7 +238,11 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     t.fp = arch::FpState::new();
     t.restart = None;
     *tf_out = tf;
-    g.files.close_on_exec();
+    // Linux's unshare_files: a table still shared (with another process:
+    // the other threads are gone) is copied, so closing the close-on-exec
+    // descriptors does not close the other holder's.
+    t.unshare_files();
+    t.files().close_on_exec();
     g.sig.exec();
     t.sig.exec();
     // pgid and sid stay: they are the group's, and the group goes on.

@@ -49,6 +49,7 @@ pub mod clone;
 pub mod exec;
 pub mod futex;
 pub mod group;
+pub mod share;
 pub mod timed;
 pub mod wait;
 pub mod waitq;
@@ -62,7 +63,6 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::arch::{self, Arch, Context, FpState, TrapFrame};
-use crate::fs::FdTable;
 use crate::kcell::KCell;
 use crate::mm::space::AddressSpace;
 use crate::signal::{GroupSignals, ThreadSignals};
@@ -179,11 +179,6 @@ pub struct Group {
     pub name: String,
     /// None once the process has ended.
     pub space: Option<Space>,
-    pub files: FdTable,
-    /// The working directory relative paths start from, and the file mode
-    /// creation mask (Linux's `fs_struct`, shared by the threads, copied by fork).
-    pub cwd: crate::fs::tmpfs::Node,
-    pub umask: u32,
     pub sig: GroupSignals,
     /// Live threads, by id, oldest first.
     pub threads: Vec<u32>,
@@ -254,6 +249,11 @@ impl Group {
 pub struct Thread {
     pub tid: u32,
     group: Rc<KCell<Group>>,
+    /// The descriptor table and the working directory and umask, shared
+    /// with the tasks made with CLONE_FILES / CLONE_FS (`share.rs`); None
+    /// once the thread has exited.
+    files: Option<share::Files>,
+    fs: Option<share::Fs>,
     pub state: State,
     pub sig: ThreadSignals,
     pub fp: FpState,
@@ -463,6 +463,7 @@ fn alloc_id() -> u32 {
 fn spawn_thread(
     tid: u32,
     group: Rc<KCell<Group>>,
+    held: (share::Files, share::Fs),
     sig: ThreadSignals,
     fp: FpState,
     tf: &TrapFrame,
@@ -470,6 +471,8 @@ fn spawn_thread(
     let mut t = Box::new(Thread {
         tid,
         group,
+        files: Some(held.0),
+        fs: Some(held.1),
         state: State::Runnable,
         sig,
         fp_used: !fp.is_initial(),
@@ -491,14 +494,15 @@ fn spawn_thread(
     table.runq.push_back(tid);
 }
 
-/// Creates a process around `space` whose one thread enters user mode with
-/// `tf`: the child of `parent` (its pid, and its process group and session
-/// per `JobIds::fork`), or of no one (PID 1). Returns its pid.
+/// Creates a process around `space` whose one thread, holding `held` (its
+/// descriptors and fs state), enters user mode with `tf`: the child of
+/// `parent` (its pid, and its process group and session per
+/// `JobIds::fork`), or of no one (PID 1). Returns its pid.
 fn create(
     parent: Option<&Group>,
     name: String,
     space: Space,
-    files: FdTable,
+    held: (share::Files, share::Fs),
     sig: (GroupSignals, ThreadSignals),
     fp: FpState,
     tf: &TrapFrame,
@@ -528,9 +532,6 @@ fn create(
         ppid,
         name,
         space: Some(space),
-        files,
-        cwd: parent.map_or_else(crate::fs::tmpfs::root, |p| p.cwd.clone()),
-        umask: parent.map_or(0o022, |p| p.umask),
         sig: sig.0,
         threads: Vec::new(),
         exit: None,
@@ -550,7 +551,7 @@ fn create(
         shown: crate::fs::procfs::Shown::fork(parent.map(|p| &p.shown)),
     }));
     t.groups.insert(pid, g.clone());
-    spawn_thread(pid, g, sig.1, fp, tf);
+    spawn_thread(pid, g, held, sig.1, fp, tf);
     Ok(pid)
 }
 
@@ -584,7 +585,9 @@ pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errn
     let exec::Loaded { space, tf, exe, args, env } = exec::load(path, argv, &envp, &boot_limits())?;
     let sig = (GroupSignals::new(), ThreadSignals::new());
     let space = Rc::new(KCell::new(space));
-    let pid = create(None, exe, space, FdTable::console(), sig, FpState::new(), &tf)?;
+    let fs = share::FsState { cwd: crate::fs::tmpfs::root(), umask: 0o022 };
+    let held = (Rc::new(KCell::new(crate::fs::FdTable::console())), Rc::new(KCell::new(fs)));
+    let pid = create(None, exe, space, held, sig, FpState::new(), &tf)?;
     get(pid).expect("just created").shown.exec(path, args, env);
     let t = TABLE.get();
     t.runq.clear();

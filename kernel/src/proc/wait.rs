@@ -74,6 +74,9 @@ pub fn exit(status: u32) -> ! {
         super::futex::wake(t.clear_child_tid, 1);
     }
     t.sig.flush();
+    // Before it leaves the group's list, so that exec's de_thread, seeing
+    // one thread left, finds the table no longer held by the others.
+    t.drop_shared();
     g.threads.retain(|&x| x != t.tid);
     if t.tid == g.pid {
         g.leader_status = status;
@@ -97,7 +100,6 @@ fn process_end() {
     let status = g.exit.unwrap_or(g.leader_status);
     g.sig.flush();
     crate::time::timers::exit(g.pid);
-    g.files.close_all();
     // Freed unless another process runs in it (a vfork parent, say).
     g.space = None;
     super::clone::vfork_done(g);
