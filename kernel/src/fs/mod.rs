@@ -231,7 +231,8 @@ pub struct Fd {
     pub cloexec: bool,
 }
 
-/// A process's descriptors: index = fd number. New ones are made below
+/// A descriptor table, held by the threads and processes that share it
+/// (`proc::share`): index = fd number. New ones are made below
 /// a `limit` the caller passes: the process's RLIMIT_NOFILE soft limit
 /// (`Limits::nofile`); those already open stay when it is lowered, as on
 /// Linux.

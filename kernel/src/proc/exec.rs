@@ -2,6 +2,10 @@
 //! stack Linux ppc32 gives (argc, argv, envp, auxv: sigil-core's
 //! `exec::build_stack`) and registers as `start_thread` sets them. A `#!`
 //! script runs its interpreter instead (`program`), as Linux's binfmt_script.
+//! What the process shared with others it keeps sharing, except what exec
+//! changes: the descriptor table (copied if still shared, then the
+//! close-on-exec descriptors closed) and the handlers (copied if another
+//! process holds them, then reset), as Linux's `begin_new_exec`.
 
 use alloc::borrow::Cow;
 use alloc::rc::Rc;

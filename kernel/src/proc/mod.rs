@@ -2,15 +2,19 @@
 //! (spawn, fork, clone, exec, exit, wait).
 //!
 //! A process is a thread *group* (`Group`): the address space (counted
-//! apart, so a vfork or CLONE_VM child can share it: `Space`), the file
-//! table, the signal handlers and the shared pending set, the itimers and
-//! CPU accounting, the parent and the wait status, the process group and
+//! apart, so a vfork or CLONE_VM child can share it: `Space`), the signal
+//! handlers (counted apart too, for CLONE_VM | CLONE_SIGHAND processes:
+//! `signal::Handlers`) and the shared pending set, the itimers and CPU
+//! accounting, the parent and the wait status, the process group and
 //! session (`group.rs`: process groups and sessions are sets of these thread
 //! groups, and a terminal signals each member once). Its threads (`Thread`)
 //! each have a kernel stack whose top holds the thread's user `TrapFrame`,
 //! FP registers, a signal mask, a private pending set, a sigaltstack, the
-//! `clear_child_tid` and robust-list pointers, and a CPU clock. The group's
-//! id (the PID) is its first thread's id (the TID of the leader), as on Linux.
+//! `clear_child_tid` and robust-list pointers, a CPU clock, and a hold on
+//! a descriptor table and an fs state (cwd, umask), which it may share with
+//! other threads and processes (`share.rs`, Linux's `task->files` and
+//! `task->fs`). The group's id (the PID) is its first thread's id (the TID
+//! of the leader), as on Linux.
 //!
 //! Scheduling is round-robin over threads: the decrementer preempts user
 //! code at the end of its 10 ms time slice (`time::timer`); kernel code runs
@@ -29,6 +33,13 @@
 //!   exec, its parent's too for a CLONE_VM child until the child execs or
 //!   ends. It is freed (pages, page tables, MMU context) when the last of
 //!   them lets go: at exec or at the end of its last process.
+//! - A descriptor table (`share::Files`) and an fs state (`share::Fs`) are
+//!   owned by the live threads holding them, one `Rc` each (Linux's
+//!   `files_struct.count`, `fs_struct.users`): a thread lets go at exit,
+//!   so the files close with the last holder. The handlers
+//!   (`signal::Handlers`) are owned by the groups holding them, one `Rc`
+//!   per group (every thread of a group has the same ones: CLONE_THREAD
+//!   needs CLONE_SIGHAND), and go with the last such group.
 //! - `Group::threads` lists the live threads, by id; a thread that has exited
 //!   is `State::Dead` and off that list, and its Box is freed by the next
 //!   thread that resumes from a context switch (`reap_dead`): never by

@@ -2,12 +2,12 @@
 //! how a parent learns of it.
 //!
 //! `exit` ends one thread: its robust mutexes are marked OWNER_DIED, its
-//! `clear_child_tid` word is zeroed and woken (pthread_join waits on it), and
-//! it leaves its group. `exit_group` (and a fatal signal) marks the group as
+//! `clear_child_tid` word is zeroed and woken (pthread_join waits on it), it
+//! lets go of its descriptor table and fs state (the last holder's going
+//! closes the files: `share.rs`), and it leaves its group. `exit_group` (and a fatal signal) marks the group as
 //! ending and wakes every thread, each of which leaves on its way back to
 //! user mode. The last thread out ends the process: it lets go of the
-//! address space (freed unless a CLONE_VM relative still runs in it), closes
-//! its files, hangs up the process groups its exit orphans
+//! address space (freed unless a CLONE_VM relative still runs in it), hangs up the process groups its exit orphans
 //! (`group::hangup_orphaned`), hands its children to PID 1 (or to the
 //! nearest child subreaper, `new_parent`), leaves the group
 //! a zombie holding its Linux wait status, and tells its parent
