@@ -201,6 +201,7 @@ sysnos! {
     Waitid = 272 => "waitid",
     Pselect6 = 280 => "pselect6",
     Ppoll = 281 => "ppoll",
+    Unshare = 282 => "unshare",
     Openat = 286 => "openat",
     Mkdirat = 287 => "mkdirat",
     Mknodat = 288 => "mknodat",

@@ -1,19 +1,22 @@
-//! clone's flags: which combinations Linux refuses (`copy_process`'s EINVAL
-//! rules) and what Sigil makes of the rest.
+//! clone's and unshare's flags: which combinations Linux refuses
+//! (`copy_process`'s and `check_unshare_flags`' EINVAL rules) and what Sigil
+//! makes of the rest.
 //!
-//! Sigil creates two kinds of task: a thread in the caller's thread group
-//! (the `pthread_create` set: CLONE_VM | CLONE_FS | CLONE_FILES |
-//! CLONE_SIGHAND | CLONE_THREAD, with or without CLONE_SYSVSEM), and a new
-//! process with copies of the files, handlers and working directory, which
-//! either copies the address space (fork) or shares it (CLONE_VM: vfork,
-//! posix_spawn's CLONE_VM | CLONE_VFORK, and CLONE_VM | SIGCHLD, a process
-//! running in its parent's memory). The address space is the one thing two
-//! processes can share, because it is a separately counted object of its
-//! own (Linux's `mm_struct`); the file table, `fs_struct` and handlers are
-//! the thread group's, so a new process that would share one of them
-//! (CLONE_FILES alone...), a thread that would not share them (CLONE_THREAD
-//! without CLONE_FS or CLONE_FILES), and the namespaces are not supported:
-//! EINVAL, with the flag named by the caller.
+//! A task holds four things another may share, each a separately counted
+//! object in the kernel as in Linux: the address space (`mm_struct`,
+//! CLONE_VM), the descriptor table (`files_struct`, CLONE_FILES), the working
+//! directory and umask (`fs_struct`, CLONE_FS) and the signal handlers
+//! (`sighand_struct`, CLONE_SIGHAND). The flags pick, for each, "the same
+//! object" or "a copy", independently, within Linux's rules: CLONE_THREAD
+//! needs CLONE_SIGHAND, which needs CLONE_VM. So a thread may have its own
+//! descriptors or directory (CLONE_THREAD without CLONE_FILES or CLONE_FS),
+//! and two processes may share any of the four (a posix_spawn child shares
+//! the memory, a CLONE_FILES child the descriptors...). CLONE_THREAD adds
+//! the thread group: the PID, the shared pending signals, the parent.
+//!
+//! What Sigil refuses where Linux accepts: namespaces, pidfds, CLONE_PARENT,
+//! and CLONE_VFORK for a thread (the vfork wait is for a process's exec or
+//! exit); EINVAL, with the flag named by the caller.
 
 use crate::abi::Errno;
 
@@ -50,16 +53,11 @@ const NAMESPACES: u32 = CLONE_NEWNS
     | CLONE_NEWUSER
     | CLONE_NEWPID
     | CLONE_NEWNET;
-/// What a thread shares with its group; Sigil wants all of it or none.
-const SHARED: u32 = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND;
-/// Flags with no effect in Sigil (no System V semaphores, no ptrace, no
-/// I/O contexts); accepted as Linux accepts them.
-const IGNORED: u32 = CLONE_SYSVSEM | CLONE_PTRACE | CLONE_UNTRACED | CLONE_DETACHED | CLONE_IO;
 
 /// What the checked flags ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CloneKind {
-    /// A thread of the caller's group.
+    /// A thread of the caller's group (in its memory, with its handlers).
     Thread,
     /// A new process. `share_vm`: it runs in the caller's address space
     /// (CLONE_VM) instead of a copy; `vfork`: the caller sleeps until it
@@ -67,10 +65,36 @@ pub enum CloneKind {
     Process { share_vm: bool, vfork: bool, exit_signal: u32 },
 }
 
+/// Which of the caller's objects the new task shares rather than copies
+/// (for a thread `sighand` is always true: CLONE_THREAD needs it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shares {
+    pub files: bool,
+    pub fs: bool,
+    pub sighand: bool,
+}
+
+impl Shares {
+    fn of(flags: u32) -> Shares {
+        Shares {
+            files: flags & CLONE_FILES != 0,
+            fs: flags & CLONE_FS != 0,
+            sighand: flags & CLONE_SIGHAND != 0,
+        }
+    }
+}
+
+/// A checked clone: the kind of task, and what it shares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub kind: CloneKind,
+    pub shares: Shares,
+}
+
 /// Checks `flags` as Linux's `copy_process` does (the first failing rule
 /// wins, in Linux's order), then against what Sigil supports. `is_init`: the
 /// caller is PID 1, which may not make a sibling (CLONE_PARENT).
-pub fn check(flags: u32, is_init: bool) -> Result<CloneKind, Errno> {
+pub fn check(flags: u32, is_init: bool) -> Result<Plan, Errno> {
     let has = |f: u32| flags & f != 0;
     if has(CLONE_NEWNS) && has(CLONE_FS) {
         return Err(Errno::EINVAL);
@@ -98,31 +122,96 @@ pub fn check(flags: u32, is_init: bool) -> Result<CloneKind, Errno> {
     if has(NAMESPACES) || has(CLONE_PIDFD) || has(CLONE_PARENT) {
         return Err(Errno::EINVAL);
     }
-    let rest = flags
-        & !(CSIGNAL
-            | IGNORED
-            | CLONE_SETTLS
-            | CLONE_PARENT_SETTID
-            | CLONE_CHILD_SETTID
-            | CLONE_CHILD_CLEARTID);
+    // CLONE_SYSVSEM, CLONE_PTRACE, CLONE_UNTRACED, CLONE_DETACHED and
+    // CLONE_IO have no effect in Sigil (no System V semaphores, ptrace or
+    // I/O contexts): accepted, as Linux accepts them.
+    let shares = Shares::of(flags);
     if has(CLONE_THREAD) {
-        // A thread's exit signal is ignored by Linux; the group must be whole.
-        return if rest & !CLONE_THREAD == SHARED {
-            Ok(CloneKind::Thread)
-        } else {
-            Err(Errno::EINVAL)
-        };
+        // A thread's exit signal is ignored by Linux.
+        if has(CLONE_VFORK) {
+            return Err(Errno::EINVAL);
+        }
+        return Ok(Plan { kind: CloneKind::Thread, shares });
     }
-    // A new process may share the caller's memory (CLONE_VM, with or
-    // without CLONE_VFORK), and nothing else.
-    if rest & !(CLONE_VM | CLONE_VFORK) != 0 {
-        return Err(Errno::EINVAL);
-    }
-    Ok(CloneKind::Process {
+    let kind = CloneKind::Process {
         share_vm: has(CLONE_VM),
         vfork: has(CLONE_VFORK),
         exit_signal: flags & CSIGNAL,
-    })
+    };
+    Ok(Plan { kind, shares })
+}
+
+/// CLONE_NEWTIME: a namespace flag unshare takes (clone cannot: it is in
+/// the exit-signal byte there).
+pub const CLONE_NEWTIME: u32 = 0x0000_0080;
+
+/// What unshare's checks need to know of the caller (Linux's
+/// `check_unshare_flags`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UnshareCaller {
+    /// Other threads in its group.
+    pub threads: bool,
+    /// Another process shares its handlers (CLONE_VM | CLONE_SIGHAND).
+    pub sighand_shared: bool,
+    /// Another task shares its address space.
+    pub vm_shared: bool,
+}
+
+/// What unshare is to give the caller a copy of (if it shares it now).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unshare {
+    pub files: bool,
+    pub fs: bool,
+}
+
+/// unshare(flags) checked as Linux's `ksys_unshare`: the implied flags
+/// first (CLONE_VM brings CLONE_SIGHAND, which brings CLONE_THREAD;
+/// CLONE_NEWNS and CLONE_NEWUSER bring CLONE_FS), then the unknown flags
+/// and the ones that cannot be undone. The memory, the handlers and the
+/// thread group cannot be unshared: Linux "pretends it works if there is
+/// nothing to unshare", so those are accepted only when the caller shares
+/// none of them, and change nothing. Returns what to copy: the descriptor
+/// table, the fs state.
+/// Namespaces are Sigil's EINVAL, as for clone.
+pub fn check_unshare(flags: u32, caller: UnshareCaller) -> Result<Unshare, Errno> {
+    let mut flags = flags;
+    if flags & CLONE_NEWUSER != 0 {
+        flags |= CLONE_THREAD | CLONE_FS;
+    }
+    if flags & CLONE_VM != 0 {
+        flags |= CLONE_SIGHAND;
+    }
+    if flags & CLONE_SIGHAND != 0 {
+        flags |= CLONE_THREAD;
+    }
+    if flags & CLONE_NEWNS != 0 {
+        flags |= CLONE_FS;
+    }
+    let known = CLONE_THREAD
+        | CLONE_FS
+        | CLONE_SIGHAND
+        | CLONE_VM
+        | CLONE_FILES
+        | CLONE_SYSVSEM
+        | NAMESPACES
+        | CLONE_NEWTIME;
+    let has = |f: u32| flags & f != 0;
+    if flags & !known != 0 {
+        return Err(Errno::EINVAL);
+    }
+    if has(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM) && caller.threads {
+        return Err(Errno::EINVAL);
+    }
+    if has(CLONE_SIGHAND | CLONE_VM) && caller.sighand_shared {
+        return Err(Errno::EINVAL);
+    }
+    if has(CLONE_VM) && caller.vm_shared {
+        return Err(Errno::EINVAL);
+    }
+    if has(NAMESPACES | CLONE_NEWTIME) {
+        return Err(Errno::EINVAL);
+    }
+    Ok(Unshare { files: has(CLONE_FILES), fs: has(CLONE_FS) })
 }
 
 #[cfg(test)]
@@ -140,20 +229,27 @@ mod tests {
         | CLONE_PARENT_SETTID
         | CLONE_CHILD_CLEARTID;
 
-    fn process(share_vm: bool, vfork: bool) -> Result<CloneKind, Errno> {
-        Ok(CloneKind::Process { share_vm, vfork, exit_signal: 17 })
+    const NONE: Shares = Shares { files: false, fs: false, sighand: false };
+    const ALL: Shares = Shares { files: true, fs: true, sighand: true };
+
+    fn process(share_vm: bool, vfork: bool, shares: Shares) -> Result<Plan, Errno> {
+        Ok(Plan { kind: CloneKind::Process { share_vm, vfork, exit_signal: 17 }, shares })
+    }
+
+    fn thread(shares: Shares) -> Result<Plan, Errno> {
+        Ok(Plan { kind: CloneKind::Thread, shares })
     }
 
     #[test]
     fn glibc_forms() {
-        assert_eq!(check(PTHREAD, false), Ok(CloneKind::Thread));
-        assert_eq!(check(PTHREAD, true), Ok(CloneKind::Thread));
+        assert_eq!(check(PTHREAD, false), thread(ALL));
+        assert_eq!(check(PTHREAD, true), thread(ALL));
         // fork(): SIGCHLD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID.
         let fork = 17 | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID;
-        assert_eq!(check(fork, true), process(false, false));
+        assert_eq!(check(fork, true), process(false, false, NONE));
         // posix_spawn and vfork(): CLONE_VM | CLONE_VFORK | SIGCHLD, the
         // child in the caller's memory while the caller sleeps.
-        assert_eq!(check(CLONE_VM | CLONE_VFORK | 17, true), process(true, true));
+        assert_eq!(check(CLONE_VM | CLONE_VFORK | 17, true), process(true, true, NONE));
     }
 
     #[test]
@@ -168,34 +264,80 @@ mod tests {
         assert_eq!(check(CLONE_PIDFD | CLONE_PARENT_SETTID, false), Err(Errno::EINVAL));
     }
 
-    /// A process sharing only the memory: Linux allows it, and so does
-    /// Sigil (the address space is counted apart from the group).
     #[test]
     fn a_process_may_share_the_memory_only() {
-        assert_eq!(check(CLONE_VM | 17, false), process(true, false));
+        assert_eq!(check(CLONE_VM | 17, false), process(true, false, NONE));
         let settid = CLONE_VM | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | 17;
-        assert_eq!(check(settid, false), process(true, false));
-        assert_eq!(check(CLONE_VFORK | 17, false), process(false, true));
+        assert_eq!(check(settid, false), process(true, false, NONE));
+        assert_eq!(check(CLONE_VFORK | 17, false), process(false, true, NONE));
         assert_eq!(
             check(CLONE_VM, false),
-            Ok(CloneKind::Process { share_vm: true, vfork: false, exit_signal: 0 })
+            Ok(Plan {
+                kind: CloneKind::Process { share_vm: true, vfork: false, exit_signal: 0 },
+                shares: NONE
+            })
         );
     }
 
-    /// Linux accepts these, Sigil does not: the files, the working
-    /// directory and the handlers belong to the thread group, so they are
-    /// shared by exactly its threads.
+    /// Linux's other partial sharing: each object is counted apart, so any
+    /// of them may be shared by two processes, and a thread may keep its
+    /// own descriptors or directory.
     #[test]
-    fn other_partial_sharing_is_refused() {
-        assert_eq!(check(CLONE_FILES | 17, false), Err(Errno::EINVAL));
-        assert_eq!(check(CLONE_FS | 17, false), Err(Errno::EINVAL));
-        assert_eq!(check(CLONE_VM | CLONE_FILES | 17, false), Err(Errno::EINVAL));
-        assert_eq!(check(CLONE_VM | CLONE_SIGHAND | 17, false), Err(Errno::EINVAL));
-        assert_eq!(check(CLONE_VM | CLONE_VFORK | CLONE_FS | 17, false), Err(Errno::EINVAL));
-        // A thread with its own file table or working directory.
-        let thread = CLONE_VM | CLONE_SIGHAND | CLONE_THREAD;
-        assert_eq!(check(thread, false), Err(Errno::EINVAL));
-        assert_eq!(check(thread | CLONE_FS, false), Err(Errno::EINVAL));
-        assert_eq!(check(thread | CLONE_FILES, false), Err(Errno::EINVAL));
+    fn partial_sharing() {
+        let files = Shares { files: true, ..NONE };
+        let fs = Shares { fs: true, ..NONE };
+        let sighand = Shares { sighand: true, ..NONE };
+        assert_eq!(check(CLONE_FILES | 17, false), process(false, false, files));
+        assert_eq!(check(CLONE_FS | 17, false), process(false, false, fs));
+        assert_eq!(check(CLONE_VM | CLONE_FILES | 17, false), process(true, false, files));
+        assert_eq!(check(CLONE_VM | CLONE_SIGHAND | 17, false), process(true, false, sighand));
+        assert_eq!(check(CLONE_VM | CLONE_VFORK | CLONE_FS | 17, false), process(true, true, fs));
+        let t = CLONE_VM | CLONE_SIGHAND | CLONE_THREAD;
+        assert_eq!(check(t, false), thread(sighand));
+        assert_eq!(check(t | CLONE_FS, false), thread(Shares { fs: true, ..sighand }));
+        assert_eq!(check(t | CLONE_FILES, false), thread(Shares { files: true, ..sighand }));
+    }
+
+    /// Linux accepts a vfork thread; Sigil does not.
+    #[test]
+    fn a_vfork_thread_is_refused() {
+        assert_eq!(check(PTHREAD | CLONE_VFORK, false), Err(Errno::EINVAL));
+    }
+
+    #[test]
+    fn unshare_rules() {
+        let alone = UnshareCaller::default();
+        let files = Unshare { files: true, fs: false };
+        let fs = Unshare { files: false, fs: true };
+        assert_eq!(check_unshare(CLONE_FILES, alone), Ok(files));
+        assert_eq!(check_unshare(CLONE_FS, alone), Ok(fs));
+        assert_eq!(check_unshare(0, alone), Ok(Unshare::default()));
+        // Nothing to unshare: accepted, as Linux pretends.
+        assert_eq!(
+            check_unshare(CLONE_VM | CLONE_SIGHAND | CLONE_THREAD, alone),
+            Ok(Unshare::default())
+        );
+        assert_eq!(check_unshare(CLONE_SYSVSEM, alone), Ok(Unshare::default()));
+        // In a threaded process the thread flags cannot be undone, but a
+        // thread may take its own descriptors or directory.
+        let threaded = UnshareCaller { threads: true, ..alone };
+        assert_eq!(
+            check_unshare(CLONE_FILES | CLONE_FS, threaded),
+            Ok(Unshare { files: true, fs: true })
+        );
+        assert_eq!(check_unshare(CLONE_THREAD, threaded), Err(Errno::EINVAL));
+        assert_eq!(check_unshare(CLONE_SIGHAND, threaded), Err(Errno::EINVAL));
+        // CLONE_VM implies CLONE_SIGHAND and so CLONE_THREAD.
+        assert_eq!(check_unshare(CLONE_VM, threaded), Err(Errno::EINVAL));
+        let sighand = UnshareCaller { sighand_shared: true, ..alone };
+        assert_eq!(check_unshare(CLONE_SIGHAND, sighand), Err(Errno::EINVAL));
+        assert_eq!(check_unshare(CLONE_FILES, sighand), Ok(files));
+        let vm = UnshareCaller { vm_shared: true, ..alone };
+        assert_eq!(check_unshare(CLONE_VM, vm), Err(Errno::EINVAL));
+        assert_eq!(check_unshare(CLONE_SIGHAND, vm), Ok(Unshare::default()));
+        // Unknown flags and (Sigil) namespaces.
+        assert_eq!(check_unshare(CLONE_SETTLS, alone), Err(Errno::EINVAL));
+        assert_eq!(check_unshare(CLONE_NEWNS, alone), Err(Errno::EINVAL));
+        assert_eq!(check_unshare(CLONE_NEWTIME, alone), Err(Errno::EINVAL));
     }
 }

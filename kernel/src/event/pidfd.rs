@@ -32,7 +32,7 @@ pub fn new(pid: u32, oflags: u32) -> Arc<File> {
 /// is O_NONBLOCK: EBADF if `fd` is not open or is not a pidfd (Linux
 /// `pidfd_get_pid`, which pidfd_send_signal and waitid(P_PIDFD) share).
 pub fn target(fd: u32) -> Result<(u32, bool), Errno> {
-    let f = proc::group().files.get(fd)?;
+    let f = proc::share::files().get(fd)?;
     let pid = f.pidfd().ok_or(Errno::EBADF)?;
     Ok((pid, f.status_flags() & flags::O_NONBLOCK != 0))
 }

@@ -231,7 +231,8 @@ pub struct Fd {
     pub cloexec: bool,
 }
 
-/// A process's descriptors: index = fd number. New ones are made below
+/// A descriptor table, held by the threads and processes that share it
+/// (`proc::share`): index = fd number. New ones are made below
 /// a `limit` the caller passes: the process's RLIMIT_NOFILE soft limit
 /// (`Limits::nofile`); those already open stay when it is lowered, as on
 /// Linux.
@@ -311,10 +312,6 @@ impl FdTable {
     /// Removes `fd` and returns it (to be dropped outside the table, as above).
     pub fn close(&mut self, fd: u32) -> Result<Fd, Errno> {
         self.fds.get_mut(fd as usize).and_then(|f| f.take()).ok_or(Errno::EBADF)
-    }
-
-    pub fn close_all(&mut self) {
-        self.fds.clear();
     }
 
     pub fn close_on_exec(&mut self) {

@@ -30,9 +30,9 @@ pub fn read_path(addr: u32) -> Result<String, Errno> {
 /// AT_FDCWD, else the directory open at `dirfd` (EBADF, ENOTDIR).
 pub fn start(dirfd: i32) -> Result<Node, Errno> {
     if dirfd == AT_FDCWD {
-        return Ok(proc::group().cwd.clone());
+        return Ok(proc::share::fs().cwd.clone());
     }
-    let f = proc::group().files.get(dirfd as u32)?.clone();
+    let f = proc::share::files().get(dirfd as u32)?.clone();
     let node = f.inode().filter(|n| n.is_dir()).ok_or(Errno::ENOTDIR)?;
     Ok(node.clone())
 }

@@ -1,7 +1,8 @@
-//! fork, vfork and clone: a new process (copies of everything, or the same
-//! address space with CLONE_VM) or a new thread of the caller's group
-//! (shares everything but its own registers, stack, mask and pending set).
-//! Which one the flags ask for, and which combinations are refused, is
+//! fork, vfork and clone: a new process or a new thread of the caller's
+//! group, which shares or copies each of the caller's address space,
+//! descriptor table, fs state and handlers as the flags say (a thread has
+//! its own registers, stack, mask and pending set whatever they say). Which
+//! one the flags ask for, and which combinations are refused, is
 //! `sigil_core::clone::check`.
 //!
 //! vfork is Linux's: the child runs in its parent's memory (one `Space`,
@@ -17,10 +18,11 @@
 //! child starts as a copy of it, with r3 = 0.
 
 use sigil_core::abi::Errno;
-use sigil_core::clone::{self as rules, CloneKind};
+use sigil_core::clone::{self as rules, CloneKind, Shares};
 
 use alloc::rc::Rc;
 
+use super::share::{self, share_or_copy};
 use super::{alloc_id, create, current, group, spawn_thread, State, TABLE};
 use crate::arch::{self, Arch, Context, TrapFrame};
 use crate::kcell::KCell;
@@ -58,14 +60,14 @@ fn caller_fp() -> arch::FpState {
 
 /// fork(), vfork() and clone(): returns the child's id to the caller.
 pub fn clone(tf: &TrapFrame, a: CloneArgs) -> Result<u32, Errno> {
-    let kind = rules::check(a.flags, group().pid == 1)?;
+    let rules::Plan { kind, shares } = rules::check(a.flags, group().pid == 1)?;
     let mut ctf = child_frame(tf, a.newsp);
     if a.flags & rules::CLONE_SETTLS != 0 {
         ctf.set_tls(a.tls);
     }
     let id = match kind {
-        CloneKind::Thread => new_thread(&ctf)?,
-        CloneKind::Process { share_vm, vfork, .. } => new_process(&ctf, share_vm, vfork)?,
+        CloneKind::Thread => new_thread(&ctf, shares)?,
+        CloneKind::Process { share_vm, vfork, .. } => new_process(&ctf, share_vm, vfork, shares)?,
     };
     // The new task has not run yet: its memory is ours (a thread, CLONE_VM)
     // or a copy taken before these stores (fork), as Linux's order has it:
@@ -99,8 +101,17 @@ fn write_child_tid(g: &mut super::Group, ctid: u32, id: u32) {
     }
 }
 
+/// The descriptor table and fs state of a new task: the caller's own, or
+/// copies, as `shares` says.
+fn held(shares: Shares) -> (share::Files, share::Fs) {
+    let me = current();
+    let files = me.files.as_ref().expect("a live thread has a descriptor table");
+    let fs = me.fs.as_ref().expect("a live thread has an fs state");
+    (share_or_copy(files, shares.files), share_or_copy(fs, shares.fs))
+}
+
 /// A thread of the caller's group.
-fn new_thread(tf: &TrapFrame) -> Result<u32, Errno> {
+fn new_thread(tf: &TrapFrame, shares: Shares) -> Result<u32, Errno> {
     let t = TABLE.get();
     if t.threads.len() >= super::MAX_THREADS {
         return Err(Errno::EAGAIN);
@@ -113,14 +124,14 @@ fn new_thread(tf: &TrapFrame) -> Result<u32, Errno> {
     }
     let fp = caller_fp();
     let tid = alloc_id();
-    spawn_thread(tid, me.group.clone(), me.sig.for_new_thread(), fp, tf);
+    spawn_thread(tid, me.group.clone(), held(shares), me.sig.for_new_thread(), fp, tf);
     Ok(tid)
 }
 
-/// A new process: copies of the files and handlers, and of the address
-/// space unless `share_vm` (then one more holder of ours); only the calling
-/// thread is copied (POSIX fork in a threaded process).
-fn new_process(tf: &TrapFrame, share_vm: bool, vfork: bool) -> Result<u32, Errno> {
+/// A new process: the address space, descriptors, fs state and handlers
+/// shared (one more holder of ours) or copied, as `share_vm` and `shares`
+/// say; only the calling thread is copied (POSIX fork in a threaded process).
+fn new_process(tf: &TrapFrame, share_vm: bool, vfork: bool, shares: Shares) -> Result<u32, Errno> {
     let g = group();
     if super::count() >= super::MAX_PROCS {
         return Err(Errno::EAGAIN);
@@ -133,8 +144,11 @@ fn new_process(tf: &TrapFrame, share_vm: bool, vfork: bool) -> Result<u32, Errno
     // A child running beside us in our memory must not take its signals on
     // our alternate stack: Linux clears it for CLONE_VM without CLONE_VFORK.
     let me = &current().sig;
-    let sig = (g.sig.fork(), if share_vm && !vfork { me.for_new_thread() } else { me.fork() });
-    create(Some(g), g.name.clone(), space, g.files.clone(), sig, fp, tf)
+    let sig = (
+        g.sig.fork(shares.sighand),
+        if share_vm && !vfork { me.for_new_thread() } else { me.fork() },
+    );
+    create(Some(g), g.name.clone(), space, held(shares), sig, fp, tf)
 }
 
 /// CLONE_VFORK: the caller sleeps until the child execs or exits

@@ -2,6 +2,10 @@
 //! stack Linux ppc32 gives (argc, argv, envp, auxv: sigil-core's
 //! `exec::build_stack`) and registers as `start_thread` sets them. A `#!`
 //! script runs its interpreter instead (`program`), as Linux's binfmt_script.
+//! What the process shared with others it keeps sharing, except what exec
+//! changes: the descriptor table (copied if still shared, then the
+//! close-on-exec descriptors closed) and the handlers (copied if another
+//! process holds them, then reset), as Linux's `begin_new_exec`.
 
 use alloc::borrow::Cow;
 use alloc::rc::Rc;
@@ -238,7 +242,11 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     t.fp = arch::FpState::new();
     t.restart = None;
     *tf_out = tf;
-    g.files.close_on_exec();
+    // Linux's unshare_files: a table still shared (with another process:
+    // the other threads are gone) is copied, so closing the close-on-exec
+    // descriptors does not close the other holder's.
+    t.unshare_files();
+    t.files().close_on_exec();
     g.sig.exec();
     t.sig.exec();
     // pgid and sid stay: they are the group's, and the group goes on.

@@ -2,15 +2,19 @@
 //! (spawn, fork, clone, exec, exit, wait).
 //!
 //! A process is a thread *group* (`Group`): the address space (counted
-//! apart, so a vfork or CLONE_VM child can share it: `Space`), the file
-//! table, the signal handlers and the shared pending set, the itimers and
-//! CPU accounting, the parent and the wait status, the process group and
+//! apart, so a vfork or CLONE_VM child can share it: `Space`), the signal
+//! handlers (counted apart too, for CLONE_VM | CLONE_SIGHAND processes:
+//! `signal::Handlers`) and the shared pending set, the itimers and CPU
+//! accounting, the parent and the wait status, the process group and
 //! session (`group.rs`: process groups and sessions are sets of these thread
 //! groups, and a terminal signals each member once). Its threads (`Thread`)
 //! each have a kernel stack whose top holds the thread's user `TrapFrame`,
 //! FP registers, a signal mask, a private pending set, a sigaltstack, the
-//! `clear_child_tid` and robust-list pointers, and a CPU clock. The group's
-//! id (the PID) is its first thread's id (the TID of the leader), as on Linux.
+//! `clear_child_tid` and robust-list pointers, a CPU clock, and a hold on
+//! a descriptor table and an fs state (cwd, umask), which it may share with
+//! other threads and processes (`share.rs`, Linux's `task->files` and
+//! `task->fs`). The group's id (the PID) is its first thread's id (the TID
+//! of the leader), as on Linux.
 //!
 //! Scheduling is round-robin over threads: the decrementer preempts user
 //! code at the end of its 10 ms time slice (`time::timer`); kernel code runs
@@ -29,6 +33,13 @@
 //!   exec, its parent's too for a CLONE_VM child until the child execs or
 //!   ends. It is freed (pages, page tables, MMU context) when the last of
 //!   them lets go: at exec or at the end of its last process.
+//! - A descriptor table (`share::Files`) and an fs state (`share::Fs`) are
+//!   owned by the live threads holding them, one `Rc` each (Linux's
+//!   `files_struct.count`, `fs_struct.users`): a thread lets go at exit,
+//!   so the files close with the last holder. The handlers
+//!   (`signal::Handlers`) are owned by the groups holding them, one `Rc`
+//!   per group (every thread of a group has the same ones: CLONE_THREAD
+//!   needs CLONE_SIGHAND), and go with the last such group.
 //! - `Group::threads` lists the live threads, by id; a thread that has exited
 //!   is `State::Dead` and off that list, and its Box is freed by the next
 //!   thread that resumes from a context switch (`reap_dead`): never by
@@ -49,6 +60,7 @@ pub mod clone;
 pub mod exec;
 pub mod futex;
 pub mod group;
+pub mod share;
 pub mod timed;
 pub mod wait;
 pub mod waitq;
@@ -62,7 +74,6 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::arch::{self, Arch, Context, FpState, TrapFrame};
-use crate::fs::FdTable;
 use crate::kcell::KCell;
 use crate::mm::space::AddressSpace;
 use crate::signal::{GroupSignals, ThreadSignals};
@@ -179,11 +190,6 @@ pub struct Group {
     pub name: String,
     /// None once the process has ended.
     pub space: Option<Space>,
-    pub files: FdTable,
-    /// The working directory relative paths start from, and the file mode
-    /// creation mask (Linux's `fs_struct`, shared by the threads, copied by fork).
-    pub cwd: crate::fs::tmpfs::Node,
-    pub umask: u32,
     pub sig: GroupSignals,
     /// Live threads, by id, oldest first.
     pub threads: Vec<u32>,
@@ -254,6 +260,11 @@ impl Group {
 pub struct Thread {
     pub tid: u32,
     group: Rc<KCell<Group>>,
+    /// The descriptor table and the working directory and umask, shared
+    /// with the tasks made with CLONE_FILES / CLONE_FS (`share.rs`); None
+    /// once the thread has exited.
+    files: Option<share::Files>,
+    fs: Option<share::Fs>,
     pub state: State,
     pub sig: ThreadSignals,
     pub fp: FpState,
@@ -471,6 +482,7 @@ fn alloc_id() -> u32 {
 fn spawn_thread(
     tid: u32,
     group: Rc<KCell<Group>>,
+    held: (share::Files, share::Fs),
     sig: ThreadSignals,
     fp: FpState,
     tf: &TrapFrame,
@@ -478,6 +490,8 @@ fn spawn_thread(
     let mut t = Box::new(Thread {
         tid,
         group,
+        files: Some(held.0),
+        fs: Some(held.1),
         state: State::Runnable,
         sig,
         fp_used: !fp.is_initial(),
@@ -499,14 +513,15 @@ fn spawn_thread(
     table.runq.push_back(tid);
 }
 
-/// Creates a process around `space` whose one thread enters user mode with
-/// `tf`: the child of `parent` (its pid, and its process group and session
-/// per `JobIds::fork`), or of no one (PID 1). Returns its pid.
+/// Creates a process around `space` whose one thread, holding `held` (its
+/// descriptors and fs state), enters user mode with `tf`: the child of
+/// `parent` (its pid, and its process group and session per
+/// `JobIds::fork`), or of no one (PID 1). Returns its pid.
 fn create(
     parent: Option<&Group>,
     name: String,
     space: Space,
-    files: FdTable,
+    held: (share::Files, share::Fs),
     sig: (GroupSignals, ThreadSignals),
     fp: FpState,
     tf: &TrapFrame,
@@ -536,9 +551,6 @@ fn create(
         ppid,
         name,
         space: Some(space),
-        files,
-        cwd: parent.map_or_else(crate::fs::tmpfs::root, |p| p.cwd.clone()),
-        umask: parent.map_or(0o022, |p| p.umask),
         sig: sig.0,
         threads: Vec::new(),
         exit: None,
@@ -558,7 +570,7 @@ fn create(
         shown: crate::fs::procfs::Shown::fork(parent.map(|p| &p.shown)),
     }));
     t.groups.insert(pid, g.clone());
-    spawn_thread(pid, g, sig.1, fp, tf);
+    spawn_thread(pid, g, held, sig.1, fp, tf);
     Ok(pid)
 }
 
@@ -592,7 +604,9 @@ pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errn
     let exec::Loaded { space, tf, exe, args, env } = exec::load(path, argv, &envp, &boot_limits())?;
     let sig = (GroupSignals::new(), ThreadSignals::new());
     let space = Rc::new(KCell::new(space));
-    let pid = create(None, exe, space, FdTable::console(), sig, FpState::new(), &tf)?;
+    let fs = share::FsState { cwd: crate::fs::tmpfs::root(), umask: 0o022 };
+    let held = (Rc::new(KCell::new(crate::fs::FdTable::console())), Rc::new(KCell::new(fs)));
+    let pid = create(None, exe, space, held, sig, FpState::new(), &tf)?;
     get(pid).expect("just created").shown.exec(path, args, env);
     let t = TABLE.get();
     t.runq.clear();

@@ -2,12 +2,12 @@
 //! how a parent learns of it.
 //!
 //! `exit` ends one thread: its robust mutexes are marked OWNER_DIED, its
-//! `clear_child_tid` word is zeroed and woken (pthread_join waits on it), and
-//! it leaves its group. `exit_group` (and a fatal signal) marks the group as
+//! `clear_child_tid` word is zeroed and woken (pthread_join waits on it), it
+//! lets go of its descriptor table and fs state (the last holder's going
+//! closes the files: `share.rs`), and it leaves its group. `exit_group` (and a fatal signal) marks the group as
 //! ending and wakes every thread, each of which leaves on its way back to
 //! user mode. The last thread out ends the process: it lets go of the
-//! address space (freed unless a CLONE_VM relative still runs in it), closes
-//! its files, hangs up the process groups its exit orphans
+//! address space (freed unless a CLONE_VM relative still runs in it), hangs up the process groups its exit orphans
 //! (`group::hangup_orphaned`), hands its children to PID 1 (or to the
 //! nearest child subreaper, `new_parent`), leaves the group
 //! a zombie holding its Linux wait status, and tells its parent
@@ -74,6 +74,9 @@ pub fn exit(status: u32) -> ! {
         super::futex::wake(t.clear_child_tid, 1);
     }
     t.sig.flush();
+    // Before it leaves the group's list, so that exec's de_thread, seeing
+    // one thread left, finds the table no longer held by the others.
+    t.drop_shared();
     g.threads.retain(|&x| x != t.tid);
     if t.tid == g.pid {
         g.leader_status = status;
@@ -97,7 +100,6 @@ fn process_end() {
     let status = g.exit.unwrap_or(g.leader_status);
     g.sig.flush();
     crate::time::timers::exit(g.pid);
-    g.files.close_all();
     // Freed unless another process runs in it (a vfork parent, say).
     g.space = None;
     super::clone::vfork_done(g);

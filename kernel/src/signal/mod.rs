@@ -113,11 +113,18 @@ impl ThreadSignals {
     }
 }
 
+/// The signal handlers, shared by the threads of a group and by processes
+/// made with CLONE_VM | CLONE_SIGHAND (Linux's `sighand_struct`). Linux
+/// hangs it off each task, but CLONE_THREAD needs CLONE_SIGHAND, so every
+/// thread of a group holds the same one, and holding it once per group is
+/// the same thing (one load less on delivery than going through the thread).
+pub type Handlers = alloc::rc::Rc<KCell<[SigAction; 64]>>;
+
 /// What a thread group shares.
 pub struct GroupSignals {
-    /// Signals sent to the process.
+    /// Signals sent to the process (Linux's `signal_struct` pending set).
     pub shared: SigPending,
-    pub actions: [SigAction; 64],
+    pub actions: Handlers,
     /// The group's half of `ThreadSignals::work`: set when a signal is
     /// queued on `shared` and when the group starts stopping or ending
     /// (`Group::stop`, `Group::exit`); cleared by `recalc` when none holds.
@@ -126,21 +133,38 @@ pub struct GroupSignals {
 
 impl GroupSignals {
     pub fn new() -> GroupSignals {
-        GroupSignals { shared: SigPending::new(), actions: [SigAction::default(); 64], work: false }
+        let actions = alloc::rc::Rc::new(KCell::new([SigAction::default(); 64]));
+        GroupSignals { shared: SigPending::new(), actions, work: false }
     }
 
+    #[inline(always)]
     pub fn action(&mut self, sig: Signal) -> &mut SigAction {
-        &mut self.actions[sig.number() as usize - 1]
+        &mut self.actions.get()[sig.number() as usize - 1]
     }
 
-    /// fork: same actions; nothing pending.
-    pub fn fork(&self) -> GroupSignals {
-        GroupSignals { shared: SigPending::new(), work: false, ..*self }
+    /// A new process's: the same handlers if `share` (CLONE_SIGHAND), else
+    /// a copy; nothing pending.
+    pub fn fork(&self, share: bool) -> GroupSignals {
+        GroupSignals {
+            shared: SigPending::new(),
+            actions: crate::proc::share::share_or_copy(&self.actions, share),
+            work: false,
+        }
     }
 
-    /// execve: handlers reset to default (ignored stay ignored).
+    /// Does another process hold these handlers (CLONE_SIGHAND)?
+    pub fn handlers_shared(&self) -> bool {
+        alloc::rc::Rc::strong_count(&self.actions) > 1
+    }
+
+    /// execve: handlers reset to default (ignored stay ignored), in a copy
+    /// of their own first if another process shared them (Linux's
+    /// `de_thread`), so the reset is not the other's.
     pub fn exec(&mut self) {
-        for a in self.actions.iter_mut() {
+        if self.handlers_shared() {
+            self.actions = alloc::rc::Rc::new(KCell::new(*self.actions.get()));
+        }
+        for a in self.actions.get().iter_mut() {
             if a.disposition() != Disposition::Ignore {
                 *a = SigAction::default();
             }

@@ -16,7 +16,7 @@ use crate::uaccess::{copy_from_user, copy_to_user};
 /// The inode open at `fd` (a pipe or a terminal has none: EINVAL for the
 /// attribute calls, as Linux answers for pipes' ftruncate).
 fn fd_inode(fd: u32) -> Result<Node, Errno> {
-    let f = proc::group().files.get(fd)?.clone();
+    let f = proc::share::files().get(fd)?.clone();
     f.inode().cloned().ok_or(Errno::EINVAL)
 }
 
@@ -112,7 +112,7 @@ pub fn truncate_path(p: u32, len: i64) -> SysResult {
 /// ftruncate: the descriptor must be open for writing (EINVAL otherwise,
 /// as Linux's do_sys_ftruncate says).
 pub fn ftruncate(fd: u32, len: i64) -> SysResult {
-    let f = proc::group().files.get(fd)?.clone();
+    let f = proc::share::files().get(fd)?.clone();
     if f.status_flags() & crate::fs::flags::O_ACCMODE == crate::fs::flags::O_RDONLY {
         return Err(Errno::EINVAL);
     }
@@ -211,7 +211,7 @@ pub fn statfs(p: u32, buf: u32) -> SysResult {
 }
 
 pub fn fstatfs(fd: u32, buf: u32) -> SysResult {
-    proc::group().files.get(fd)?;
+    proc::share::files().get(fd)?;
     put_statfs(buf, false)
 }
 
@@ -228,14 +228,14 @@ pub fn fstatfs64(fd: u32, size: u32, buf: u32) -> SysResult {
     if size != 88 {
         return Err(Errno::EINVAL);
     }
-    proc::group().files.get(fd)?;
+    proc::share::files().get(fd)?;
     put_statfs(buf, true)
 }
 
 /// fsync, fdatasync: nothing to write back; EBADF for a bad descriptor,
 /// EINVAL for one that cannot sync (a pipe, a device), as Linux.
 pub fn fsync(fd: u32) -> SysResult {
-    let f = proc::group().files.get(fd)?.clone();
+    let f = proc::share::files().get(fd)?.clone();
     match f.inode().map(|n| &n.kind) {
         Some(Kind::File(_) | Kind::Dir(_)) => Ok(0),
         _ => Err(Errno::EINVAL),

@@ -42,7 +42,7 @@ pub fn signalfd4(fd: u32, mask: u32, sizemask: u32, flags: u32) -> SysResult {
         let file = signalfd::new(mask, flags & SFD_NONBLOCK);
         return install(file, flags & SFD_CLOEXEC != 0);
     }
-    proc::group().files.get(fd)?.set_signal_mask(mask)?;
+    proc::share::files().get(fd)?.set_signal_mask(mask)?;
     Ok(fd)
 }
 
@@ -106,7 +106,7 @@ pub fn timerfd_create(clockid: u32, flags: u32) -> SysResult {
 pub fn timerfd_settime(fd: u32, flags: u32, new: u32, old: u32, layout: Layout) -> SysResult {
     let spec = super::time::get_itimerspec(new, layout)?;
     timerfd::check_settime(flags, false)?;
-    let file = proc::group().files.get(fd)?.clone();
+    let file = proc::share::files().get(fd)?.clone();
     let prev = file.timerfd().ok_or(Errno::EINVAL)?.settime(spec, flags);
     if old != 0 {
         super::time::put_itimerspec(old, prev, layout)?;
@@ -116,7 +116,7 @@ pub fn timerfd_settime(fd: u32, flags: u32, new: u32, old: u32, layout: Layout) 
 
 /// timerfd_gettime(fd, cur) and timerfd_gettime64.
 pub fn timerfd_gettime(fd: u32, cur: u32, layout: Layout) -> SysResult {
-    let spec = proc::group().files.get(fd)?.timerfd().ok_or(Errno::EINVAL)?.gettime();
+    let spec = proc::share::files().get(fd)?.timerfd().ok_or(Errno::EINVAL)?.gettime();
     super::time::put_itimerspec(cur, spec, layout)?;
     Ok(0)
 }
@@ -150,7 +150,7 @@ pub fn epoll_ctl(epfd: u32, op: u32, fd: u32, event: u32) -> SysResult {
     } else {
         (0, 0)
     };
-    let files = &proc::group().files;
+    let files = &proc::share::files();
     let (set, target) = (files.get(epfd)?.clone(), files.get(fd)?.clone());
     if !target.can_poll() {
         return Err(Errno::EPERM);
@@ -216,7 +216,7 @@ fn epoll_wait_until(
     if buf.checked_add(len).is_none_or(|end| end > crate::mm::TASK_SIZE) {
         return Err(Errno::EFAULT);
     }
-    let file = proc::group().files.get(epfd)?.clone();
+    let file = proc::share::files().get(epfd)?.clone();
     let set = file.epoll().ok_or(Errno::EINVAL)?;
     super::poll::with_mask(mask, Errno::EINTR, || {
         // The wait sleeps on the epoll's queue (epoll_ctl wakes it) and

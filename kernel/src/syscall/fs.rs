@@ -121,27 +121,26 @@ pub fn rw_vec(fd: u32, iov: u32, n: u32, write: bool) -> SysResult {
 /// close: the descriptor is dropped after the table is let go (the last
 /// close of a pipe end wakes the other side).
 pub fn close(fd: u32) -> SysResult {
-    let old = proc::group().files.close(fd)?;
+    let old = proc::share::files().close(fd)?;
     drop(old);
     Ok(0)
 }
 
 fn file(fd: u32) -> Result<Arc<File>, Errno> {
-    proc::group().files.get(fd).cloned()
+    proc::share::files().get(fd).cloned()
 }
 
 /// A new descriptor for `file`: the lowest free one, below the caller's
 /// RLIMIT_NOFILE (EMFILE when there is none).
 pub fn install(file: Arc<File>, cloexec: bool) -> SysResult {
-    let g = proc::group();
-    g.files.install(file, 0, cloexec, g.limits.nofile())
+    proc::share::files().install(file, 0, cloexec, proc::group().limits.nofile())
 }
 
 /// dup2/dup3's half: `file` at exactly `new`, below RLIMIT_NOFILE (EBADF
 /// past it, as Linux). What was there is dropped after the table is let go.
 fn install_at(new: u32, file: Arc<File>, cloexec: bool) -> SysResult {
-    let g = proc::group();
-    let replaced = g.files.install_at(new, file, cloexec, g.limits.nofile())?;
+    let limit = proc::group().limits.nofile();
+    let replaced = proc::share::files().install_at(new, file, cloexec, limit)?;
     drop(replaced);
     Ok(new)
 }
@@ -157,7 +156,7 @@ pub fn pipe2(fds: u32, flags: u32) -> SysResult {
     let wfd = match install(w, cloexec) {
         Ok(fd) => fd,
         Err(e) => {
-            let old = proc::group().files.close(rfd);
+            let old = proc::share::files().close(rfd);
             drop(old);
             return Err(e);
         }
@@ -166,7 +165,7 @@ pub fn pipe2(fds: u32, flags: u32) -> SysResult {
     win.put(0, rfd);
     win.put(4, wfd);
     if win.finish().is_err() {
-        let t = &mut proc::group().files;
+        let t = &mut proc::share::files();
         let (a, b) = (t.close(rfd), t.close(wfd));
         drop((a, b));
         return Err(Errno::EFAULT);
@@ -257,7 +256,7 @@ fn open_node(dirfd: i32, name: &str, flags: u32, mode: u32) -> Result<(Node, boo
 
 /// A new inode's mode: `ty` and the permission bits asked for, less the umask.
 pub fn tmpfs_mode(ty: u32, mode: u32) -> u32 {
-    ty | mode & 0o7777 & !proc::group().umask
+    ty | mode & 0o7777 & !proc::share::fs().umask
 }
 
 pub fn open(path: u32, flags: u32, mode: u32) -> SysResult {
@@ -298,9 +297,8 @@ pub fn fcntl(fd: u32, cmd: u32, arg: u32) -> SysResult {
     const F_SETFL: u32 = 4;
     const F_DUPFD_CLOEXEC: u32 = 1030;
     const FD_CLOEXEC: u32 = 1;
-    let g = proc::group();
-    let limit = g.limits.nofile();
-    let t = &mut g.files;
+    let limit = proc::group().limits.nofile();
+    let t = proc::share::files();
     let e = t.entry(fd)?.clone();
     match cmd {
         F_DUPFD | F_DUPFD_CLOEXEC => {
@@ -344,7 +342,7 @@ fn stat_at(dirfd: i32, path: u32, flags: u32) -> Result<Stat, Errno> {
     let name = path::read_path(path)?;
     if name.is_empty() && flags & AT_EMPTY_PATH != 0 {
         if dirfd == AT_FDCWD {
-            return Ok(proc::group().cwd.stat());
+            return Ok(proc::share::fs().cwd.stat());
         }
         return Ok(file(dirfd as u32)?.stat());
     }
@@ -398,12 +396,12 @@ pub fn faccessat(dirfd: i32, path: u32, mode: u32, flags: u32) -> SysResult {
 }
 
 pub fn umask(mask: u32) -> SysResult {
-    Ok(core::mem::replace(&mut proc::group().umask, mask & 0o777))
+    Ok(core::mem::replace(&mut proc::share::fs().umask, mask & 0o777))
 }
 
 /// ioctl: the file decides. (The console is not a terminal, like a pipe under
 /// qemu-ppc, so glibc buffers stdout the same way on both.)
 pub fn ioctl(fd: u32, req: u32, arg: u32) -> SysResult {
-    let f = proc::group().files.get(fd)?.clone();
+    let f = proc::share::files().get(fd)?.clone();
     f.ioctl(req, arg)
 }

@@ -114,7 +114,7 @@ impl MappedFile {
     /// file is ENODEV too: with copies, one process's stores could not reach
     /// the file or another's mapping, which is what MAP_SHARED promises.
     fn open(fd: i32, flags: u32) -> Result<MappedFile, Errno> {
-        let f = proc::group().files.get(fd as u32).map_err(|_| Errno::EBADF)?;
+        let f = proc::share::files().get(fd as u32).map_err(|_| Errno::EBADF)?;
         if f.status_flags() & O_ACCMODE == O_WRONLY {
             return Err(Errno::EACCES);
         }

@@ -88,6 +88,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Clone => thread::clone(tf, [a!(0), a!(1), a!(2), a!(3), a!(4), a!(5)]),
         // glibc falls back to clone when clone3 is ENOSYS (as on older kernels).
         Clone3 => Err(Errno::ENOSYS),
+        Unshare => crate::proc::share::unshare_syscall(a!(0)),
         Execve => process::execve(tf, a!(0), a!(1), a!(2)),
         Wait4 => process::wait4(a!(0) as i32, a!(1), a!(2), a!(3)),
         Waitpid => process::wait4(a!(0) as i32, a!(1), a!(2), 0),

@@ -121,7 +121,7 @@ pub fn linkat(odirfd: i32, old: u32, ndirfd: i32, new: u32, flags: u32) -> SysRe
     }
     let oname = path::read_path(old)?;
     let node = if oname.is_empty() && flags & AT_EMPTY_PATH != 0 {
-        let f = proc::group().files.get(odirfd as u32)?.clone();
+        let f = proc::share::files().get(odirfd as u32)?.clone();
         f.inode().cloned().ok_or(Errno::ENOENT)?
     } else {
         path::lookup(odirfd, &oname, flags & AT_SYMLINK_FOLLOW != 0)?
@@ -168,7 +168,7 @@ pub fn chdir(p: u32) -> SysResult {
 }
 
 pub fn fchdir(fd: u32) -> SysResult {
-    let f = proc::group().files.get(fd)?.clone();
+    let f = proc::share::files().get(fd)?.clone();
     let node = f.inode().cloned().ok_or(Errno::ENOTDIR)?;
     set_cwd(node)
 }
@@ -176,7 +176,7 @@ pub fn fchdir(fd: u32) -> SysResult {
 fn set_cwd(node: Node) -> SysResult {
     node.dir()?;
     walk::permitted(&node, MAY_EXEC)?;
-    let old = core::mem::replace(&mut proc::group().cwd, node);
+    let old = core::mem::replace(&mut proc::share::fs().cwd, node);
     drop(old);
     Ok(0)
 }
@@ -184,7 +184,7 @@ fn set_cwd(node: Node) -> SysResult {
 /// getcwd: the path with its NUL; returns its length (the syscall's
 /// convention, glibc's getcwd returns the buffer). ERANGE if it does not fit.
 pub fn getcwd(buf: u32, size: u32) -> SysResult {
-    let cwd = proc::group().cwd.clone();
+    let cwd = proc::share::fs().cwd.clone();
     let mut path = tmpfs::path_of(&cwd)?;
     path.push('\0');
     if path.len() > size as usize {

@@ -30,7 +30,7 @@ use crate::uaccess::{copy_from_user, copy_to_user, get_user, put_user};
 
 /// The file open at `fd`, if it is one.
 fn open_file(fd: i32) -> Option<alloc::sync::Arc<crate::fs::File>> {
-    u32::try_from(fd).ok().and_then(|fd| proc::group().files.get(fd).ok().cloned())
+    u32::try_from(fd).ok().and_then(|fd| proc::share::files().get(fd).ok().cloned())
 }
 
 /// Reads the `n` pollfds at `fds` and waits; writes revents back. A

@@ -74,11 +74,11 @@ fn state(g: &Group) -> State {
 /// private pending and blocked sets, the shared pending set, and the
 /// ignored and caught signals.
 fn sig_lines(g: &Group) -> fmt::SigLines {
-    let leader = proc::thread(g.pid).or_else(|| g.members().next());
+    let leader = proc::share::shown(g);
     let (pending, blocked) =
         leader.map_or((0, 0), |t| (t.sig.pending.pending().bits(), t.sig.blocked.bits()));
     let (mut ignored, mut caught) = (0u64, 0u64);
-    for (i, a) in g.sig.actions.iter().enumerate() {
+    for (i, a) in g.sig.actions.get().iter().enumerate() {
         match a.handler {
             abi::SIG_DFL => {}
             abi::SIG_IGN => ignored |= 1 << i,
@@ -215,7 +215,7 @@ fn task_status(g: &Group) -> String {
     });
     fmt::status(&fmt::TaskStatus {
         name: &g.shown.comm,
-        umask: g.umask,
+        umask: proc::share::shown(g).map_or(0, |t| t.fs().umask),
         state: Some(state(g)),
         pid: g.pid,
         ppid: g.ppid,

@@ -136,7 +136,8 @@ fn is_dir(e: Entry) -> bool {
 /// The file process `pid` has open at descriptor `n` (ENOENT if none).
 fn fd_file(pid: u32, n: u32) -> Result<Arc<File>, Errno> {
     let g = proc::get(pid).ok_or(Errno::ENOENT)?;
-    g.files.get(n).cloned().map_err(|_| Errno::ENOENT)
+    let t = proc::share::shown(g).ok_or(Errno::ENOENT)?;
+    t.files().get(n).cloned().map_err(|_| Errno::ENOENT)
 }
 
 /// Where an fd link points, as Linux spells it: a tmpfs file's path, a
@@ -456,8 +457,11 @@ fn listing(e: Entry) -> Result<Vec<(u64, u64, u8, String)>, Errno> {
         }
         Entry::FdDir(pid) => {
             let g = proc::get(pid).ok_or(Errno::ENOENT)?;
-            for n in (0..super::MAX_FDS as u32).filter(|&n| g.files.get(n).is_ok()) {
-                v.push((2 + n as u64, ino(Entry::Fd(pid, n)), DT_LNK, format!("{n}")));
+            // A zombie has no table: an empty directory.
+            if let Some(files) = proc::share::shown(g).map(|t| t.files()) {
+                for n in (0..super::MAX_FDS as u32).filter(|&n| files.get(n).is_ok()) {
+                    v.push((2 + n as u64, ino(Entry::Fd(pid, n)), DT_LNK, format!("{n}")));
+                }
             }
         }
         _ => return Err(Errno::ENOTDIR),

@@ -1,0 +1,125 @@
+//! What a thread holds that other tasks may share: its descriptor table
+//! (Linux's `files_struct`) and its working directory and umask
+//! (`fs_struct`), each a separately counted object (`Rc<KCell<..>>`, as the
+//! address space's `Space`); and unshare(2), which gives the caller its own
+//! copy of either.
+//!
+//! Linux hangs both off the task, not the thread group: pthread_create
+//! shares them (CLONE_FILES | CLONE_FS), but a thread may have its own, and
+//! two processes may share them (`sigil_core::clone` has the flag rules).
+//! So here too they are `Thread` fields. An open, close or dup in one
+//! holder of a table is seen by every other; so is a chdir or umask in one
+//! holder of an fs state. A copy is a new object: fork's, a clone without
+//! the flag, unshare's, and exec's of a table still shared with another
+//! process (`unshare_files`, Linux's, before the close-on-exec pass, so
+//! that pass cannot close the other holder's descriptors).
+//!
+//! # Invariants
+//! - A live thread holds one of each (`Some`); `exit` drops both (Linux's
+//!   `exit_files`, `exit_fs`), so a table's files close when its last
+//!   holder ends, not when the thread's Box is freed later.
+//! - The `&mut` a holder hands out is valid until the next context switch,
+//!   as every borrow of process state (`proc` invariants): another holder
+//!   may change the table meanwhile.
+//! - /proc/<pid>/fd shows the process's oldest live thread's table (the
+//!   leader's while it lives), as Linux's /proc/<pid> is its leader's.
+
+use alloc::rc::Rc;
+
+use sigil_core::abi::Errno;
+use sigil_core::clone::{check_unshare, UnshareCaller};
+
+use super::{current, Group, Thread};
+use crate::fs::tmpfs::Node;
+use crate::fs::FdTable;
+use crate::kcell::KCell;
+
+/// A descriptor table as threads hold it.
+pub type Files = Rc<KCell<FdTable>>;
+
+/// Where relative paths start and which mode bits new files lose.
+#[derive(Clone)]
+pub struct FsState {
+    pub cwd: Node,
+    pub umask: u32,
+}
+
+/// An fs state as threads hold it.
+pub type Fs = Rc<KCell<FsState>>;
+
+/// A new holder's object: `ours` itself if `share`, else a copy of it.
+pub fn share_or_copy<T: Clone>(ours: &Rc<KCell<T>>, share: bool) -> Rc<KCell<T>> {
+    if share {
+        ours.clone()
+    } else {
+        Rc::new(KCell::new(ours.get().clone()))
+    }
+}
+
+/// `held` made private: a copy if another holder shares it.
+fn unshare<T: Clone>(held: &mut Rc<KCell<T>>) {
+    if Rc::strong_count(held) > 1 {
+        *held = Rc::new(KCell::new(held.get().clone()));
+    }
+}
+
+impl Thread {
+    /// The thread's descriptor table (a live thread's: see the invariants).
+    pub fn files(&self) -> &mut FdTable {
+        self.files.as_ref().expect("a live thread has a descriptor table").get()
+    }
+
+    /// The thread's working directory and umask.
+    pub fn fs(&self) -> &mut FsState {
+        self.fs.as_ref().expect("a live thread has an fs state").get()
+    }
+
+    /// execve's `unshare_files`: the table becomes this thread's alone.
+    pub fn unshare_files(&mut self) {
+        unshare(self.files.as_mut().expect("a live thread has a descriptor table"));
+    }
+
+    /// exit: lets go of the table and the fs state; the last holder's
+    /// going closes the files.
+    pub fn drop_shared(&mut self) {
+        self.files = None;
+        self.fs = None;
+    }
+}
+
+/// The running thread's descriptor table.
+pub fn files() -> &'static mut FdTable {
+    current().files()
+}
+
+/// The running thread's working directory and umask.
+pub fn fs() -> &'static mut FsState {
+    current().fs()
+}
+
+/// The thread whose table and fs state /proc/<pid> shows: the oldest live
+/// one, the leader while it lives (None for a zombie).
+pub fn shown(g: &Group) -> Option<&'static mut Thread> {
+    g.members().next()
+}
+
+/// unshare(flags): copies of what the caller shares and asks to keep alone
+/// (CLONE_FILES, CLONE_FS); the rest only as Linux's checks allow
+/// (`sigil_core::clone::check_unshare`).
+pub fn unshare_syscall(flags: u32) -> Result<u32, Errno> {
+    let t = current();
+    let g = t.group();
+    let caller = UnshareCaller {
+        threads: g.threads.len() > 1,
+        sighand_shared: g.sig.handlers_shared(),
+        vm_shared: g.space_shared(),
+    };
+    let what = check_unshare(flags, caller)?;
+    if what.files {
+        t.unshare_files();
+    }
+    if what.fs {
+        unshare(t.fs.as_mut().expect("a live thread has an fs state"));
+    }
+    Ok(0)
+}
