@@ -79,6 +79,8 @@ fn user_exception(tf: &mut TrapFrame, event: Exception) {
                 // does, aimed at the process that asked.
                 Err(Fault::NoMem) => signal::out_of_memory(ea),
                 Err(Fault::Bad) => segv(tf, ea),
+                // A shared file mapping's page past the end of the file.
+                Err(Fault::Bus) => signal::force_fault(tf, abi::SIGBUS, abi::BUS_ADRERR, ea),
             }
         }
         Exception::FpUnavailable if crate::fpemu::active() => {

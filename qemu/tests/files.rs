@@ -50,6 +50,42 @@ fn mmap_file() {
     );
 }
 
+/// Shared file mappings: the mapping's pages are the file's frames, for
+/// pread, pwrite, a forked child's own mapping and the one fork shares;
+/// SIGBUS past the end, also after ftruncate shrinks the file under the
+/// mapping; code stored through one mapping run from another; a mapping
+/// that outlives close and unlink; an archive file shared; EACCES for writing through a read-only
+/// descriptor; msync's checks; and no leak with all of it.
+#[test]
+fn mmap_shared() {
+    let out = compare("mmap_shared", &[]);
+    has_lines(
+        &out,
+        &[
+            "page 1 \"second page\", tail past the end 0 0",
+            "page 2, wholly past the end: -1",
+            "maps names the file: 1",
+            "after a store, file \"STORED\"",
+            "after pwrite, mapping \"WRITE\"",
+            "pwrite from the mapping: \"WRITESTO\"",
+            "child's stores: mapping \"CHILD\" \"FORKED\", file \"CHILD\"",
+            "msync MS_SYNC: 0",
+            "msync MS_SYNC|MS_ASYNC: -1, Invalid argument",
+            "after the shrink: page 1 -1, byte 19 K, byte 20 0",
+            "grown again: page 1 0",
+            "store in the grown page, file 'G'",
+            "code from the file returns 42",
+            "after close and unlink: \"STORED\" \"ORPHAN\"",
+            "shared PROT_WRITE of a read-only fd: -1, Permission denied",
+            "private PROT_WRITE of a read-only fd: 0",
+            "mprotect it to PROT_WRITE: -1, Permission denied",
+            "msync unmapped: -1, Cannot allocate memory",
+            "ELF magic: 1",
+            "truncated to 0 under the mapping: -1",
+        ],
+    );
+}
+
 /// Named pipes: fifo_open's waits and ENXIO, poll's hang-up rule, data
 /// gone with the last close, EINTR in a blocking open, stat and fd links.
 #[test]

@@ -139,6 +139,7 @@ sysnos! {
     Llseek = 140 => "_llseek",
     Getdents = 141 => "getdents",
     Newselect = 142 => "_newselect",
+    Msync = 144 => "msync",
     Readv = 145 => "readv",
     Writev = 146 => "writev",
     Getsid = 147 => "getsid",

@@ -322,24 +322,33 @@ pub struct Mapping<'a> {
     pub write: bool,
     pub exec: bool,
     pub shared: bool,
-    /// "[stack]", "[heap]", or None for anonymous memory.
+    /// A mapped file's offset (bytes), device and inode; zeros for
+    /// anonymous memory.
+    pub offset: u64,
+    pub dev: (u32, u32),
+    pub ino: u32,
+    /// A file's path, "[stack]", "[heap]", or None for anonymous memory.
     pub name: Option<&'a str>,
 }
 
 /// A line of /proc/<pid>/maps (Linux `show_map_vma`): range, permissions
-/// (s or p for shared or private), offset, device and inode (all 0: every
-/// Sigil mapping is anonymous memory, the program's segments copied in at
-/// exec), then a name padded to column 49 (`seq_pad` to 25 + 6 * 4 - 1).
+/// (s or p for shared or private), offset, device and inode (zeros for
+/// anonymous memory, which the program's segments are too: exec copies
+/// them in), then a name padded to column 49 (`seq_pad` to 25 + 6 * 4 - 1).
 pub fn maps_line(m: &Mapping) -> String {
     let flag = |on: bool, c: char| if on { c } else { '-' };
     let mut s = alloc::format!(
-        "{:08x}-{:08x} {}{}{}{} 00000000 00:00 0 ",
+        "{:08x}-{:08x} {}{}{}{} {:08x} {:02x}:{:02x} {} ",
         m.start,
         m.end,
         flag(m.read, 'r'),
         flag(m.write, 'w'),
         flag(m.exec, 'x'),
-        if m.shared { 's' } else { 'p' }
+        if m.shared { 's' } else { 'p' },
+        m.offset,
+        m.dev.0,
+        m.dev.1,
+        m.ino
     );
     if let Some(name) = m.name {
         let _ = write!(s, "{:pad$}{name}", "", pad = 48usize.saturating_sub(s.len()));
@@ -758,9 +767,17 @@ mod tests {
             write: false,
             exec: true,
             shared: false,
+            offset: 0,
+            dev: (0, 0),
+            ino: 0,
             name: None,
         };
         assert_eq!(maps_line(&m), "10000000-10010000 r-xp 00000000 00:00 0 \n");
+        let file =
+            Mapping { shared: true, offset: 0x1000, dev: (0, 1), ino: 42, name: Some("/mf"), ..m };
+        let line = maps_line(&file);
+        assert!(line.starts_with("10000000-10010000 r-xs 00001000 00:01 42 "), "{line}");
+        assert_eq!(line.find('/'), Some(48), "{line}");
         let stack = Mapping { write: true, exec: false, name: Some("[stack]"), ..m };
         let line = maps_line(&stack);
         assert_eq!(line.find('['), Some(48), "{line}");

@@ -23,6 +23,15 @@ impl OpenFile {
         OpenFile { node, pos: Cell::new(0), flags: StatusFlags::new(oflags) }
     }
 
+    /// Maps the pages of the user buffer that are this file's own, in a
+    /// shared mapping of it, before the file is borrowed for the copy.
+    fn prefault(&self, buf: u32, len: u32) {
+        let me = alloc::rc::Rc::as_ptr(&self.node) as *const ();
+        if let Some(space) = crate::proc::try_current().and_then(|t| t.group().try_space()) {
+            space.prefault(buf, len, me);
+        }
+    }
+
     fn readable(&self) -> bool {
         self.flags.get() & O_ACCMODE != O_WRONLY
     }
@@ -105,6 +114,7 @@ impl FileOps for OpenFile {
             return Err(Errno::EBADF);
         }
         let Kind::File(d) = &self.node.kind else { return Err(Errno::EISDIR) };
+        self.prefault(buf, len);
         d.borrow().read(off, buf, len)
     }
 
@@ -113,6 +123,7 @@ impl FileOps for OpenFile {
         if !self.writable() {
             return Err(Errno::EBADF);
         }
+        self.prefault(buf, len);
         let n = d.borrow_mut().write(off, buf, len)?;
         self.node.touch(true);
         Ok(n)

@@ -3,7 +3,18 @@
 //! At boot `initramfs::init` fills it with the archive's contents; after that
 //! it is writable, as Linux's rootfs (a tmpfs the initramfs is unpacked into)
 //! is. A file's bytes stay in the archive (zero-copy) until the first write
-//! or truncate copies them into page frames (`Data`).
+//! or truncate copies them into page frames (`Data`), or until a shared
+//! mapping needs them as frames.
+//!
+//! # Shared mappings
+//! An inode is the `mm::space::Pager` of its MAP_SHARED mappings: a fault
+//! in one maps the file's own frame for that page (a hole gets its frame
+//! then, at fault time, as Linux's shmem fault does), with one more share
+//! of it, so stores through any mapping, read() and write() all meet in
+//! the same frames. A mapping holds the inode (an `Rc`), so an unlinked,
+//! closed file lives on while mapped. A truncate that shrinks a file takes
+//! the cut pages out of every mapping (`Inode::truncate`); their frames go
+//! back when the last share does, and a touch there is SIGBUS.
 //!
 //! # Ownership
 //! - An inode is an `Rc<Inode>` (`Node`). Each directory entry holds one
@@ -13,6 +24,7 @@
 //! - A directory knows its parent by a `Weak` (for "..", getcwd and the
 //!   rename-into-itself check), so the tree has no reference cycle.
 //! - Frames for file data come from `mm::frames`, at most `limit` of them
+//!   (counted once however many mappings share them)
 //!   (half the RAM free at boot, Linux tmpfs's default size): past it a
 //!   write is ENOSPC, and the rest of the kernel keeps its memory.
 //! - Inodes are counted against Linux tmpfs's default `nr_inodes` (half
@@ -33,6 +45,7 @@ use sigil_core::abi::Errno;
 
 use super::stat::{self, Stat};
 use crate::kcell::KCell;
+use crate::mm::space::{Fault, Pager};
 use crate::mm::{self, frames, PAGE_SIZE};
 use crate::uaccess::{copy_from_user, copy_to_user};
 
@@ -284,6 +297,24 @@ impl Inode {
         }
     }
 
+    /// truncate, ftruncate and O_TRUNC: the new size, and the pages a
+    /// shrink cuts off taken out of every process's mappings of the file.
+    pub fn truncate(&self, len: u64) -> Result<(), Errno> {
+        let Kind::File(d) = &self.kind else { return Err(Errno::EINVAL) };
+        let old = d.borrow().size();
+        d.borrow_mut().truncate(len)?;
+        if len < old {
+            let me = self as *const Inode as *const ();
+            let from = len.div_ceil(PAGE_SIZE as u64) as u32;
+            for g in crate::proc::all() {
+                if let Some(space) = g.try_space() {
+                    space.drop_file_pages(me, from);
+                }
+            }
+        }
+        Ok(())
+    }
+
     pub fn stat(&self) -> Stat {
         let m = *self.meta.borrow();
         let (nlink, rdev) = match &self.kind {
@@ -294,6 +325,22 @@ impl Inode {
             _ => (m.nlink, (0, 0)),
         };
         Stat::tmpfs(self.ino as u64, m, nlink, rdev, self.size())
+    }
+}
+
+impl Pager for Inode {
+    fn frame(&self, index: u32) -> Result<usize, Fault> {
+        let Kind::File(d) = &self.kind else { return Err(Fault::Bus) };
+        // Borrowed already: read() or write() of this file copies to or
+        // from one of its own mappings' pages, which the call faults in
+        // first (`AddressSpace::prefault`) unless past the end: EFAULT.
+        let mut d = d.try_borrow_mut().map_err(|_| Fault::Bad)?;
+        d.frame(index).map_err(|_| Fault::Bus)
+    }
+
+    fn identity(&self) -> ((u32, u32), u32, String) {
+        let path = file_path(self).unwrap_or_else(|| String::from("(deleted)"));
+        (self.stat().dev, self.ino, path)
     }
 }
 
@@ -498,6 +545,23 @@ impl Data {
         }
     }
 
+    /// Makes the file's bytes page frames (mmap MAP_SHARED: the mapping's
+    /// pages are to be the file's own).
+    pub fn make_frames(&mut self) -> Result<(), Errno> {
+        self.own().map(|_| ())
+    }
+
+    /// The frame of page `index` (a hole gets one), for a shared mapping:
+    /// EFAULT past the end of the file, ENOSPC past the limit.
+    fn frame(&mut self, index: u32) -> Result<usize, Errno> {
+        let (pages, _) = self.own()?;
+        let slot = pages.get_mut(index as usize).ok_or(Errno::EFAULT)?;
+        if *slot == 0 {
+            *slot = page_alloc()?;
+        }
+        Ok(*slot)
+    }
+
     /// Copies `len` user bytes at `buf` into the file at `off`. Returns what
     /// was written: short if the space ran out after some bytes, ENOSPC if
     /// before any.
@@ -609,6 +673,26 @@ pub fn path_of(node: &Node) -> Result<String, Errno> {
         out.push('/');
     }
     Ok(out)
+}
+
+/// The path of file `node`, searched for from the root (a work list, no
+/// recursion); None once unlinked. (A directory knows its parent:
+/// `path_of`.)
+pub fn file_path(node: &Inode) -> Option<String> {
+    let mut todo = alloc::vec![(root(), String::new())];
+    while let Some((dir, path)) = todo.pop() {
+        let d = dir.dir().ok()?.borrow();
+        for e in &d.entries {
+            let p = alloc::format!("{path}/{}", &*e.name);
+            if core::ptr::eq(Rc::as_ptr(&e.node), node) {
+                return Some(p);
+            }
+            if e.node.is_dir() {
+                todo.push((e.node.clone(), p));
+            }
+        }
+    }
+    None
 }
 
 /// Gives each directory's entry vector back its spare room (after the

@@ -9,19 +9,28 @@
 //! so every change here is followed by `Mmu::flush_page` (crate::arch).
 //!
 //! Areas (`Area`) say what may be mapped where and how: a page inside an area
-//! but not yet in the table is filled with zeroes on first touch (stack, brk,
-//! anonymous mmap).
+//! but not yet in the table is filled on first touch - with zeroes (stack,
+//! brk, anonymous mmap), or, in a shared file mapping, with the file's own
+//! frame for that page (`Pager`, which the file system implements), so a
+//! store through the mapping is a store to the file. A file page past the
+//! end of the file is not there to map: SIGBUS (`Fault::Bus`), as on Linux.
+//! Invariant: a shared file mapping maps only pages inside the file, each
+//! the frame the file holds at that index; truncate keeps it by dropping
+//! the cut pages from every mapping (`drop_file_pages`).
 //!
 //! Fork and sharing. Each frame has a share count (`frames`). Fork copies a
 //! private area's writable pages at once and shares its read-only ones; a
 //! shared area's (MAP_SHARED) pages are shared whatever their protection,
-//! after the parent fills the ones it never touched, so both see one memory.
+//! after the parent fills the ones it never touched, so both see one memory
+//! (a file mapping needs no filling: the file is the one memory).
 //! Invariant: a private page is writable only in a frame with one owner.
 //! `protect` keeps it: making a private page writable first copies a frame
 //! another address space still holds (what a copy-on-write fault would do,
 //! done at mprotect time), so no process can write another's memory through
 //! a page fork shared with it - not even PID 1's text.
 
+use alloc::rc::Rc;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use sigil_core::abi::Errno;
@@ -45,13 +54,59 @@ impl Prot {
 }
 
 /// A range of user addresses [start, end) with one protection.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone)]
 pub struct Area {
     pub start: u32,
     pub end: u32,
     pub prot: Prot,
     /// MAP_SHARED: fork shares the frames (writable ones too) instead of copying them.
     pub shared: bool,
+    /// The file mapped here. Shared: its pages are the file's frames.
+    /// Private: the pages are copies made at mmap, and the file is only
+    /// named (/proc/<pid>/maps).
+    pub file: Option<FileMap>,
+}
+
+/// A mapped file, as an area holds it.
+#[derive(Clone)]
+pub struct FileMap {
+    pub pager: Rc<dyn Pager>,
+    /// The area's start page less its first file page (wrapping): a page's
+    /// index in the file is its address's page number less `base`, in
+    /// whichever piece of a split area it ends up.
+    base: u32,
+    /// The file was open for writing: mprotect may add PROT_WRITE to a
+    /// shared mapping (Linux's VM_MAYWRITE).
+    pub may_write: bool,
+}
+
+impl FileMap {
+    /// The mapping of the file from page `pgoff` at address `start`.
+    pub fn new(pager: Rc<dyn Pager>, start: u32, pgoff: u32, may_write: bool) -> FileMap {
+        FileMap { pager, base: (start / PAGE_SIZE as u32).wrapping_sub(pgoff), may_write }
+    }
+
+    /// The index in the file of the page at `ea`.
+    pub fn index(&self, ea: u32) -> u32 {
+        (ea / PAGE_SIZE as u32).wrapping_sub(self.base)
+    }
+
+    /// Does this map the file `pager` names? (compared by address)
+    fn is(&self, pager: *const ()) -> bool {
+        core::ptr::addr_eq(Rc::as_ptr(&self.pager), pager)
+    }
+}
+
+/// A file as the memory manager sees it: page frames by index. The file
+/// system implements it (tmpfs's inodes); the mapping holds it by `Rc`, so
+/// the file outlives its last name and descriptor while mapped.
+pub trait Pager {
+    /// The frame holding page `index` of the file, a hole given one first.
+    /// Err(Bus) past the end of the file or when no frame may be had
+    /// (Linux's shmem fault says SIGBUS for both).
+    fn frame(&self, index: u32) -> Result<usize, Fault>;
+    /// What /proc/<pid>/maps names: device, inode number and path.
+    fn identity(&self) -> ((u32, u32), u32, String);
 }
 
 /// Why a user access could not be satisfied.
@@ -61,13 +116,15 @@ pub enum Fault {
     Bad,
     /// Out of physical memory.
     NoMem,
+    /// A file page that is not there: past the end of the file (SIGBUS).
+    Bus,
 }
 
 /// What a system call says for a fault it meets.
 impl From<Fault> for Errno {
     fn from(f: Fault) -> Errno {
         match f {
-            Fault::Bad => Errno::EFAULT,
+            Fault::Bad | Fault::Bus => Errno::EFAULT,
             Fault::NoMem => Errno::ENOMEM,
         }
     }
@@ -133,15 +190,30 @@ impl AddressSpace {
         self.areas.iter().find(|a| a.start <= ea && ea < a.end)
     }
 
-    /// Declares [start, end) as an area (it must not overlap another). An
-    /// area that ends at `start` with the same protection and sharing just
-    /// grows (brk). Callers acting for user space check `room_for(1)` first.
+    /// Declares [start, end) as an area of anonymous memory (it must not
+    /// overlap another). An anonymous area that ends at `start` with the
+    /// same protection and sharing just grows (brk). Callers acting for
+    /// user space check `room_for(1)` first.
     pub fn add_area(&mut self, start: u32, end: u32, prot: Prot, shared: bool) {
-        match self.areas.iter_mut().find(|a| a.end == start && a.prot == prot && a.shared == shared)
-        {
+        let grows = |a: &&mut Area| {
+            a.end == start && a.prot == prot && a.shared == shared && a.file.is_none()
+        };
+        match self.areas.iter_mut().find(grows) {
             Some(a) => a.end = end,
-            None => self.areas.push(Area { start, end, prot, shared }),
+            None => self.areas.push(Area { start, end, prot, shared, file: None }),
         }
+    }
+
+    /// Declares [start, end) as a mapping of a file, as `add_area` does.
+    pub fn add_file_area(&mut self, start: u32, end: u32, prot: Prot, shared: bool, f: FileMap) {
+        self.areas.push(Area { start, end, prot, shared, file: Some(f) });
+    }
+
+    /// May [start, end) become writable? Not where a shared mapping's file
+    /// was opened read-only (mprotect says EACCES, as Linux's does).
+    pub fn may_write(&self, start: u32, end: u32) -> bool {
+        let in_range = |a: &&Area| a.start < end && a.end > start && a.shared;
+        self.areas.iter().filter(in_range).all(|a| a.file.as_ref().is_none_or(|f| f.may_write))
     }
 
     /// The areas, for /proc (sizes and where code and stack are).
@@ -173,6 +245,12 @@ impl AddressSpace {
             && self.areas.iter().all(|a| a.end <= start || a.start >= end)
     }
 
+    /// Is every page of [start, end) in an area?
+    pub fn covers(&self, start: u32, end: u32) -> bool {
+        let overlap = |a: &Area| a.end.min(end).saturating_sub(a.start.max(start)) as u64;
+        self.areas.iter().map(overlap).sum::<u64>() == end.saturating_sub(start) as u64
+    }
+
     /// Puts frame `phys` at `ea` (which must be in an area); takes one share of it.
     pub fn map(&mut self, ea: u32, phys: usize, prot: Prot) -> Result<(), Fault> {
         let slot = self.pte_slot(ea, true).ok_or(Fault::NoMem)?;
@@ -189,8 +267,8 @@ impl AddressSpace {
     /// fresh zero page in an area (then `Ok(true)`: a page fault as Linux
     /// counts them). `Err(Bad)` means the access is illegal.
     pub fn fault(&mut self, ea: u32, write: bool) -> Result<bool, Fault> {
-        let area = *self.area(ea).ok_or(Fault::Bad)?;
-        if (write && !area.prot.write) || !(area.prot.read || area.prot.write || area.prot.exec) {
+        let prot = self.area(ea).ok_or(Fault::Bad)?.prot;
+        if (write && !prot.write) || !(prot.read || prot.write || prot.exec) {
             return Err(Fault::Bad);
         }
         let page = ea & !(PAGE_SIZE as u32 - 1);
@@ -199,12 +277,8 @@ impl AddressSpace {
             Some(p) => p,
             None => {
                 filled = true;
-                let phys = frames::alloc().ok_or(Fault::NoMem)?;
-                if area.prot.exec {
-                    // The zeroes were stored through the data cache.
-                    crate::arch::sync_icache_range(to_virt(phys), PAGE_SIZE);
-                }
-                self.map(page, phys, area.prot)?;
+                let phys = self.first_frame(page)?;
+                self.map(page, phys, prot)?;
                 self.lookup(page).expect("just mapped")
             }
         };
@@ -213,6 +287,80 @@ impl AddressSpace {
         }
         Arch::reload(self.ctx, page, pte);
         Ok(filled)
+    }
+
+    /// The frame a page of an area starts with (the page is in an area and
+    /// not mapped): the file's own frame, with one more share of it, in a
+    /// shared file mapping; else a fresh zeroed one.
+    fn first_frame(&self, page: u32) -> Result<usize, Fault> {
+        let area = self.area(page).ok_or(Fault::Bad)?;
+        let phys = match &area.file {
+            Some(f) if area.shared => {
+                let phys = f.pager.frame(f.index(page))?;
+                frames::share(phys);
+                phys
+            }
+            _ => frames::alloc().ok_or(Fault::NoMem)?,
+        };
+        if area.prot.exec {
+            // Zeroes or file bytes, stored through the data cache, which
+            // instruction fetch does not snoop on these cores.
+            crate::arch::sync_icache_range(to_virt(phys), PAGE_SIZE);
+        }
+        Ok(phys)
+    }
+
+    /// Takes the pages from index `from` on of file `pager` out of this
+    /// space's mappings of it (truncate: the file no longer has them, so a
+    /// touch there is SIGBUS, as after Linux's `unmap_mapping_range`).
+    pub fn drop_file_pages(&mut self, pager: *const (), from: u32) {
+        let cut: Vec<(u32, u32)> = self
+            .areas
+            .iter()
+            .filter_map(|a| Some((a, a.file.as_ref().filter(|f| a.shared && f.is(pager))?)))
+            .filter_map(|(a, f)| {
+                // The first page at or past `from`: indices grow with addresses.
+                let skip = from.saturating_sub(f.index(a.start)) as u64 * PAGE_SIZE as u64;
+                let start = (a.start as u64 + skip).min(a.end as u64) as u32;
+                (start < a.end).then_some((start, a.end))
+            })
+            .collect();
+        for (start, end) in cut {
+            self.clear_pages(start, end);
+        }
+    }
+
+    /// Maps the pages of [start, start + len) where a shared mapping of
+    /// file `pager` lies and the file has the page: read() and write() of
+    /// that file call it before they borrow the file, as a fault inside
+    /// their copy could not borrow it again (`Pager::frame`). Linux's
+    /// `fault_in_iov_iter_readable` plays this part for the page cache.
+    pub fn prefault(&mut self, start: u32, len: u32, pager: *const ()) {
+        let end = start.saturating_add(len);
+        let mine = |a: &&Area| {
+            a.start < end
+                && a.end > start
+                && a.shared
+                && a.file.as_ref().is_some_and(|f| f.is(pager))
+        };
+        let ranges: Vec<(u32, u32, Prot)> = self
+            .areas
+            .iter()
+            .filter(mine)
+            .map(|a| (a.start.max(start & !(PAGE_SIZE as u32 - 1)), a.end.min(end), a.prot))
+            .collect();
+        for (from, to, prot) in ranges {
+            for page in (from..to).step_by(PAGE_SIZE) {
+                if self.lookup(page).is_some() {
+                    continue;
+                }
+                // Past the end of the file: the copy meets the fault, EFAULT.
+                let Ok(phys) = self.first_frame(page) else { continue };
+                if self.map(page, phys, prot).is_err() {
+                    frames::release(phys);
+                }
+            }
+        }
     }
 
     /// Removes every page and area in [start, end) (page-aligned).
@@ -228,7 +376,7 @@ impl AddressSpace {
                 continue;
             }
             if a.start < start {
-                kept.push(Area { end: start, ..a });
+                kept.push(Area { end: start, ..a.clone() });
             }
             if a.end > end {
                 kept.push(Area { start: end, ..a });
@@ -277,12 +425,12 @@ impl AddressSpace {
             let (s, e) = (a.start.max(start), a.end.min(end));
             covered += (e - s) as u64;
             if a.start < s {
-                pieces.push(Area { end: s, ..a });
+                pieces.push(Area { end: s, ..a.clone() });
+            }
+            if a.end > e {
+                pieces.push(Area { start: e, ..a.clone() });
             }
             pieces.push(Area { start: s, end: e, prot, ..a });
-            if a.end > e {
-                pieces.push(Area { start: e, ..a });
-            }
         }
         self.areas = pieces;
         let mut ea = start;
@@ -306,14 +454,18 @@ impl AddressSpace {
         }
     }
 
-    /// Gives every page of the shared areas a frame, so fork can share them all.
+    /// Gives every page of the shared anonymous areas a frame, so fork can
+    /// share them all. (A shared file mapping's untouched pages are the
+    /// file's: each process that touches one later finds the same frame.)
     fn fill_shared(&mut self) -> Result<(), Fault> {
-        let shared: Vec<Area> = self.areas.iter().filter(|a| a.shared).copied().collect();
-        for a in shared {
-            for ea in (a.start..a.end).step_by(PAGE_SIZE) {
+        let anon = |a: &&Area| a.shared && a.file.is_none();
+        let shared: Vec<(u32, u32, Prot)> =
+            self.areas.iter().filter(anon).map(|a| (a.start, a.end, a.prot)).collect();
+        for (start, end, prot) in shared {
+            for ea in (start..end).step_by(PAGE_SIZE) {
                 if self.lookup(ea).is_none() {
                     let phys = frames::alloc().ok_or(Fault::NoMem)?;
-                    self.map(ea, phys, a.prot)?;
+                    self.map(ea, phys, prot)?;
                 }
             }
         }
@@ -372,8 +524,9 @@ impl AddressSpace {
                 Some(p) => p,
                 None => {
                     let prot = self.area(ea).ok_or(Fault::Bad)?.prot;
-                    let f = frames::alloc().ok_or(Fault::NoMem)?;
-                    self.map(ea & !(PAGE_SIZE as u32 - 1), f, prot)?;
+                    let page = ea & !(PAGE_SIZE as u32 - 1);
+                    let f = self.first_frame(page)?;
+                    self.map(page, f, prot)?;
                     f + (ea as usize & (PAGE_SIZE - 1))
                 }
             };

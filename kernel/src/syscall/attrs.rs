@@ -92,7 +92,7 @@ fn truncate(node: &Node, len: i64) -> SysResult {
         return Err(Errno::EINVAL);
     }
     match &node.kind {
-        Kind::File(d) => d.borrow_mut().truncate(len as u64)?,
+        Kind::File(_) => node.truncate(len as u64)?,
         Kind::Dir(_) => return Err(Errno::EISDIR),
         _ => return Err(Errno::EINVAL),
     }

@@ -206,9 +206,9 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
             dev.opened(flags)?;
             dev
         }
-        Kind::File(data) => {
+        Kind::File(_) => {
             if flags & O_TRUNC != 0 && accmode != O_RDONLY {
-                data.borrow_mut().truncate(0)?;
+                node.truncate(0)?;
                 node.touch(true);
             }
             Arc::new(OpenFile::new(node.clone(), flags))

@@ -1,15 +1,13 @@
-//! Memory system calls: brk, mmap (anonymous memory, private or shared, and
-//! private copies of files), munmap, mprotect, madvise.
+//! Memory system calls: brk, mmap (anonymous memory, private or shared;
+//! files, shared or as private copies), munmap, mprotect, msync, madvise.
 
 use sigil_core::abi::Errno;
 
 use super::SysResult;
-use alloc::sync::Arc;
 
-use crate::fs::flags::{O_ACCMODE, O_WRONLY};
-use crate::fs::tmpfs::Kind;
-use crate::fs::File;
-use crate::mm::space::{AddressSpace, Prot};
+use crate::fs::flags::{O_ACCMODE, O_RDONLY, O_WRONLY};
+use crate::fs::tmpfs::{Kind, Node};
+use crate::mm::space::{AddressSpace, FileMap, Prot};
 use crate::mm::{PAGE_SIZE, TASK_SIZE};
 use crate::proc;
 use crate::proc::exec::MMAP_TOP;
@@ -50,14 +48,14 @@ const MAP_ANONYMOUS: u32 = 0x20;
 
 /// mmap2(addr, len, prot, flags, fd, pgoff): anonymous memory, private or
 /// shared (MAP_SHARED stays shared with the children forked later), or a
-/// private mapping of a file (`MappedFile`).
+/// mapping of a file, shared or private (`MappedFile`).
 pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, pgoff: u32) -> SysResult {
     if len == 0 || flags & (MAP_SHARED | MAP_PRIVATE) == 0 {
         return Err(Errno::EINVAL);
     }
     // Linux ignores fd for anonymous mappings (portable callers pass -1).
     let file = match flags & MAP_ANONYMOUS {
-        0 => Some(MappedFile::open(fd, flags)?),
+        0 => Some(MappedFile::open(fd, flags, prot)?),
         _ => None,
     };
     let len = page_ceil(len).ok_or(Errno::ENOMEM)?;
@@ -87,51 +85,76 @@ pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, pgoff: u32) -> 
     } else {
         space.find_free(len, MMAP_TOP).ok_or(Errno::ENOMEM)?
     };
-    space.add_area(start, start + len, Prot::from_linux(prot), flags & MAP_SHARED != 0);
-    if let Some(file) = file {
+    let (end, prot, shared) = (start + len, Prot::from_linux(prot), flags & MAP_SHARED != 0);
+    let Some(file) = file else {
+        space.add_area(start, end, prot, shared);
+        return Ok(start);
+    };
+    let map = FileMap::new(file.node.clone(), start, pgoff, file.writable);
+    space.add_file_area(start, end, prot, shared, map);
+    if !shared {
         if let Err(e) = file.copy_into(space, start, len, pgoff as u64 * PAGE as u64) {
-            let _ = space.unmap(start, start + len);
+            let _ = space.unmap(start, end);
             return Err(e);
         }
     }
     Ok(start)
 }
 
-/// A regular file mapped MAP_PRIVATE. Linux maps the file's page cache and
-/// copies a page at its first write; Sigil has no page cache, so mmap copies
-/// the file's bytes into the mapping's own frames at once. What a program
-/// sees is the same - the file's contents, and its writes private - except
-/// that a later write() to the file does not show through pages the program
-/// has not written (POSIX leaves that unspecified for MAP_PRIVATE), and that
-/// whole pages past the end of the file read as zeros where Linux sends
-/// SIGBUS. The frames are allocated up front, the file's size at most.
-struct MappedFile(Arc<File>);
+/// A regular file to map.
+///
+/// MAP_SHARED, as on Linux: the mapping's pages are the file's own frames
+/// (`mm::space::Pager`, tmpfs's inode), put in at the first touch of each,
+/// so a store through the mapping is in the file for read() and for every
+/// other process mapping it, and a write() shows through the mapping.
+/// Whole pages past the end of the file give SIGBUS; the last page's tail
+/// past the end reads zero.
+///
+/// MAP_PRIVATE: Linux maps the file's page cache and copies a page at its
+/// first write; Sigil has no page cache, so mmap copies the file's bytes
+/// into the mapping's own frames at once. What a program sees is the same,
+/// the file's contents and its writes private, except that a later
+/// write() to the file does not show through pages the program has not
+/// written (POSIX leaves that unspecified for MAP_PRIVATE), and that whole
+/// pages past the end of the file read as zeros where Linux sends SIGBUS.
+/// The frames are allocated up front, the file's size at most.
+struct MappedFile {
+    node: Node,
+    /// Open for writing: a shared mapping may be (or become) writable.
+    writable: bool,
+}
 
 impl MappedFile {
     /// The errors in Linux's order (`ksys_mmap_pgoff`, `do_mmap`): a bad
     /// descriptor, then a descriptor not open for reading, then a file that
-    /// cannot be mapped (a directory, pipe, device: ENODEV). MAP_SHARED of a
-    /// file is ENODEV too: with copies, one process's stores could not reach
-    /// the file or another's mapping, which is what MAP_SHARED promises.
-    fn open(fd: i32, flags: u32) -> Result<MappedFile, Errno> {
+    /// cannot be mapped (a directory, pipe, device: ENODEV), then a shared
+    /// writable mapping of a file not open for writing (EACCES). A shared
+    /// mapping's file is made of frames now (an archive file's bytes copied:
+    /// ENOSPC, as a write would be, if the file system is full).
+    fn open(fd: i32, flags: u32, prot: u32) -> Result<MappedFile, Errno> {
         let f = proc::share::files().get(fd as u32).map_err(|_| Errno::EBADF)?;
-        if f.status_flags() & O_ACCMODE == O_WRONLY {
+        let mode = f.status_flags() & O_ACCMODE;
+        if mode == O_WRONLY {
             return Err(Errno::EACCES);
         }
-        let regular = f.inode().is_some_and(|n| matches!(n.kind, Kind::File(_)));
-        if !regular || flags & MAP_SHARED != 0 {
-            return Err(Errno::ENODEV);
+        let node = f.inode().filter(|n| matches!(n.kind, Kind::File(_))).ok_or(Errno::ENODEV)?;
+        let writable = mode != O_RDONLY;
+        if flags & MAP_SHARED != 0 {
+            if Prot::from_linux(prot).write && !writable {
+                return Err(Errno::EACCES);
+            }
+            if let Kind::File(data) = &node.kind {
+                data.borrow_mut().make_frames()?;
+            }
         }
-        Ok(MappedFile(f.clone()))
+        Ok(MappedFile { node: node.clone(), writable })
     }
 
     /// Copies the file's bytes from `off` into [start, start + len) of
     /// `space`, writing the frames directly: the protection the program
     /// asked for (PROT_READ alone, say) binds the program, not this copy.
     fn copy_into(&self, space: &mut AddressSpace, start: u32, len: u32, off: u64) -> SysResult {
-        let Some(Kind::File(data)) = self.0.inode().map(|n| &n.kind) else {
-            return Err(Errno::ENODEV);
-        };
+        let Kind::File(data) = &self.node.kind else { return Err(Errno::ENODEV) };
         let mut at = start;
         data.borrow().chunks(off, len, |bytes| {
             space.write_bytes(at, bytes)?;
@@ -170,8 +193,33 @@ pub fn mprotect(addr: u32, len: u32, prot: u32) -> SysResult {
     if end > TASK_SIZE {
         return Err(Errno::ENOMEM);
     }
-    proc::group().space().protect(addr, end, Prot::from_linux(prot)).map_err(|_| Errno::ENOMEM)?;
+    let (space, prot) = (proc::group().space(), Prot::from_linux(prot));
+    if prot.write && !space.may_write(addr, end) {
+        return Err(Errno::EACCES);
+    }
+    space.protect(addr, end, prot).map_err(|_| Errno::ENOMEM)?;
     Ok(0)
+}
+
+const MS_ASYNC: u32 = 1;
+const MS_INVALIDATE: u32 = 2;
+const MS_SYNC: u32 = 4;
+
+/// msync(addr, len, flags): a shared mapping's pages are the file's frames
+/// and tmpfs has no disk behind them, so there is nothing to write back -
+/// only Linux's checks: unknown flags, MS_ASYNC with MS_SYNC, or a
+/// misaligned address are EINVAL; a range that wraps, or that is not all
+/// mapped, is ENOMEM.
+pub fn msync(addr: u32, len: u32, flags: u32) -> SysResult {
+    let both = MS_ASYNC | MS_SYNC;
+    if flags & !(both | MS_INVALIDATE) != 0 || !addr.is_multiple_of(PAGE) || flags & both == both {
+        return Err(Errno::EINVAL);
+    }
+    let end = page_ceil(len).and_then(|l| addr.checked_add(l)).ok_or(Errno::ENOMEM)?;
+    match proc::group().space().covers(addr, end) {
+        true => Ok(0),
+        false => Err(Errno::ENOMEM),
+    }
 }
 
 /// madvise(addr, len, advice): advice is a hint, and Sigil takes none of it

@@ -132,6 +132,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Mmap2 => mem::mmap(a!(0), a!(1), a!(2), a!(3), a!(4) as i32, a!(5)),
         Munmap => mem::munmap(a!(0), a!(1)),
         Mprotect => mem::mprotect(a!(0), a!(1), a!(2)),
+        Msync => mem::msync(a!(0), a!(1), a!(2)),
         Madvise => mem::madvise(a!(0), a!(1), a!(2)),
         Read => fs::read(a!(0), a!(1), a!(2)),
         Write => fs::write(a!(0), a!(1), a!(2)),

@@ -141,11 +141,17 @@ fn maps(g: &Group) -> String {
     let Some(space) = g.space.as_ref().filter(|_| !g.zombie).map(|s| s.get()) else {
         return String::new();
     };
-    let mut areas: Vec<_> = space.areas().to_vec();
+    let mut areas: Vec<_> = space.areas().iter().collect();
     areas.sort_by_key(|a| a.start);
     let mut out = String::new();
     for a in areas {
-        let name = if a.end == crate::proc::exec::STACK_TOP {
+        let ((dev, ino, path), offset) = match &a.file {
+            Some(f) => (f.pager.identity(), f.index(a.start) as u64 * PAGE_SIZE as u64),
+            None => (((0, 0), 0, String::new()), 0),
+        };
+        let name = if a.file.is_some() {
+            Some(path.as_str())
+        } else if a.end == crate::proc::exec::STACK_TOP {
             Some("[stack]")
         } else if a.start == space.brk_start && space.brk > space.brk_start {
             Some("[heap]")
@@ -159,6 +165,9 @@ fn maps(g: &Group) -> String {
             write: a.prot.write,
             exec: a.prot.exec,
             shared: a.shared,
+            offset,
+            dev,
+            ino,
             name,
         });
     }

@@ -157,27 +157,12 @@ fn fd_target(f: &File) -> String {
     }
 }
 
-/// The path of tmpfs inode `node`: a directory knows its parent; a file
-/// is searched for from the root (a work list, no recursion), None once
-/// unlinked.
+/// The path of tmpfs inode `node`; None once unlinked.
 fn node_path(node: &tmpfs::Node) -> Option<String> {
     if node.is_dir() {
         return tmpfs::path_of(node).ok();
     }
-    let mut todo = alloc::vec![(tmpfs::root(), String::new())];
-    while let Some((dir, path)) = todo.pop() {
-        let d = dir.dir().ok()?.borrow();
-        for e in &d.entries {
-            let p = format!("{path}/{}", &*e.name);
-            if alloc::rc::Rc::ptr_eq(&e.node, node) {
-                return Some(p);
-            }
-            if e.node.is_dir() {
-                todo.push((e.node.clone(), p));
-            }
-        }
-    }
-    None
+    tmpfs::file_path(node)
 }
 
 /// openat of entry `e`, checked against its mode as a tmpfs inode's is:
