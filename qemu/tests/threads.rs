@@ -48,6 +48,25 @@ fn sixteen_threads_on_a_mutex_and_a_condvar() {
     );
 }
 
+/// Process-shared (pshared = 1) semaphores, mutex and condition variable
+/// in MAP_SHARED memory across fork: glibc's futexes without
+/// FUTEX_PRIVATE_FLAG, keyed by the shared page, so a wait in one process
+/// is woken from the other, in anonymous memory and in a file each process
+/// maps at its own address.
+#[test]
+fn pshared_sync_across_fork() {
+    let out = compare("futex_pshared", &[]);
+    has_lines(
+        &out,
+        &[
+            "semaphore ping-pong: 200 rounds",
+            "mutex: count 4000 of 4000",
+            "condvar: child exited 0",
+            "file semaphore: 200 posts taken, child at another address 1",
+        ],
+    );
+}
+
 /// glibc's absolute CLOCK_REALTIME timeouts (sem_timedwait, the default
 /// condvar) time out on time, now that the wall clock starts at the RTC's
 /// date rather than at boot.

@@ -171,12 +171,14 @@ impl WakeOp {
     }
 }
 
-/// What a waiter is queued under: a futex word is named by its address
-/// space (the kernel passes the space's MMU context number, the same for
-/// every thread and vfork or CLONE_VM process running in it) and its user
-/// address, private or not. Linux keys a shared futex by its page instead;
-/// Sigil does not, so a non-private futex in MAP_SHARED memory does not
-/// reach a forked process.
+/// What a waiter is queued under. A private futex word (and a shared one
+/// in private memory, as Linux's `get_futex_key` has it) is named by its
+/// address space (the kernel passes the space's MMU context number, the
+/// same for every thread and vfork or CLONE_VM process running in it) and
+/// its user address. A shared futex (no FUTEX_PRIVATE_FLAG) in MAP_SHARED
+/// memory is named by the physical address of the word (`shared`): the
+/// same in every process mapping the page, at whatever user address, as
+/// Linux's key by inode and page offset is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct FutexKey {
     pub space: u32,
@@ -193,6 +195,16 @@ impl FutexKey {
         Ok(FutexKey { space, addr })
     }
 
+    /// The key of the shared futex word at physical address `phys`.
+    pub fn shared(phys: u32) -> Result<FutexKey, Errno> {
+        FutexKey::new(SHARED_SPACE, phys)
+    }
+
+    /// Is this a shared futex's key (by physical address)?
+    pub fn is_shared(&self) -> bool {
+        self.space == SHARED_SPACE
+    }
+
     /// Which of `FUTEX_BUCKETS` wait lists holds this key's waiters
     /// (Linux's `futex_hash`, with Fibonacci hashing in place of jhash2):
     /// the word index and the space folded into one number, times 2^32/phi,
@@ -204,6 +216,10 @@ impl FutexKey {
         (x.wrapping_mul(0x9e37_79b9) >> (32 - FUTEX_BUCKET_BITS)) as usize
     }
 }
+
+/// The `space` of a shared futex's key: MMU context numbers have 20 bits,
+/// so a key by physical address never equals a private one.
+const SHARED_SPACE: u32 = u32::MAX;
 
 /// log2 of the number of futex wait lists. 64 lists for at most a few
 /// hundred threads: a list rarely holds more than one key.
@@ -289,6 +305,10 @@ mod tests {
             Some((FUTEX_WAITERS | FUTEX_OWNER_DIED, true))
         );
         assert_eq!(owner_died(43, 42), None);
+        assert_eq!(FutexKey::shared(0x1002), Err(Errno::EINVAL));
+        assert_ne!(FutexKey::shared(0x1000), FutexKey::new(0xfffff, 0x1000));
+        assert!(FutexKey::shared(0x1000).unwrap().is_shared());
+        assert!(!FutexKey::new(0xfffff, 0x1000).unwrap().is_shared());
         assert_eq!(owner_died(FUTEX_OWNER_DIED | 42, 42), Some((FUTEX_OWNER_DIED, false)));
     }
 

@@ -506,6 +506,19 @@ impl AddressSpace {
         Ok(child)
     }
 
+    /// The physical address behind `ea` if it lies in a shared area
+    /// (MAP_SHARED, anonymous or a file's), its page faulted in first: a
+    /// shared futex's key. None in private memory.
+    pub fn shared_phys(&mut self, ea: u32) -> Result<Option<usize>, Fault> {
+        if !self.area(ea).is_some_and(|a| a.shared) {
+            return Ok(None);
+        }
+        if self.lookup(ea).is_none() {
+            self.fault(ea, false)?;
+        }
+        Ok(self.phys(ea))
+    }
+
     /// Physical address behind user address `ea`, if mapped (for the loader).
     pub fn phys(&mut self, ea: u32) -> Option<usize> {
         self.lookup(ea).map(|p| Arch::pte_phys(p) + (ea as usize & (PAGE_SIZE - 1)))

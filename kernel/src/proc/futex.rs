@@ -1,6 +1,8 @@
 //! Futex wait queues: the kernel half of `futex(2)` (the decoding is
 //! `sigil_core::futex`), and the two things thread exit does with futexes
-//! (the robust-list walk and the `clear_child_tid` wake).
+//! (the robust-list walk and the `clear_child_tid` wake). Keys: a private
+//! futex by (MMU context, address), a shared one on a MAP_SHARED page by
+//! the physical address (`key`).
 //!
 //! A waiter is queued under its `FutexKey` and records the key in its
 //! `Thread::futex`; a waker takes it off the queue, clears that field and
@@ -48,13 +50,27 @@ pub fn release_empty_queues() {
     }
 }
 
-/// The key of `addr` in the caller's address space, named by its MMU
-/// context number: unique among live spaces, and the same for every thread
-/// and CLONE_VM process running in it (Linux keys a private futex by its
-/// `mm`). A number is reused only after its space is gone, and with it
-/// every thread that could wait in it.
-fn key(addr: u32) -> Result<FutexKey, Errno> {
-    FutexKey::new(group().space().ctx, addr)
+/// The key of `addr` for the caller. A private futex (`private`:
+/// FUTEX_PRIVATE_FLAG, what glibc uses for process-private locks) is
+/// named by the caller's MMU context number and the address, at once:
+/// unique among live spaces, and the same for every thread and CLONE_VM
+/// process running in it (Linux keys a private futex by its `mm`); a
+/// number is reused only after its space is gone, and with it every
+/// thread that could wait in it. A shared one on a MAP_SHARED page is
+/// named by the word's physical address, the page faulted in first (a
+/// pshared mutex or semaphore between processes); elsewhere as a private
+/// one. (A waiter whose page is unmapped meanwhile keeps its key; a frame
+/// reused for another futex can then only wake it spuriously, which
+/// every futex caller must allow for.)
+#[inline(always)]
+fn key(addr: u32, private: bool) -> Result<FutexKey, Errno> {
+    let space = group().space();
+    if !private {
+        if let Some(phys) = space.shared_phys(addr)? {
+            return FutexKey::shared(phys as u32);
+        }
+    }
+    FutexKey::new(space.ctx, addr)
 }
 
 fn chan(tid: u32) -> usize {
@@ -69,8 +85,14 @@ fn chan(tid: u32) -> usize {
 /// callers (futex and restart_syscall): as a call of its own it made the
 /// futex ping-pong 88 instructions per round trip dearer.
 #[inline(always)]
-pub fn wait(addr: u32, val: u32, bitset: u32, deadline: Option<u64>) -> Result<u32, Errno> {
-    let k = key(addr)?;
+pub fn wait(
+    addr: u32,
+    val: u32,
+    bitset: u32,
+    deadline: Option<u64>,
+    private: bool,
+) -> Result<u32, Errno> {
+    let k = key(addr, private)?;
     let word: u32 = get_user(addr)?;
     if word != val {
         return Err(Errno::EAGAIN);
@@ -90,7 +112,8 @@ pub fn wait(addr: u32, val: u32, bitset: u32, deadline: Option<u64>) -> Result<u
         }
         if super::sleep(chan(tid)).is_err() && current().futex.is_some() {
             let Some(deadline) = deadline else { break Err(Errno::ERESTARTSYS) };
-            current().restart = Some(RestartBlock::Futex { addr, val, bitset, deadline });
+            current().restart =
+                Some(RestartBlock::Futex { addr, val, bitset, deadline, private: !k.is_shared() });
             break Err(Errno::ERESTART_RESTARTBLOCK);
         }
     };
@@ -127,14 +150,16 @@ fn wake_key(k: FutexKey, n: u32, bitset: u32) -> u32 {
     woken
 }
 
-/// FUTEX_WAKE(_BITSET) in the current process.
-pub fn wake_bitset(addr: u32, n: u32, bitset: u32) -> Result<u32, Errno> {
-    Ok(wake_key(key(addr)?, n, bitset))
+/// FUTEX_WAKE(_BITSET).
+pub fn wake_bitset(addr: u32, n: u32, bitset: u32, private: bool) -> Result<u32, Errno> {
+    Ok(wake_key(key(addr, private)?, n, bitset))
 }
 
-/// Wakes up to `n` waiters on `addr` in the caller's memory (thread exit).
+/// Wakes up to `n` waiters on `addr` in the caller's memory (thread exit),
+/// as a shared futex, as Linux's `clear_child_tid` and robust-list wakes
+/// are: a pshared robust mutex's waiter may be in another process.
 pub fn wake(addr: u32, n: u32) {
-    if let Ok(k) = key(addr) {
+    if let Ok(k) = key(addr, false) {
         wake_key(k, n, rules::FUTEX_BITSET_MATCH_ANY);
     }
 }
@@ -147,8 +172,9 @@ pub fn requeue(
     n: u32,
     move_max: u32,
     cmp: Option<u32>,
+    private: bool,
 ) -> Result<u32, Errno> {
-    let (k1, k2) = (key(addr)?, key(addr2)?);
+    let (k1, k2) = (key(addr, private)?, key(addr2, private)?);
     if let Some(expected) = cmp {
         let word: u32 = get_user(addr)?;
         if word != expected {
@@ -185,8 +211,15 @@ pub fn requeue(
 /// FUTEX_WAKE_OP: `*addr2 = op(*addr2)`, wake `n` on `addr`, and `n2` on
 /// `addr2` if the old value passes the comparison. The read-modify-write is
 /// atomic: one CPU, and the kernel is not preempted between the two accesses.
-pub fn wake_op(addr: u32, addr2: u32, n: u32, n2: u32, op: WakeOp) -> Result<u32, Errno> {
-    let (k1, k2) = (key(addr)?, key(addr2)?);
+pub fn wake_op(
+    addr: u32,
+    addr2: u32,
+    n: u32,
+    n2: u32,
+    op: WakeOp,
+    private: bool,
+) -> Result<u32, Errno> {
+    let (k1, k2) = (key(addr, private)?, key(addr2, private)?);
     let old: u32 = get_user(addr2)?;
     put_user(addr2, op.apply(old))?;
     let mut woken = wake_key(k1, n, rules::FUTEX_BITSET_MATCH_ANY);

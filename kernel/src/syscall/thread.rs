@@ -2,7 +2,7 @@
 //! robust list, and futex / futex_time64.
 
 use sigil_core::abi::{Errno, SIGCHLD};
-use sigil_core::futex::{FutexOp, ROBUST_LIST_HEAD_SIZE};
+use sigil_core::futex::{FutexOp, FUTEX_PRIVATE_FLAG, ROBUST_LIST_HEAD_SIZE};
 use sigil_core::time::Layout;
 
 use super::SysResult;
@@ -58,6 +58,7 @@ pub fn get_robust_list(tid: u32, head: u32, len: u32) -> SysResult {
 /// futex(uaddr, op, val, timeout, uaddr2, val3), and futex_time64 (`time64`).
 pub fn futex(a: [u32; 6], time64: bool) -> SysResult {
     let [uaddr, op, val, timeout, uaddr2, val3] = a;
+    let private = op & FUTEX_PRIVATE_FLAG != 0;
     match FutexOp::decode(op, val, timeout, val3)? {
         FutexOp::Wait { val, bitset, absolute, realtime } => {
             // Deadlines are kept on the monotonic clock: an absolute
@@ -74,12 +75,12 @@ pub fn futex(a: [u32; 6], time64: bool) -> SysResult {
                     (false, _) => crate::time::timer::now_ns().saturating_add(ns),
                 })
             };
-            proc::futex::wait(uaddr, val, bitset, deadline)
+            proc::futex::wait(uaddr, val, bitset, deadline, private)
         }
-        FutexOp::Wake { n, bitset } => proc::futex::wake_bitset(uaddr, n, bitset),
+        FutexOp::Wake { n, bitset } => proc::futex::wake_bitset(uaddr, n, bitset, private),
         FutexOp::Requeue { n, move_max, cmp } => {
-            proc::futex::requeue(uaddr, uaddr2, n, move_max, cmp)
+            proc::futex::requeue(uaddr, uaddr2, n, move_max, cmp, private)
         }
-        FutexOp::WakeOp { n, n2, op } => proc::futex::wake_op(uaddr, uaddr2, n, n2, op),
+        FutexOp::WakeOp { n, n2, op } => proc::futex::wake_op(uaddr, uaddr2, n, n2, op, private),
     }
 }

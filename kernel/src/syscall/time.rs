@@ -154,8 +154,8 @@ pub fn restart_syscall() -> SysResult {
         Some(RestartBlock::Sleep { deadline, rem, layout }) => {
             sleep_relative(deadline, rem, layout)
         }
-        Some(RestartBlock::Futex { addr, val, bitset, deadline }) => {
-            crate::proc::futex::wait(addr, val, bitset, Some(deadline))
+        Some(RestartBlock::Futex { addr, val, bitset, deadline, private }) => {
+            crate::proc::futex::wait(addr, val, bitset, Some(deadline), private)
         }
         Some(RestartBlock::Poll { fds, n, deadline }) => super::poll::poll_until(fds, n, deadline),
         None => Err(Errno::EINTR),

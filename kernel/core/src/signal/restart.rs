@@ -21,8 +21,9 @@ pub enum RestartBlock {
     /// `hrtimer_nanosleep_restart`): the time left goes to `rem` (if not
     /// NULL) in `layout` when it is interrupted again.
     Sleep { deadline: u64, rem: u32, layout: Layout },
-    /// A timed FUTEX_WAIT(_BITSET) (Linux `futex_wait_restart`).
-    Futex { addr: u32, val: u32, bitset: u32, deadline: u64 },
+    /// A timed FUTEX_WAIT(_BITSET) (Linux `futex_wait_restart`);
+    /// `private`: FUTEX_PRIVATE_FLAG was set.
+    Futex { addr: u32, val: u32, bitset: u32, deadline: u64, private: bool },
     /// poll(fds, n, timeout) (Linux `do_restart_poll`); `None` waits for ever.
     Poll { fds: u32, n: u32, deadline: Option<u64> },
 }
