@@ -57,7 +57,7 @@ pub fn share_or_copy<T: Clone>(ours: &Rc<KCell<T>>, share: bool) -> Rc<KCell<T>>
 }
 
 /// `held` made private: a copy if another holder shares it.
-fn unshare<T: Clone>(held: &mut Rc<KCell<T>>) {
+pub fn unshare<T: Clone>(held: &mut Rc<KCell<T>>) {
     if Rc::strong_count(held) > 1 {
         *held = Rc::new(KCell::new(held.get().clone()));
     }

@@ -161,9 +161,7 @@ impl GroupSignals {
     /// of their own first if another process shared them (Linux's
     /// `de_thread`), so the reset is not the other's.
     pub fn exec(&mut self) {
-        if self.handlers_shared() {
-            self.actions = alloc::rc::Rc::new(KCell::new(*self.actions.get()));
-        }
+        crate::proc::share::unshare(&mut self.actions);
         for a in self.actions.get().iter_mut() {
             if a.disposition() != Disposition::Ignore {
                 *a = SigAction::default();
