@@ -1,5 +1,5 @@
 //! Futexes, the portable half: decoding `futex(uaddr, op, val, timeout,
-//! uaddr2, val3)` into one `FutexOp`, the WAKE_OP encoding, the key a waiter
+//! uaddr2, val3)` into one `FutexCall`, the WAKE_OP encoding, the key a waiter
 //! is queued under, and the robust-list rule for a dying owner.
 //!
 //! The kernel half (`kernel/src/proc/futex.rs`) owns the wait queues and
@@ -57,10 +57,28 @@ pub enum FutexOp {
     WakeOp { n: u32, n2: u32, op: WakeOp },
 }
 
-impl FutexOp {
+/// One futex call decoded: the command, and where its word may live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FutexCall {
+    pub op: FutexOp,
+    /// FUTEX_PRIVATE_FLAG: the word is private to the caller's address
+    /// space, so the key is (address space, address). Without it the word
+    /// may be in shared memory, keyed by what it is in memory.
+    pub private: bool,
+}
+
+impl FutexCall {
     /// Decodes `op` with its arguments. `val2` is the timeout argument read
     /// as a number (REQUEUE and WAKE_OP pass a count there).
-    pub fn decode(op: u32, val: u32, val2: u32, val3: u32) -> Result<FutexOp, Errno> {
+    pub fn decode(op: u32, val: u32, val2: u32, val3: u32) -> Result<FutexCall, Errno> {
+        let private = op & FUTEX_PRIVATE_FLAG != 0;
+        Ok(FutexCall { op: FutexOp::decode(op, val, val2, val3)?, private })
+    }
+}
+
+impl FutexOp {
+    /// The command part of [`FutexCall::decode`].
+    fn decode(op: u32, val: u32, val2: u32, val3: u32) -> Result<FutexOp, Errno> {
         let cmd = op & FUTEX_CMD_MASK;
         let realtime = op & FUTEX_CLOCK_REALTIME != 0;
         if realtime
@@ -242,6 +260,9 @@ mod tests {
 
     #[test]
     fn decode_commands_and_flags() {
+        let c = FutexCall::decode(FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, 0, 0).unwrap();
+        assert_eq!(c, FutexCall { op: FutexOp::Wake { n: 1, bitset: !0 }, private: true });
+        assert!(!FutexCall::decode(FUTEX_WAKE, 1, 0, 0).unwrap().private);
         let w = FutexOp::decode(FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 5, 0, 0).unwrap();
         assert_eq!(w, FutexOp::Wait { val: 5, bitset: !0, absolute: false, realtime: false });
         let w = FutexOp::decode(FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, 1, 0, 6).unwrap();

@@ -2,7 +2,7 @@
 //! robust list, and futex / futex_time64.
 
 use sigil_core::abi::{Errno, SIGCHLD};
-use sigil_core::futex::{FutexOp, FUTEX_PRIVATE_FLAG, ROBUST_LIST_HEAD_SIZE};
+use sigil_core::futex::{FutexCall, FutexOp, ROBUST_LIST_HEAD_SIZE};
 use sigil_core::time::Layout;
 
 use super::SysResult;
@@ -58,8 +58,8 @@ pub fn get_robust_list(tid: u32, head: u32, len: u32) -> SysResult {
 /// futex(uaddr, op, val, timeout, uaddr2, val3), and futex_time64 (`time64`).
 pub fn futex(a: [u32; 6], time64: bool) -> SysResult {
     let [uaddr, op, val, timeout, uaddr2, val3] = a;
-    let private = op & FUTEX_PRIVATE_FLAG != 0;
-    match FutexOp::decode(op, val, timeout, val3)? {
+    let FutexCall { op, private } = FutexCall::decode(op, val, timeout, val3)?;
+    match op {
         FutexOp::Wait { val, bitset, absolute, realtime } => {
             // Deadlines are kept on the monotonic clock: an absolute
             // CLOCK_REALTIME one (glibc's pthread_cond_timedwait,
