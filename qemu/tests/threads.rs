@@ -291,10 +291,11 @@ fn interrupted_waits_restart_per_thread() {
 /// clone's sharing flags (user/c/clone_share.c): the descriptor table, the
 /// working directory and umask, and the handlers are each shared or copied
 /// on their own, by threads and processes alike; exec in a sharer takes
-/// copies first; unshare(2) as Linux's `ksys_unshare`. qemu-ppc 7.2 is not
-/// the reference here: it refuses (EINVAL) CLONE_VM without every thread
-/// flag, and CLONE_FILES or CLONE_FS without CLONE_VM, so these are Linux's
-/// documented answers, checked on Sigil alone.
+/// copies first; unshare(2) as Linux's `ksys_unshare`; a CLONE_VFORK thread
+/// holds its caller until it exits. qemu-ppc 7.2 is not the reference here:
+/// it refuses (EINVAL) CLONE_VM without every thread flag, and CLONE_FILES
+/// or CLONE_FS without CLONE_VM, so these are Linux's documented answers,
+/// checked on Sigil alone.
 #[test]
 fn clone_sharing_flags() {
     let expected = "\
@@ -316,6 +317,7 @@ unshare(CLONE_SETTLS): Invalid argument
 unshare(CLONE_SIGHAND) with the handlers shared: Invalid argument
 unshare(CLONE_VM) with the memory shared: Invalid argument
 unshare(CLONE_FILES) with the memory shared: Success
+CLONE_THREAD | CLONE_VFORK: ok, the caller resumed after the thread's exit: yes
 ";
     let got = sigil("clone_share", &[], &[]);
     assert_eq!(got.console, expected, "clone_share differs from Linux's behaviour");

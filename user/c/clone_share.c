@@ -12,7 +12,8 @@
  *   (CLONE_VFORK here) gets copies first: its close-on-exec pass and its
  *   handler reset leave the parent's alone;
  * - unshare(2): CLONE_FILES and CLONE_FS give the caller copies; the
- *   thread group, memory and handlers cannot be unshared while shared.
+ *   thread group, memory and handlers cannot be unshared while shared;
+ * - a thread made with CLONE_VFORK: the caller sleeps until it exits.
  * Children use the caller's TLS (no CLONE_SETTLS): they call only thin
  * system call wrappers, and the parent waits meanwhile.
  */
@@ -244,6 +245,26 @@ static void unshare_cases(void)
 	unshare_in("unshare(CLONE_FILES) with the memory shared", CLONE_VM, CLONE_FILES);
 }
 
+static int yield_then_finish(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 100; i++)
+		sched_yield();
+	result = 1;
+	return 0;
+}
+
+/* The thread yields a hundred times before it finishes: without the vfork
+ * wait the caller would run meanwhile and find `result` still 0. */
+static void vfork_thread_case(void)
+{
+	result = 0;
+	int r = clone(yield_then_finish, stack + sizeof stack, THREAD | CLONE_FILES | CLONE_FS | CLONE_VFORK,
+		      NULL);
+	printf("CLONE_THREAD | CLONE_VFORK: %s, the caller resumed after the thread's exit: %s\n",
+	       r > 0 ? "ok" : strerror(errno), yes(result == 1));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "exec-child") == 0)
@@ -262,5 +283,6 @@ int main(int argc, char **argv)
 	sighand_case();
 	exec_case();
 	unshare_cases();
+	vfork_thread_case();
 	return 0;
 }

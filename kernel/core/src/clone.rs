@@ -14,9 +14,12 @@
 //! the memory, a CLONE_FILES child the descriptors...). CLONE_THREAD adds
 //! the thread group: the PID, the shared pending signals, the parent.
 //!
-//! What Sigil refuses where Linux accepts: namespaces, pidfds, CLONE_PARENT,
-//! and CLONE_VFORK for a thread (the vfork wait is for a process's exec or
-//! exit); EINVAL, with the flag named by the caller.
+//! CLONE_VFORK is separate from the kind: the caller sleeps until the new
+//! task execs or exits, whether it is a process (vfork, posix_spawn) or a
+//! thread (Linux allows that too; its exit is what wakes the caller).
+//!
+//! What Sigil refuses where Linux accepts: namespaces, pidfds and
+//! CLONE_PARENT; EINVAL, with the flag named by the caller.
 
 use crate::abi::Errno;
 
@@ -60,9 +63,8 @@ pub enum CloneKind {
     /// A thread of the caller's group (in its memory, with its handlers).
     Thread,
     /// A new process. `share_vm`: it runs in the caller's address space
-    /// (CLONE_VM) instead of a copy; `vfork`: the caller sleeps until it
-    /// execs or exits.
-    Process { share_vm: bool, vfork: bool, exit_signal: u32 },
+    /// (CLONE_VM) instead of a copy.
+    Process { share_vm: bool, exit_signal: u32 },
 }
 
 /// Which of the caller's objects the new task shares rather than copies
@@ -84,11 +86,13 @@ impl Shares {
     }
 }
 
-/// A checked clone: the kind of task, and what it shares.
+/// A checked clone: the kind of task, what it shares, and whether the
+/// caller waits for its exec or exit (CLONE_VFORK).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub kind: CloneKind,
     pub shares: Shares,
+    pub vfork: bool,
 }
 
 /// Checks `flags` as Linux's `copy_process` does (the first failing rule
@@ -125,20 +129,13 @@ pub fn check(flags: u32, is_init: bool) -> Result<Plan, Errno> {
     // CLONE_SYSVSEM, CLONE_PTRACE, CLONE_UNTRACED, CLONE_DETACHED and
     // CLONE_IO have no effect in Sigil (no System V semaphores, ptrace or
     // I/O contexts): accepted, as Linux accepts them.
-    let shares = Shares::of(flags);
-    if has(CLONE_THREAD) {
+    let kind = if has(CLONE_THREAD) {
         // A thread's exit signal is ignored by Linux.
-        if has(CLONE_VFORK) {
-            return Err(Errno::EINVAL);
-        }
-        return Ok(Plan { kind: CloneKind::Thread, shares });
-    }
-    let kind = CloneKind::Process {
-        share_vm: has(CLONE_VM),
-        vfork: has(CLONE_VFORK),
-        exit_signal: flags & CSIGNAL,
+        CloneKind::Thread
+    } else {
+        CloneKind::Process { share_vm: has(CLONE_VM), exit_signal: flags & CSIGNAL }
     };
-    Ok(Plan { kind, shares })
+    Ok(Plan { kind, shares: Shares::of(flags), vfork: has(CLONE_VFORK) })
 }
 
 /// CLONE_NEWTIME: a namespace flag unshare takes (clone cannot: it is in
@@ -233,11 +230,11 @@ mod tests {
     const ALL: Shares = Shares { files: true, fs: true, sighand: true };
 
     fn process(share_vm: bool, vfork: bool, shares: Shares) -> Result<Plan, Errno> {
-        Ok(Plan { kind: CloneKind::Process { share_vm, vfork, exit_signal: 17 }, shares })
+        Ok(Plan { kind: CloneKind::Process { share_vm, exit_signal: 17 }, shares, vfork })
     }
 
     fn thread(shares: Shares) -> Result<Plan, Errno> {
-        Ok(Plan { kind: CloneKind::Thread, shares })
+        Ok(Plan { kind: CloneKind::Thread, shares, vfork: false })
     }
 
     #[test]
@@ -273,8 +270,9 @@ mod tests {
         assert_eq!(
             check(CLONE_VM, false),
             Ok(Plan {
-                kind: CloneKind::Process { share_vm: true, vfork: false, exit_signal: 0 },
-                shares: NONE
+                kind: CloneKind::Process { share_vm: true, exit_signal: 0 },
+                shares: NONE,
+                vfork: false
             })
         );
     }
@@ -298,10 +296,11 @@ mod tests {
         assert_eq!(check(t | CLONE_FILES, false), thread(Shares { files: true, ..sighand }));
     }
 
-    /// Linux accepts a vfork thread; Sigil does not.
+    /// A vfork thread, as Linux allows: the caller waits for its exit.
     #[test]
-    fn a_vfork_thread_is_refused() {
-        assert_eq!(check(PTHREAD | CLONE_VFORK, false), Err(Errno::EINVAL));
+    fn a_vfork_thread() {
+        let plan = Plan { kind: CloneKind::Thread, shares: ALL, vfork: true };
+        assert_eq!(check(PTHREAD | CLONE_VFORK, false), Ok(plan));
     }
 
     #[test]

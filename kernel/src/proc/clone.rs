@@ -12,7 +12,9 @@
 //! child's exec gives it a new space and drops its hold on the old one,
 //! which the parent keeps; its exit drops it too. Either wakes the parent
 //! (`vfork_done`), a fatal signal or fault included, since those end the
-//! child through the same exit.
+//! child through the same exit. The wait is per task, as Linux's
+//! `vfork_done` is: a thread made with CLONE_VFORK holds its caller until
+//! that thread exits, even if its process goes on.
 //!
 //! Called from the syscall layer with the caller's live `TrapFrame`: the
 //! child starts as a copy of it, with r3 = 0.
@@ -60,14 +62,14 @@ fn caller_fp() -> arch::FpState {
 
 /// fork(), vfork() and clone(): returns the child's id to the caller.
 pub fn clone(tf: &TrapFrame, a: CloneArgs) -> Result<u32, Errno> {
-    let rules::Plan { kind, shares } = rules::check(a.flags, group().pid == 1)?;
+    let rules::Plan { kind, shares, vfork } = rules::check(a.flags, group().pid == 1)?;
     let mut ctf = child_frame(tf, a.newsp);
     if a.flags & rules::CLONE_SETTLS != 0 {
         ctf.set_tls(a.tls);
     }
     let id = match kind {
-        CloneKind::Thread => new_thread(&ctf, shares)?,
-        CloneKind::Process { share_vm, vfork, .. } => new_process(&ctf, share_vm, vfork, shares)?,
+        CloneKind::Thread => new_thread(&ctf, shares, vfork)?,
+        CloneKind::Process { share_vm, .. } => new_process(&ctf, share_vm, vfork, shares)?,
     };
     // The new task has not run yet: its memory is ours (a thread, CLONE_VM)
     // or a copy taken before these stores (fork), as Linux's order has it:
@@ -83,7 +85,7 @@ pub fn clone(tf: &TrapFrame, a: CloneArgs) -> Result<u32, Errno> {
     if a.flags & rules::CLONE_CHILD_SETTID != 0 {
         write_child_tid(child.group(), a.ctid, id);
     }
-    if let CloneKind::Process { vfork: true, .. } = kind {
+    if vfork {
         vfork_wait(id);
     }
     Ok(id)
@@ -111,7 +113,7 @@ fn held(shares: Shares) -> (share::Files, share::Fs) {
 }
 
 /// A thread of the caller's group.
-fn new_thread(tf: &TrapFrame, shares: Shares) -> Result<u32, Errno> {
+fn new_thread(tf: &TrapFrame, shares: Shares, vfork: bool) -> Result<u32, Errno> {
     let t = TABLE.get();
     if t.threads.len() >= super::MAX_THREADS {
         return Err(Errno::EAGAIN);
@@ -124,7 +126,8 @@ fn new_thread(tf: &TrapFrame, shares: Shares) -> Result<u32, Errno> {
     }
     let fp = caller_fp();
     let tid = alloc_id();
-    spawn_thread(tid, me.group.clone(), held(shares), me.sig.for_new_thread(), fp, tf);
+    let sig = me.sig.for_child(true, vfork);
+    spawn_thread(tid, me.group.clone(), held(shares), sig, fp, tf);
     Ok(tid)
 }
 
@@ -141,13 +144,7 @@ fn new_process(tf: &TrapFrame, share_vm: bool, vfork: bool, shares: Shares) -> R
         _ => Rc::new(KCell::new(g.space().fork().map_err(|_| Errno::ENOMEM)?)),
     };
     let fp = caller_fp();
-    // A child running beside us in our memory must not take its signals on
-    // our alternate stack: Linux clears it for CLONE_VM without CLONE_VFORK.
-    let me = &current().sig;
-    let sig = (
-        g.sig.fork(shares.sighand),
-        if share_vm && !vfork { me.for_new_thread() } else { me.fork() },
-    );
+    let sig = (g.sig.fork(shares.sighand), current().sig.for_child(share_vm, vfork));
     create(Some(g), g.name.clone(), space, held(shares), sig, fp, tf)
 }
 
@@ -155,9 +152,9 @@ fn new_process(tf: &TrapFrame, share_vm: bool, vfork: bool, shares: Shares) -> R
 /// (`vfork_done`), signals held off as Linux does (the sleep is killable only).
 fn vfork_wait(child: u32) {
     let me = current().tid;
-    let Some(g) = super::get(child) else { return };
-    g.vfork_parent = Some(me);
-    while super::get(child).is_some_and(|g| g.vfork_parent == Some(me)) {
+    let Some(t) = super::thread(child) else { return };
+    t.vfork_parent = Some(me);
+    while super::thread(child).is_some_and(|t| t.vfork_parent == Some(me)) {
         if group().exit.is_some() {
             break;
         }
@@ -171,8 +168,8 @@ fn vfork_chan(tid: u32) -> usize {
 }
 
 /// The child of a vfork has exec'd or exited: its parent runs again.
-pub fn vfork_done(g: &mut super::Group) {
-    if let Some(tid) = g.vfork_parent.take() {
+pub fn vfork_done(t: &mut super::Thread) {
+    if let Some(tid) = t.vfork_parent.take() {
         super::wakeup(vfork_chan(tid));
     }
 }

@@ -253,7 +253,7 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     g.job.execed = true;
     g.cred = g.cred.exec();
     crate::time::timers::exec(g.pid);
-    super::clone::vfork_done(g);
+    super::clone::vfork_done(t);
     Ok(0)
 }
 

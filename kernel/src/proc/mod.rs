@@ -213,8 +213,6 @@ pub struct Group {
     /// Process group, session, exec'd since fork (`group.rs`): the thread
     /// group's, as Linux keeps them in `signal_struct`.
     pub job: JobIds,
-    /// The thread of the parent sleeping in vfork until this child execs or exits.
-    pub vfork_parent: Option<u32>,
     /// prctl(PR_SET_CHILD_SUBREAPER): the orphans of this process's
     /// descendants come here rather than to PID 1 (`wait::new_parent`).
     /// Kept across exec, not inherited by fork, as Linux's `is_child_subreaper`.
@@ -282,6 +280,9 @@ pub struct Thread {
     pub fp_unchecked: bool,
     /// set_tid_address / CLONE_CHILD_CLEARTID: zeroed and woken at exit.
     pub clear_child_tid: u32,
+    /// The thread sleeping in vfork until this one execs or exits (Linux's
+    /// per-task `vfork_done`: a CLONE_VFORK child, process or thread).
+    pub vfork_parent: Option<u32>,
     /// set_robust_list: the head of the robust mutexes this thread holds.
     pub robust_list: u32,
     /// CPU time this thread has used (CLOCK_THREAD_CPUTIME_ID), in ns.
@@ -499,6 +500,7 @@ fn spawn_thread(
         fp_live: false,
         fp_unchecked: false,
         clear_child_tid: 0,
+        vfork_parent: None,
         robust_list: 0,
         cpu_ns: 0,
         futex: None,
@@ -561,7 +563,6 @@ fn create(
         wait_status: 0,
         report: None,
         job,
-        vfork_parent: None,
         child_subreaper: false,
         cpu: CpuAccount::default(),
         cred,

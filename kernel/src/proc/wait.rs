@@ -77,6 +77,7 @@ pub fn exit(status: u32) -> ! {
     // Before it leaves the group's list, so that exec's de_thread, seeing
     // one thread left, finds the table no longer held by the others.
     t.drop_shared();
+    super::clone::vfork_done(t);
     g.threads.retain(|&x| x != t.tid);
     if t.tid == g.pid {
         g.leader_status = status;
@@ -102,7 +103,6 @@ fn process_end() {
     crate::time::timers::exit(g.pid);
     // Freed unless another process runs in it (a vfork parent, say).
     g.space = None;
-    super::clone::vfork_done(g);
     if g.pid == 1 {
         end_of_init(status);
     }

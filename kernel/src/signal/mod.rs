@@ -81,16 +81,13 @@ impl ThreadSignals {
         }
     }
 
-    /// fork: the same mask and alt stack; nothing pending.
-    pub fn fork(&self) -> ThreadSignals {
-        ThreadSignals { blocked: self.blocked, altstack: self.altstack, ..ThreadSignals::new() }
-    }
-
-    /// A new thread, or a process in the creator's memory that it does not
-    /// wait for: the creator's mask, no alt stack (Linux clears it for
-    /// CLONE_VM without CLONE_VFORK), nothing pending.
-    pub fn for_new_thread(&self) -> ThreadSignals {
-        ThreadSignals { blocked: self.blocked, ..ThreadSignals::new() }
+    /// A new task's (fork, vfork, clone): the creator's mask, nothing
+    /// pending, and its alternate stack unless the task runs beside the
+    /// creator in the same memory (CLONE_VM without CLONE_VFORK, as Linux's
+    /// copy_process clears it): two tasks must not take signals on one stack.
+    pub fn for_child(&self, share_vm: bool, vfork: bool) -> ThreadSignals {
+        let altstack = if share_vm && !vfork { AltStack::default() } else { self.altstack };
+        ThreadSignals { blocked: self.blocked, altstack, ..ThreadSignals::new() }
     }
 
     /// A wait with a temporary mask (rt_sigsuspend, ppoll, pselect6): the
