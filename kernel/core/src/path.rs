@@ -4,7 +4,9 @@
 //! - `split` (and `check`) checks a path's length limits as Linux does (PATH_MAX, NAME_MAX)
 //!   and yields its components, "." and empty ones dropped;
 //! - `may_access` is Linux's `generic_permission` for one set of credentials;
-//! - `sticky_forbids` is Linux's `check_sticky` (who may delete in /tmp).
+//! - `sticky_forbids` is Linux's `check_sticky` (who may delete in /tmp);
+//! - `follow_forbidden` is Linux's `may_follow_link` with
+//!   fs.protected_symlinks = 1 (who may follow a link in /tmp).
 
 use crate::abi::Errno;
 use crate::cred::Cred;
@@ -79,6 +81,19 @@ pub fn sticky_forbids(dir_mode: u32, dir_uid: u32, victim_uid: u32, cred: &Cred)
     dir_mode & S_ISVTX != 0 && me != 0 && me != victim_uid && me != dir_uid
 }
 
+/// Linux `may_follow_link` with fs.protected_symlinks = 1, the setting a
+/// Debian system boots with (systemd's 50-default.conf): a symbolic link in
+/// a sticky, world-writable directory (mode `dir_mode`, owner `dir_uid`) is
+/// followed only by its owner (`link_uid`), or if the directory's owner owns
+/// it too; anyone else, root included, gets EACCES. This closes the /tmp
+/// race where a user plants a link for a privileged program to follow.
+pub fn follow_forbidden(dir_mode: u32, dir_uid: u32, link_uid: u32, cred: &Cred) -> bool {
+    const WORLD_WRITABLE: u32 = 0o002;
+    cred.uid.fs != link_uid
+        && dir_mode & (S_ISVTX | WORLD_WRITABLE) == S_ISVTX | WORLD_WRITABLE
+        && dir_uid != link_uid
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +148,18 @@ mod tests {
         assert!(!sticky_forbids(tmp, 0, 1000, user), "its own file");
         assert!(!sticky_forbids(tmp, 1000, 0, user), "its own directory");
         assert!(!sticky_forbids(tmp, 5, 5, &Cred::ROOT));
+    }
+
+    #[test]
+    fn in_a_sticky_world_writable_directory_only_owned_links_are_followed() {
+        let (tmp, sticky_only, plain) = (0o041777, 0o041755, 0o040777);
+        let user = &Cred::new(1000, 1000);
+        assert!(follow_forbidden(tmp, 0, 1001, user), "another user's link");
+        assert!(follow_forbidden(tmp, 0, 1000, &Cred::ROOT), "root is not exempt");
+        assert!(!follow_forbidden(tmp, 0, 1000, user), "its own link");
+        assert!(!follow_forbidden(tmp, 1001, 1001, user), "the directory owner's link");
+        assert!(!follow_forbidden(sticky_only, 0, 1001, user));
+        assert!(!follow_forbidden(plain, 0, 1001, user));
     }
 
     #[test]

@@ -6,7 +6,10 @@
 //! at a time and splices in each symbolic link it meets: every link but the
 //! last component's is followed, that one only if the caller asks (or the
 //! path ends in '/'). 40 links in one walk is ELOOP (Linux MAXSYMLINKS).
-//! Directory search permission is checked with `sigil_core::path::may_access`.
+//! Directory search permission is checked with `sigil_core::path::may_access`,
+//! and each link followed with `sigil_core::path::follow_forbidden` (Linux's
+//! protected_symlinks, on as Debian sets it: EACCES for another user's link in
+//! a sticky, world-writable directory such as /tmp).
 
 use alloc::rc::Rc;
 use alloc::string::String;
@@ -27,6 +30,17 @@ pub fn permitted(node: &Node, mask: u32) -> Result<(), Errno> {
         Ok(())
     } else {
         Err(Errno::EACCES)
+    }
+}
+
+/// May the current process follow `link`, found in `dir`
+/// (`sigil_core::path::follow_forbidden`)?
+fn may_follow(dir: &Node, link: &Node) -> Result<(), Errno> {
+    let (d, l) = (*dir.meta.borrow(), link.meta.borrow().uid);
+    if rules::follow_forbidden(d.mode, d.uid, l, &crate::cred::current()) {
+        Err(Errno::EACCES)
+    } else {
+        Ok(())
     }
 }
 
@@ -75,6 +89,7 @@ pub fn lookup(start: &Node, path: &str, follow: bool) -> Result<Node, Errno> {
                 if links > MAX_LINKS {
                     return Err(Errno::ELOOP);
                 }
+                may_follow(&cur, &child)?;
                 if target.is_empty() {
                     return Err(Errno::ENOENT);
                 }
@@ -302,8 +317,11 @@ pub fn lookup_create(start: &Node, path: &str, follow: bool) -> Result<Last, Err
             Some(n) => n,
         };
         match &node.kind {
-            Kind::Symlink(t) if follow && t.is_empty() => return Err(Errno::ENOENT),
             Kind::Symlink(t) if follow => {
+                may_follow(&dir, &node)?;
+                if t.is_empty() {
+                    return Err(Errno::ENOENT);
+                }
                 path = t.clone();
                 base = dir;
             }
