@@ -427,8 +427,8 @@ pub fn status(t: &TaskStatus) -> String {
     let mut s = String::new();
     let state = t.state.unwrap_or(State::Running).name();
     let _ = writeln!(s, "Name:\t{}\nUmask:\t{:04o}\nState:\t{state}", t.name, t.umask);
-    let _ =
-        writeln!(s, "Tgid:\t{}\nNgid:\t0\nPid:\t{}\nPPid:\t{}\nTracerPid:\t0", t.tgid, t.pid, t.ppid);
+    let _ = writeln!(s, "Tgid:\t{}\nNgid:\t0\nPid:\t{}", t.tgid, t.pid);
+    let _ = writeln!(s, "PPid:\t{}\nTracerPid:\t0", t.ppid);
     for (label, ids) in [("Uid", t.uid), ("Gid", t.gid)] {
         let _ = writeln!(s, "{label}:\t{}\t{}\t{}\t{}", ids[0], ids[1], ids[2], ids[3]);
     }

@@ -219,7 +219,11 @@ fn cpu_times(v: &View) -> (u64, u64) {
     let own = &v.g.cpu.own;
     let Some(t) = v.thread.filter(|_| !v.whole) else { return (own.utime, own.stime) };
     let total = own.utime + own.stime;
-    let user = if total == 0 { t.cpu_ns } else { (t.cpu_ns as u128 * own.utime as u128 / total as u128) as u64 };
+    let user = if total == 0 {
+        t.cpu_ns
+    } else {
+        (t.cpu_ns as u128 * own.utime as u128 / total as u128) as u64
+    };
     (user, t.cpu_ns - user)
 }
 
