@@ -91,3 +91,48 @@ fn proc_files_values_on_sigil() {
         ],
     );
 }
+
+/// A process's threads (`proc_task`): /proc/<pid>/task lists the thread
+/// ids; task/<tid>/status and stat show the thread's own id, state,
+/// private pending and blocked sets and CPU time; /proc/<tid> of a thread
+/// that is not a leader is found though not listed (Linux's
+/// `proc_pid_lookup`), another process's id under task/ is not
+/// (`proc_task_lookup`); and openat, fstatat and readlinkat take names
+/// relative to descriptors of /proc directories. qemu-ppc shows the
+/// host's /proc, with the emulator's own threads, so this is Linux's
+/// documented behaviour checked on Sigil alone.
+#[test]
+fn proc_task_threads_and_dirfds() {
+    let r = common::sigil("proc_task", &[], &[]);
+    has_lines(
+        &r.console,
+        &[
+            "task lists me 1, the thread 1, 2 threads",
+            "/proc lists the thread id: 0",
+            "thread status: 1 bytes",
+            "thread: Pid is its tid 1, Tgid 1, State S (sleeping)",
+            "thread: SigPnd 0000000000000800 ShdPnd 0000000000000000",
+            "thread: SigBlk 0000000000000800 Threads 2",
+            "main: Pid is my pid 1, State R (running), SigPnd 0000000000000000 SigBlk 0000000000000000",
+            "thread stat: pid is its tid 1, state S, CPU ticks >= 4: 1",
+            "process stat: at least both threads' ticks 1",
+            "/proc/<tid>/status: 1, Pid is the tid 1, Tgid my pid 1",
+            "/proc/<tid>/task/<tid>/comm: 1",
+            "another process's id in my task/: No such file or directory",
+            "its own task/<pid>: found",
+            "task/99999: No such file or directory",
+            "task/<tid>/nope: No such file or directory",
+            "dirfds: 1 1",
+            "openat(/proc/self, status): Pid is my pid 1",
+            "openat(/proc/self/task, <tid>/stat): the thread's 1",
+            "fstatat(exe): 1, the program 1",
+            "fstatat(exe, NOFOLLOW) a link: 1",
+            "readlinkat(exe): absolute 1",
+            "openat(/proc/self, ../meminfo): 1",
+            "a file is no directory: Not a directory",
+            "openat(task/<tid> dirfd, status): Pid is the tid 1",
+            "openat(/proc/self, nope): No such file or directory",
+            "done",
+        ],
+    );
+}

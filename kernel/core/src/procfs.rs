@@ -78,6 +78,12 @@ pub enum Entry {
     FdDir(u32),
     /// /proc/<pid>/fd/<n>, a link to what descriptor n has open.
     Fd(u32, u32),
+    /// /proc/<pid>/task, the directory of the process's threads.
+    TaskDir(u32),
+    /// /proc/<pid>/task/<tid>, a thread's directory (Linux's
+    /// `tid_base_stuff`: the same files, with the thread's own values).
+    Task(u32, u32),
+    TaskFile(u32, u32, PidFile),
 }
 
 /// The entry an absolute `path` names: None if it is not under /proc (the
@@ -85,7 +91,9 @@ pub enum Entry {
 /// (or ENOTDIR below a file). `self` resolves to `me`; a last component
 /// that is the `self` link is followed only if `follow`. "." and ".." are
 /// taken lexically, as /proc has no links that would make that differ.
-/// Whether a `<pid>` exists is the caller's to check.
+/// Whether a `<pid>` exists (or, as Linux's `proc_pid_lookup` allows, is
+/// a thread id: /proc/<tid> is looked up though not listed) and whether a
+/// `<tid>` is a thread of it is the caller's to check.
 pub fn parse(path: &str, me: u32, follow: bool) -> Option<Result<Entry, Errno>> {
     if !path.starts_with('/') {
         return None;
@@ -121,17 +129,28 @@ fn entry(parts: &[&str], me: u32, follow: bool) -> Result<Entry, Errno> {
     };
     match rest {
         [] => Ok(Entry::Pid(pid)),
+        ["task"] => Ok(Entry::TaskDir(pid)),
+        ["task", tid, files @ ..] => {
+            let tid = pid_name(tid).ok_or(Errno::ENOENT)?;
+            match files {
+                [] => Ok(Entry::Task(pid, tid)),
+                [name] => pid_file(name).map(|f| Entry::TaskFile(pid, tid, f)),
+                [name, ..] if pid_file(name).is_ok() => Err(Errno::ENOTDIR),
+                _ => Err(Errno::ENOENT),
+            }
+        }
         ["fd"] => Ok(Entry::FdDir(pid)),
         ["fd", n] => number(n).map(|fd| Entry::Fd(pid, fd)).ok_or(Errno::ENOENT),
         ["fd", _, ..] => Err(Errno::ENOTDIR),
-        [name] => PID_FILES
-            .iter()
-            .find(|f| f.0 == *name)
-            .map(|&(_, f)| Entry::File(pid, f))
-            .ok_or(Errno::ENOENT),
-        [name, ..] if PID_FILES.iter().any(|f| f.0 == *name) => Err(Errno::ENOTDIR),
+        [name] => pid_file(name).map(|f| Entry::File(pid, f)),
+        [name, ..] if pid_file(name).is_ok() => Err(Errno::ENOTDIR),
         _ => Err(Errno::ENOENT),
     }
+}
+
+/// The file of a process (or thread) directory called `name`.
+fn pid_file(name: &str) -> Result<PidFile, Errno> {
+    PID_FILES.iter().find(|f| f.0 == name).map(|&(_, f)| f).ok_or(Errno::ENOENT)
 }
 
 /// A decimal pid as /proc spells it (no sign, no leading zero, not 0).
@@ -375,6 +394,8 @@ pub struct TaskStatus<'a> {
     pub name: &'a str,
     pub umask: u32,
     pub state: Option<State>,
+    /// The process (thread group) id and the thread's own id.
+    pub tgid: u32,
     pub pid: u32,
     pub ppid: u32,
     /// Real, effective, saved, fs.
@@ -406,8 +427,8 @@ pub fn status(t: &TaskStatus) -> String {
     let mut s = String::new();
     let state = t.state.unwrap_or(State::Running).name();
     let _ = writeln!(s, "Name:\t{}\nUmask:\t{:04o}\nState:\t{state}", t.name, t.umask);
-    let _ =
-        writeln!(s, "Tgid:\t{0}\nNgid:\t0\nPid:\t{0}\nPPid:\t{1}\nTracerPid:\t0", t.pid, t.ppid);
+    let _ = writeln!(s, "Tgid:\t{}\nNgid:\t0\nPid:\t{}", t.tgid, t.pid);
+    let _ = writeln!(s, "PPid:\t{}\nTracerPid:\t0", t.ppid);
     for (label, ids) in [("Uid", t.uid), ("Gid", t.gid)] {
         let _ = writeln!(s, "{label}:\t{}\t{}\t{}\t{}", ids[0], ids[1], ids[2], ids[3]);
     }
@@ -415,8 +436,8 @@ pub fn status(t: &TaskStatus) -> String {
     for g in t.groups {
         let _ = write!(s, "{g} ");
     }
-    let _ =
-        writeln!(s, "\nNStgid:\t{0}\nNSpid:\t{0}\nNSpgid:\t{1}\nNSsid:\t{2}", t.pid, t.pgid, t.sid);
+    let _ = writeln!(s, "\nNStgid:\t{}\nNSpid:\t{}", t.tgid, t.pid);
+    let _ = writeln!(s, "NSpgid:\t{}\nNSsid:\t{}", t.pgid, t.sid);
     if let Some(vm) = t.vm {
         let kb = |s: &mut String, label: &str, v: u64| {
             let _ = writeln!(s, "{label}:\t{v:8} kB");
@@ -624,6 +645,13 @@ mod tests {
         assert_eq!(p("/proc/self/fd/10"), Some(Ok(Entry::Fd(7, 10))));
         assert_eq!(p("/proc/self/fd/01"), Some(Err(Errno::ENOENT)));
         assert_eq!(p("/proc/self/fd/1/x"), Some(Err(Errno::ENOTDIR)));
+        assert_eq!(p("/proc/self/task"), Some(Ok(Entry::TaskDir(7))));
+        assert_eq!(p("/proc/7/task/9"), Some(Ok(Entry::Task(7, 9))));
+        assert_eq!(p("/proc/7/task/9/status"), Some(Ok(Entry::TaskFile(7, 9, PidFile::Status))));
+        assert_eq!(p("/proc/7/task/9/stat/x"), Some(Err(Errno::ENOTDIR)));
+        assert_eq!(p("/proc/7/task/9/nope"), Some(Err(Errno::ENOENT)));
+        assert_eq!(p("/proc/7/task/09"), Some(Err(Errno::ENOENT)));
+        assert_eq!(p("/proc/7/task/0"), Some(Err(Errno::ENOENT)));
     }
 
     #[test]
@@ -714,7 +742,8 @@ mod tests {
             name: "sh",
             umask: 0o22,
             state: Some(State::Stopped),
-            pid: 3,
+            tgid: 3,
+            pid: 4,
             ppid: 1,
             uid: [1000, 1000, 1000, 1000],
             groups: &[100, 1000],
@@ -734,6 +763,8 @@ mod tests {
             "Umask:\t0022\n",
             "State:\tT (stopped)\n",
             "Tgid:\t3\n",
+            "Pid:\t4\n",
+            "NStgid:\t3\nNSpid:\t4\n",
             "PPid:\t1\n",
             "Uid:\t1000\t1000\t1000\t1000\n",
             "Groups:\t100 1000 \n",

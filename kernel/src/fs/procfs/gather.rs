@@ -1,6 +1,11 @@
 //! The values /proc prints, gathered from the process table, the address
 //! spaces, the allocators and the clocks into `sigil_core::procfs`'s
 //! structs, which make the text. Called by `ProcFile` at read time.
+//!
+//! A file shows a process, or one thread of it ([`View`]): a thread's
+//! stat and status have its own id, state, pending and blocked sets and
+//! (in task/<tid>) CPU time, the rest is the process's, as Linux's
+//! `do_task_stat` and `proc_pid_status` print a task's.
 
 use alloc::format;
 use alloc::string::String;
@@ -12,7 +17,7 @@ use sigil_core::time::cputime::USER_HZ;
 
 use crate::fs::tmpfs;
 use crate::mm::PAGE_SIZE;
-use crate::proc::{self, Group};
+use crate::proc::{self, Group, Thread};
 use crate::time::timer::now_ns;
 
 /// The console's device as stat's tty_nr (4:64, ttyS0, `new_encode_dev`).
@@ -20,16 +25,46 @@ const CONSOLE_TTY_NR: u32 = 4 << 8 | 64;
 /// Linux PF_FORKNOEXEC: forked and not exec'd since.
 const PF_FORKNOEXEC: u32 = 0x40;
 
-/// A file's text now; ESRCH if its process is gone.
+/// The process /proc/<id> shows: the one with pid `id`, or, for the id of
+/// a thread that is not a leader, that thread's (`proc_pid_lookup`).
+pub(super) fn group_of(id: u32) -> Option<&'static mut Group> {
+    proc::get(id).or_else(|| proc::thread(id).map(|t| t.group()))
+}
+
+/// Thread `tid` if it is one of the threads of /proc/<id>'s process
+/// (`proc_task_lookup`'s `same_thread_group`).
+pub(super) fn member(id: u32, tid: u32) -> Option<&'static mut Thread> {
+    let pid = group_of(id)?.pid;
+    proc::thread(tid).filter(|t| t.group().pid == pid)
+}
+
+/// What a stat or status shows: a process, or one of its threads with
+/// the process's CPU totals (`whole`, /proc/<tid>) or its own.
+struct View<'a> {
+    g: &'a Group,
+    thread: Option<&'a Thread>,
+    whole: bool,
+}
+
+/// A file's text now; ESRCH if its process (or thread) is gone.
 pub(super) fn generate(e: Entry) -> Result<Vec<u8>, Errno> {
-    let Entry::File(pid, f) = e else {
-        let Entry::Global(g) = e else { return Err(Errno::EISDIR) };
-        return Ok(global(g).into_bytes());
+    let (view, f) = match e {
+        Entry::Global(g) => return Ok(global(g).into_bytes()),
+        Entry::File(id, f) => {
+            let g = group_of(id).ok_or(Errno::ESRCH)?;
+            let thread = if id == g.pid { None } else { proc::thread(id) };
+            (View { g, thread: thread.map(|t| &*t), whole: true }, f)
+        }
+        Entry::TaskFile(id, tid, f) => {
+            let t = member(id, tid).ok_or(Errno::ESRCH)?;
+            (View { g: t.group(), thread: Some(t), whole: false }, f)
+        }
+        _ => return Err(Errno::EISDIR),
     };
-    let g = proc::get(pid).ok_or(Errno::ESRCH)?;
+    let g = group_of(view.g.pid).ok_or(Errno::ESRCH)?;
     Ok(match f {
-        PidFile::Stat => fmt::stat_line(&task_stat(g)).into_bytes(),
-        PidFile::Status => task_status(g).into_bytes(),
+        PidFile::Stat => fmt::stat_line(&task_stat(&view)).into_bytes(),
+        PidFile::Status => task_status(&view).into_bytes(),
         PidFile::Cmdline => {
             let mem = user_bytes(g, g.shown.args.start..g.shown.env.end);
             fmt::cmdline(&mem, g.shown.args.len()).to_vec()
@@ -58,25 +93,28 @@ fn ticks(ns: u64) -> u64 {
     ns / (1_000_000_000 / USER_HZ)
 }
 
-fn state(g: &Group) -> State {
-    if g.zombie {
+/// A process is running if any thread is; a thread's state is its own.
+fn state(v: &View) -> State {
+    let running = |t: &Thread| t.state == proc::State::Runnable;
+    if v.g.zombie {
         State::Zombie
-    } else if g.stop.is_some() {
+    } else if v.g.stop.is_some() {
         State::Stopped
-    } else if g.members().any(|t| t.state == proc::State::Runnable) {
+    } else if v.thread.map_or_else(|| v.g.members().any(|t| running(t)), running) {
         State::Running
     } else {
         State::Sleeping
     }
 }
 
-/// The signal sets /proc shows: the leader's (or first live thread's)
-/// private pending and blocked sets, the shared pending set, and the
-/// ignored and caught signals.
-fn sig_lines(g: &Group) -> fmt::SigLines {
-    let leader = proc::share::shown(g);
+/// The signal sets /proc shows: the thread's (a process's: its leader's or
+/// first live thread's) private pending and blocked sets, the shared
+/// pending set, and the ignored and caught signals.
+fn sig_lines(v: &View) -> fmt::SigLines {
+    let g = v.g;
+    let shown = v.thread.or_else(|| proc::share::shown(g).map(|t| &*t));
     let (pending, blocked) =
-        leader.map_or((0, 0), |t| (t.sig.pending.pending().bits(), t.sig.blocked.bits()));
+        shown.map_or((0, 0), |t| (t.sig.pending.pending().bits(), t.sig.blocked.bits()));
     let (mut ignored, mut caught) = (0u64, 0u64);
     for (i, a) in g.sig.actions.get().iter().enumerate() {
         match a.handler {
@@ -174,14 +212,31 @@ fn maps(g: &Group) -> String {
     out
 }
 
-fn task_stat(g: &Group) -> fmt::TaskStat<'_> {
-    let s = state(g);
+/// The user and system time a stat shows: the process's, or a thread's
+/// own. Sigil keeps one CPU total per thread, not split into user and
+/// system time: a thread's is split in its process's proportion.
+fn cpu_times(v: &View) -> (u64, u64) {
+    let own = &v.g.cpu.own;
+    let Some(t) = v.thread.filter(|_| !v.whole) else { return (own.utime, own.stime) };
+    let total = own.utime + own.stime;
+    let user = if total == 0 {
+        t.cpu_ns
+    } else {
+        (t.cpu_ns as u128 * own.utime as u128 / total as u128) as u64
+    };
+    (user, t.cpu_ns - user)
+}
+
+fn task_stat<'a>(v: &View<'a>) -> fmt::TaskStat<'a> {
+    let g = v.g;
+    let s = state(v);
     let m = mem(g);
     let fg = crate::dev::tty::foreground_of(g);
-    let sig = sig_lines(g);
+    let sig = sig_lines(v);
     let low = |set: u64| set as u32 & 0x7fff_ffff;
+    let (utime, stime) = cpu_times(v);
     fmt::TaskStat {
-        pid: g.pid,
+        pid: v.thread.map_or(g.pid, |t| t.tid),
         comm: &g.shown.comm,
         state: Some(s),
         ppid: g.ppid,
@@ -190,8 +245,8 @@ fn task_stat(g: &Group) -> fmt::TaskStat<'_> {
         tty_nr: fg.map_or(0, |_| CONSOLE_TTY_NR),
         tpgid: fg.map_or(-1, |p| p as i32),
         flags: if g.job.execed { 0 } else { PF_FORKNOEXEC },
-        utime: ticks(g.cpu.own.utime),
-        stime: ticks(g.cpu.own.stime),
+        utime: ticks(utime),
+        stime: ticks(stime),
         cutime: ticks(g.cpu.children.utime),
         cstime: ticks(g.cpu.children.stime),
         minflt: g.cpu.own.minflt,
@@ -213,7 +268,8 @@ fn task_stat(g: &Group) -> fmt::TaskStat<'_> {
     }
 }
 
-fn task_status(g: &Group) -> String {
+fn task_status(v: &View) -> String {
+    let g = v.g;
     let kb = |pages: u64| pages * (PAGE_SIZE as u64 / 1024);
     let c = &g.cred;
     let vm = mem(g).map(|m| fmt::VmSizes {
@@ -225,8 +281,9 @@ fn task_status(g: &Group) -> String {
     fmt::status(&fmt::TaskStatus {
         name: &g.shown.comm,
         umask: proc::share::shown(g).map_or(0, |t| t.fs().umask),
-        state: Some(state(g)),
-        pid: g.pid,
+        state: Some(state(v)),
+        tgid: g.pid,
+        pid: v.thread.map_or(g.pid, |t| t.tid),
         ppid: g.ppid,
         uid: [c.uid.real, c.uid.effective, c.uid.saved, c.uid.fs],
         gid: [c.gid.real, c.gid.effective, c.gid.saved, c.gid.fs],
@@ -237,7 +294,7 @@ fn task_status(g: &Group) -> String {
         sid: g.job.sid,
         vm,
         threads: g.threads.len() as u32,
-        sig: sig_lines(g),
+        sig: sig_lines(v),
     })
 }
 

@@ -4,10 +4,17 @@
 //! How it is reached: [`mount`] makes an empty tmpfs directory /proc at
 //! boot (what `ls /` shows), and the system calls that take a path
 //! (openat, fstatat64, statx, faccessat, readlinkat) ask [`claim`] first:
-//! a path under /proc, absolute or relative to the root or to /proc
-//! itself, is answered here instead of by the tmpfs walk. Not reached:
-//! names relative to a directory inside /proc (a descriptor of /proc/<pid>,
-//! a cwd there: chdir cannot enter one).
+//! a path under /proc, absolute, relative to the root, or relative to a
+//! descriptor of /proc or of a directory in it (openat(fd of /proc/self,
+//! "status")), is answered here instead of by the tmpfs walk. Not reached:
+//! a cwd inside /proc (chdir cannot enter one).
+//!
+//! Threads: /proc/<pid>/task lists the group's thread ids, and each
+//! /proc/<pid>/task/<tid> has the process's files, with the thread's own
+//! state, signal sets and CPU time in stat and status. As Linux's
+//! `proc_pid_lookup`, /proc/<tid> of a thread that is not a leader is
+//! found though /proc's listing shows only processes; it shows that
+//! thread (its id, state and signal sets) with the process's totals.
 //!
 //! Files are generated into a kernel buffer (at most `FILE_MAX` bytes) by
 //! the first read and again by every read at offset 0, as Linux's
@@ -107,6 +114,9 @@ pub fn claim(dirfd: i32, name: &str, follow: bool) -> Option<Result<Entry, Errno
     let me = proc::group().pid;
     let parsed = if name.starts_with('/') {
         fmt::parse(name, me, follow)?
+    } else if let Some(dir) = proc_dir(dirfd) {
+        // Relative to a directory of ours: the path its inode stands for.
+        fmt::parse(&format!("{dir}/{name}"), me, follow)?
     } else {
         // Relative to the root ("proc/1/stat") or to /proc ("1/stat").
         let base = super::path::start(dirfd).ok()?;
@@ -121,7 +131,13 @@ pub fn claim(dirfd: i32, name: &str, follow: bool) -> Option<Result<Entry, Errno
         fmt::parse(&format!("{prefix}{name}"), me, follow)?
     };
     Some(parsed.and_then(|e| match e {
-        Entry::Pid(p) | Entry::File(p, _) | Entry::FdDir(p) if proc::get(p).is_none() => {
+        Entry::Pid(p) | Entry::File(p, _) | Entry::FdDir(p) | Entry::TaskDir(p)
+            if gather::group_of(p).is_none() =>
+        {
+            Err(Errno::ENOENT)
+        }
+        // A thread of another process (or none) is not in this task/.
+        Entry::Task(p, tid) | Entry::TaskFile(p, tid, _) if gather::member(p, tid).is_none() => {
             Err(Errno::ENOENT)
         }
         Entry::Fd(p, n) => fd_file(p, n).map(|_| e),
@@ -129,13 +145,23 @@ pub fn claim(dirfd: i32, name: &str, follow: bool) -> Option<Result<Entry, Errno
     }))
 }
 
+/// The path of the /proc directory descriptor `dirfd` has open (one whose
+/// stat is on /proc's device), if it is one.
+fn proc_dir(dirfd: i32) -> Option<String> {
+    if dirfd == super::path::AT_FDCWD {
+        return None;
+    }
+    let st = proc::share::files().get(dirfd as u32).ok()?.stat();
+    (st.dev == PROC_DEV && st.mode & super::stat::S_IFMT == S_IFDIR).then(|| entry_path(st.ino))
+}
+
 fn is_dir(e: Entry) -> bool {
-    matches!(e, Entry::Root | Entry::Pid(_) | Entry::FdDir(_))
+    matches!(e, Entry::Root | Entry::Pid(_) | Entry::FdDir(_) | Entry::TaskDir(_) | Entry::Task(..))
 }
 
 /// The file process `pid` has open at descriptor `n` (ENOENT if none).
 fn fd_file(pid: u32, n: u32) -> Result<Arc<File>, Errno> {
-    let g = proc::get(pid).ok_or(Errno::ENOENT)?;
+    let g = gather::group_of(pid).ok_or(Errno::ENOENT)?;
     let t = proc::share::shown(g).ok_or(Errno::ENOENT)?;
     t.files().get(n).cloned().map_err(|_| Errno::ENOENT)
 }
@@ -189,7 +215,11 @@ pub fn open(e: Entry, flags: u32, follow: bool) -> Result<Arc<File>, Errno> {
     }
     Ok(match e {
         Entry::SelfLink => return Err(Errno::ELOOP),
-        Entry::File(_, PidFile::Exe) | Entry::Fd(..) if !follow => return Err(Errno::ELOOP),
+        Entry::File(_, PidFile::Exe) | Entry::TaskFile(_, _, PidFile::Exe) | Entry::Fd(..)
+            if !follow =>
+        {
+            return Err(Errno::ELOOP)
+        }
         // Linux opens the file anew; Sigil does for a tmpfs file, and
         // shares the open file (and its offset) for the others.
         Entry::Fd(pid, n) => {
@@ -199,7 +229,7 @@ pub fn open(e: Entry, flags: u32, follow: bool) -> Result<Arc<File>, Errno> {
                 None => f,
             }
         }
-        Entry::File(_, PidFile::Exe) => {
+        Entry::File(_, PidFile::Exe) | Entry::TaskFile(_, _, PidFile::Exe) => {
             let node = super::path::lookup(super::path::AT_FDCWD, &readlink(e)?, true)?;
             walk::permitted(&node, MAY_READ)?;
             Arc::new(OpenFile::new(node, flags))
@@ -213,10 +243,12 @@ pub fn open(e: Entry, flags: u32, follow: bool) -> Result<Arc<File>, Errno> {
 pub fn readlink(e: Entry) -> Result<String, Errno> {
     match e {
         Entry::SelfLink => Ok(format!("{}", proc::group().pid)),
-        Entry::File(pid, PidFile::Exe) => match proc::get(pid) {
-            Some(g) if !g.zombie => Ok(g.name.clone()),
-            _ => Err(Errno::ENOENT),
-        },
+        Entry::File(pid, PidFile::Exe) | Entry::TaskFile(pid, _, PidFile::Exe) => {
+            match gather::group_of(pid) {
+                Some(g) if !g.zombie => Ok(g.name.clone()),
+                _ => Err(Errno::ENOENT),
+            }
+        }
         Entry::Fd(pid, n) => Ok(fd_target(&*fd_file(pid, n)?)),
         _ => Err(Errno::EINVAL),
     }
@@ -230,9 +262,11 @@ fn access(e: Entry, mask: u32, cred: &sigil_core::cred::Cred) -> Result<(), Errn
 }
 
 /// An inode number per entry: 1 the root, then the fixed entries, then 16
-/// per pid (its directory and files).
+/// per pid (its directory, files, task/ and fd/), 256 per pid for its
+/// descriptors, and 16 per thread id for a task/<tid> directory and files.
 fn ino(e: Entry) -> u64 {
     let pid_base = |pid: u32| 0x1_0000 + 16 * pid as u64;
+    let tid_base = |tid: u32| TASK_INO + 16 * tid as u64;
     let file_index = |f| fmt::PID_FILES.iter().position(|p| p.1 == f).unwrap_or(0) as u64;
     match e {
         Entry::Root => 1,
@@ -240,27 +274,48 @@ fn ino(e: Entry) -> u64 {
         Entry::Global(g) => 3 + fmt::GLOBALS.iter().position(|p| p.1 == g).unwrap_or(0) as u64,
         Entry::Pid(p) => pid_base(p),
         Entry::File(p, f) => pid_base(p) + 1 + file_index(f),
+        Entry::TaskDir(p) => pid_base(p) + 14,
         Entry::FdDir(p) => pid_base(p) + 15,
-        Entry::Fd(p, n) => 0x100_0000 + 256 * p as u64 + n as u64,
+        Entry::Fd(p, n) => FD_INO + 256 * p as u64 + n as u64,
+        Entry::Task(_, tid) => tid_base(tid),
+        Entry::TaskFile(_, tid, f) => tid_base(tid) + 1 + file_index(f),
     }
 }
+
+/// Where the descriptors' and the threads' inode numbers start.
+const FD_INO: u64 = 0x100_0000;
+const TASK_INO: u64 = 0x4000_0000;
 
 /// The path of the /proc entry with inode number `ino` (`ino`'s inverse).
 fn entry_path(ino: u64) -> String {
     match ino {
         1 => String::from("/proc"),
         2 => String::from("/proc/self"),
-        0x100_0000.. => format!("/proc/{}/fd/{}", (ino - 0x100_0000) / 256, ino % 256),
+        TASK_INO.. => {
+            let (tid, k) = (((ino - TASK_INO) / 16) as u32, (ino % 16) as usize);
+            let pid = gather::group_of(tid).map_or(tid, |g| g.pid);
+            match k {
+                0 => format!("/proc/{pid}/task/{tid}"),
+                k => format!("/proc/{pid}/task/{tid}/{}", file_name(k)),
+            }
+        }
+        FD_INO.. => format!("/proc/{}/fd/{}", (ino - FD_INO) / 256, ino % 256),
         0x1_0000.. => {
             let (pid, k) = ((ino - 0x1_0000) / 16, (ino % 16) as usize);
             match k {
                 0 => format!("/proc/{pid}"),
+                14 => format!("/proc/{pid}/task"),
                 15 => format!("/proc/{pid}/fd"),
-                k => format!("/proc/{pid}/{}", fmt::PID_FILES.get(k - 1).map_or("?", |f| f.0)),
+                k => format!("/proc/{pid}/{}", file_name(k)),
             }
         }
         g => format!("/proc/{}", fmt::GLOBALS.get(g as usize - 3).map_or("?", |f| f.0)),
     }
+}
+
+/// The name of a process directory's file at inode offset `k` (1 on).
+fn file_name(k: usize) -> &'static str {
+    fmt::PID_FILES.get(k - 1).map_or("?", |f| f.0)
 }
 
 /// stat of `e`, `follow`ing a last link: the exe link leads to the
@@ -268,7 +323,7 @@ fn entry_path(ino: u64) -> String {
 /// says); /proc/self is followed by `claim` already.
 pub fn stat(e: Entry, follow: bool) -> Stat {
     let target = match e {
-        Entry::File(_, PidFile::Exe) if follow => readlink(e)
+        Entry::File(_, PidFile::Exe) | Entry::TaskFile(_, _, PidFile::Exe) if follow => readlink(e)
             .and_then(|p| super::path::lookup(super::path::AT_FDCWD, &p, true))
             .map(|n| n.stat())
             .ok(),
@@ -291,19 +346,29 @@ fn fd_mode(pid: u32, n: u32) -> u32 {
 /// and group, as Linux's do; the rest to root. Sizes are 0, as Linux's.
 fn link_stat(e: Entry) -> Stat {
     let mode = match e {
-        Entry::Root | Entry::Pid(_) => S_IFDIR | 0o555,
+        Entry::Root | Entry::Pid(_) | Entry::TaskDir(_) | Entry::Task(..) => S_IFDIR | 0o555,
         Entry::FdDir(_) => S_IFDIR | 0o500,
         Entry::Fd(p, n) => fd_mode(p, n),
-        Entry::SelfLink | Entry::File(_, PidFile::Exe) => S_IFLNK | 0o777,
+        Entry::SelfLink | Entry::File(_, PidFile::Exe) | Entry::TaskFile(_, _, PidFile::Exe) => {
+            S_IFLNK | 0o777
+        }
         // The environment may hold secrets: its owner's (and root's) only.
-        Entry::File(_, PidFile::Environ) => S_IFREG | 0o400,
-        Entry::Global(_) | Entry::File(..) => S_IFREG | 0o444,
+        Entry::File(_, PidFile::Environ) | Entry::TaskFile(_, _, PidFile::Environ) => {
+            S_IFREG | 0o400
+        }
+        Entry::Global(_) | Entry::File(..) | Entry::TaskFile(..) => S_IFREG | 0o444,
     };
     let owner = match e {
-        Entry::Pid(p) | Entry::File(p, _) | Entry::FdDir(p) | Entry::Fd(p, _) => {
-            proc::get(p).map(|g| (g.cred.uid.effective, g.cred.gid.effective))
+        Entry::Root | Entry::SelfLink | Entry::Global(_) => None,
+        Entry::Pid(p)
+        | Entry::File(p, _)
+        | Entry::FdDir(p)
+        | Entry::Fd(p, _)
+        | Entry::TaskDir(p)
+        | Entry::Task(p, _)
+        | Entry::TaskFile(p, ..) => {
+            gather::group_of(p).map(|g| (g.cred.uid.effective, g.cred.gid.effective))
         }
-        _ => None,
     };
     let (uid, gid) = owner.unwrap_or((0, 0));
     let t = tmpfs::now();
@@ -433,15 +498,25 @@ fn listing(e: Entry) -> Result<Vec<(u64, u64, u8, String)>, Errno> {
             }
         }
         Entry::Pid(pid) => {
-            proc::get(pid).ok_or(Errno::ENOENT)?;
-            v.push((2, ino(Entry::FdDir(pid)), DT_DIR, String::from("fd")));
-            for (i, (name, f)) in fmt::PID_FILES.iter().enumerate() {
-                let ty = if *f == PidFile::Exe { DT_LNK } else { DT_REG };
-                v.push((3 + i as u64, ino(Entry::File(pid, *f)), ty, String::from(*name)));
+            gather::group_of(pid).ok_or(Errno::ENOENT)?;
+            v.push((2, ino(Entry::TaskDir(pid)), DT_DIR, String::from("task")));
+            v.push((3, ino(Entry::FdDir(pid)), DT_DIR, String::from("fd")));
+            push_files(&mut v, 4, |f| Entry::File(pid, f));
+        }
+        Entry::Task(pid, tid) => {
+            gather::member(pid, tid).ok_or(Errno::ENOENT)?;
+            push_files(&mut v, 2, |f| Entry::TaskFile(pid, tid, f));
+        }
+        // Each thread, oldest first; a thread's cookie is past its id, so
+        // a listing read in pieces neither skips nor repeats one.
+        Entry::TaskDir(pid) => {
+            let g = gather::group_of(pid).ok_or(Errno::ENOENT)?;
+            for &tid in &g.threads {
+                v.push((2 + tid as u64, ino(Entry::Task(pid, tid)), DT_DIR, format!("{tid}")));
             }
         }
         Entry::FdDir(pid) => {
-            let g = proc::get(pid).ok_or(Errno::ENOENT)?;
+            let g = gather::group_of(pid).ok_or(Errno::ENOENT)?;
             // A zombie has no table: an empty directory.
             if let Some(files) = proc::share::shown(g).map(|t| t.files()) {
                 for n in (0..super::MAX_FDS as u32).filter(|&n| files.get(n).is_ok()) {
@@ -452,4 +527,12 @@ fn listing(e: Entry) -> Result<Vec<(u64, u64, u8, String)>, Errno> {
         _ => return Err(Errno::ENOTDIR),
     }
     Ok(v)
+}
+
+/// A process's (or thread's) files, from cookie `first` on.
+fn push_files(v: &mut Vec<(u64, u64, u8, String)>, first: u64, entry: impl Fn(PidFile) -> Entry) {
+    for (i, (name, f)) in fmt::PID_FILES.iter().enumerate() {
+        let ty = if *f == PidFile::Exe { DT_LNK } else { DT_REG };
+        v.push((first + i as u64, ino(entry(*f)), ty, String::from(*name)));
+    }
 }
