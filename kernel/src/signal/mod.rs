@@ -347,11 +347,30 @@ fn wants(t: &Thread, sig: Signal) -> bool {
 /// Picks the thread that takes `sig` and wakes it (Linux `complete_signal`):
 /// the target of a thread-directed signal; for a process-directed one the
 /// main thread if it wants it, else the first other thread that does.
+/// The thread-directed half is inline into `generate`: it needs only the
+/// target's mask and state, and as a call of its own it saved and restored
+/// five registers for the search (38 -> ~15 a raise).
+#[inline(always)]
 fn complete(g: &mut Group, target: Option<&mut Thread>, sig: Signal) {
-    let t = match target {
-        Some(t) => Some(t),
-        None => g.members().find(|t| wants(t, sig)),
-    };
+    match target {
+        Some(t) => wake_taker(Some(t), sig),
+        None => complete_process(g, sig),
+    }
+}
+
+/// `complete` for a process-directed signal. Out of line: its loop's
+/// registers would otherwise be saved by every generation.
+#[inline(never)]
+fn complete_process(g: &mut Group, sig: Signal) {
+    wake_taker(g.members().find(|t| wants(t, sig)), sig);
+}
+
+/// Wakes `t` if it takes `sig` now; with no such thread, a signalfd reader
+/// or poller may be waiting for it (Linux `signalfd_notify`). A thread that
+/// takes the signal needs no such wake-up: a signalfd read it sleeps in is
+/// interrupted.
+#[inline(always)]
+fn wake_taker(t: Option<&mut Thread>, sig: Signal) {
     if let Some(t) = t {
         if !t.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
             if let State::Sleeping(_) = t.state {
@@ -360,9 +379,6 @@ fn complete(g: &mut Group, target: Option<&mut Thread>, sig: Signal) {
             return;
         }
     }
-    // Blocked where it can go: a signalfd reader or poller may be waiting
-    // for it (Linux `signalfd_notify`). A thread that takes the signal
-    // needs no such wake-up: a signalfd read it sleeps in is interrupted.
     notify_signalfd();
 }
 

@@ -59,7 +59,9 @@ fn process_of(id: u32) -> Result<&'static mut proc::Group, Errno> {
 /// The thread `tid`, checked to be in process `tgid` unless that is 0
 /// (tkill), and to be one the caller may send `sig` (0: the existence
 /// check) to: its process's permission check. Looked up once, for the
-/// checks and the send.
+/// checks and the send. Inline into its two callers (tgkill and
+/// rt_tgsigqueueinfo): as a call it had a prologue of its own.
+#[inline(always)]
 fn signal_target(tgid: u32, tid: u32, sig: u32) -> Result<&'static mut proc::Thread, Errno> {
     let t = proc::thread(tid).ok_or(Errno::ESRCH)?;
     if tgid != 0 && t.group().pid != tgid {
