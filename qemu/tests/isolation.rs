@@ -53,3 +53,15 @@ fn errno_edges() {
     let r = common::sigil("errno_edges", &["tasksize"], &[]);
     has_lines(&r.console, &["mmap(MAP_FIXED, past TASK_SIZE): -1, Cannot allocate memory"]);
 }
+
+/// The JIT pattern: code stored through a RW page runs after mprotect to
+/// R|X, round after round on one page, so a stale instruction cache would
+/// return an older round's value (mprotect adding PROT_EXEC syncs it).
+/// QEMU models no instruction cache (TCG retranslates code that stores
+/// touch), so under QEMU this checks the pattern and the path, not the
+/// sync itself: that matters on the hardware boards.
+#[test]
+fn mprotect_jit() {
+    let out = compare("mprotect_jit", &[]);
+    has_lines(&out, &["round 0: 42", "round 7: 49", "rounds right: 8 of 8"]);
+}

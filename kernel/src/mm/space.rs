@@ -251,9 +251,15 @@ impl AddressSpace {
         self.areas.iter().map(overlap).sum::<u64>() == end.saturating_sub(start) as u64
     }
 
-    /// Puts frame `phys` at `ea` (which must be in an area); takes one share of it.
+    /// Puts frame `phys` at `ea` (which must be in an area); takes the
+    /// caller's share of it, also on failure: with no frame left for the
+    /// page table (Err(NoMem)) the share is dropped here, so no caller can
+    /// leak it.
     pub fn map(&mut self, ea: u32, phys: usize, prot: Prot) -> Result<(), Fault> {
-        let slot = self.pte_slot(ea, true).ok_or(Fault::NoMem)?;
+        let Some(slot) = self.pte_slot(ea, true) else {
+            frames::release(phys);
+            return Err(Fault::NoMem);
+        };
         let old = *slot;
         *slot = Arch::make_pte(phys, prot.write, prot.exec);
         if Arch::pte_present(old) {
@@ -356,9 +362,8 @@ impl AddressSpace {
                 }
                 // Past the end of the file: the copy meets the fault, EFAULT.
                 let Ok(phys) = self.first_frame(page) else { continue };
-                if self.map(page, phys, prot).is_err() {
-                    frames::release(phys);
-                }
+                // On failure `map` has dropped the share: nothing to undo.
+                let _ = self.map(page, phys, prot);
             }
         }
     }
@@ -432,7 +437,8 @@ impl AddressSpace {
             }
             pieces.push(Area { start: s, end: e, prot, ..a });
         }
-        self.areas = pieces;
+        let old = core::mem::replace(&mut self.areas, pieces);
+        let was_exec = |ea: u32| old.iter().any(|a| a.start <= ea && ea < a.end && a.prot.exec);
         let mut ea = start;
         while ea < end {
             if let Some(pte) = self.lookup(ea) {
@@ -441,6 +447,13 @@ impl AddressSpace {
                     p if prot.write && !shared && frames::is_shared(p) => private_copy(p)?,
                     p => p,
                 };
+                if prot.exec && !was_exec(ea) {
+                    // Execute added (the JIT pattern: write code through a
+                    // RW page, then mprotect it R|X): the stores sit in the
+                    // data cache, which instruction fetch does not snoop on
+                    // these cores, so push them out and drop stale lines.
+                    crate::arch::sync_icache_range(to_virt(phys), PAGE_SIZE);
+                }
                 let slot = self.pte_slot(ea, false).expect("present");
                 *slot = Arch::make_pte(phys, prot.write, prot.exec);
                 Arch::flush_page(self.ctx, ea);
