@@ -31,6 +31,7 @@ pub mod layout;
 pub mod mmu8xx;
 pub mod path;
 pub mod pcm;
+pub mod pic8xx;
 pub mod poll;
 pub mod procfs;
 pub mod rlimit;
