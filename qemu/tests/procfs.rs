@@ -96,8 +96,10 @@ fn proc_files_values_on_sigil() {
 /// ids; task/<tid>/status and stat show the thread's own id, state,
 /// private pending and blocked sets and CPU time; /proc/<tid> of a thread
 /// that is not a leader is found though not listed (Linux's
-/// `proc_pid_lookup`), another process's id under task/ is not
-/// (`proc_task_lookup`); and openat, fstatat and readlinkat take names
+/// `proc_pid_lookup`); a thread that unshared its files and fs state
+/// shows its own table under task/<tid>/fd and /proc/<tid>/fd and its own
+/// Umask, as Linux's tid_base_stuff does; another process's id under
+/// task/ is not (`proc_task_lookup`); and openat, fstatat and readlinkat take names
 /// relative to descriptors of /proc directories. qemu-ppc shows the
 /// host's /proc, with the emulator's own threads, so this is Linux's
 /// documented behaviour checked on Sigil alone.
@@ -118,6 +120,12 @@ fn proc_task_threads_and_dirfds() {
             "process stat: at least both threads' ticks 1",
             "/proc/<tid>/status: 1, Pid is the tid 1, Tgid my pid 1",
             "/proc/<tid>/task/<tid>/comm: 1",
+            "task/<tid> lists fd: 1",
+            "the thread's own descriptor: 1",
+            "task/<tid>/fd/<its fd>: /dev/null",
+            "/proc/<tid>/fd/<its fd>: /dev/null",
+            "/proc/self/fd/<its fd>: No such file or directory",
+            "thread Umask 0077, main's 0022",
             "another process's id in my task/: No such file or directory",
             "its own task/<pid>: found",
             "task/99999: No such file or directory",

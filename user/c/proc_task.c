@@ -11,6 +11,10 @@
  * - /proc/<tid> of the second thread: found, though /proc does not list it
  *   (Linux's proc_pid_lookup);
  * - /proc/self/task/<pid of a child process>: ENOENT (another group's);
+ * - the thread's own descriptor table and umask (it unshares CLONE_FILES
+ *   and CLONE_FS, sets umask 077 and opens /dev/null): task/<tid>/fd and
+ *   /proc/<tid>/fd show that descriptor, /proc/self/fd (main's table)
+ *   does not; task/<tid>/status says Umask 0077, main's 0022;
  * - openat, fstatat and readlinkat relative to descriptors of /proc/self
  *   and /proc/self/task.
  *
@@ -35,6 +39,7 @@
 static char buf[4096];
 static int ready[2], wake[2];
 static volatile pid_t thread_tid;
+static volatile int thread_fd = -1;
 
 /* The whole file `name` relative to `dirfd` into buf; its length or -errno. */
 static int slurp_at(int dirfd, const char *name)
@@ -83,6 +88,10 @@ static void *worker(void *arg)
 	thread_tid = syscall(SYS_gettid);
 	while (thread_cpu() < 0.05)
 		;
+	if (unshare(CLONE_FILES | CLONE_FS) == 0) {
+		umask(077);
+		thread_fd = open("/dev/null", O_RDONLY);
+	}
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR2);
@@ -172,6 +181,36 @@ static void threads_part(pid_t me, pid_t tid)
 	printf("/proc/<tid>/task/<tid>/comm: %d\n", slurp_at(AT_FDCWD, path) > 0);
 }
 
+/* The text of link `path` into buf, or the error's name. */
+static const char *link_text(const char *path)
+{
+	ssize_t n = readlink(path, buf, sizeof buf - 1);
+	if (n < 0)
+		return strerror(errno);
+	buf[n] = 0;
+	return buf;
+}
+
+static void files_part(pid_t me, pid_t tid)
+{
+	char path[64], a[64];
+	int numbers;
+	snprintf(path, sizeof path, "/proc/%d/task/%d", me, tid);
+	printf("task/<tid> lists fd: %d\n", lists(path, "fd", &numbers));
+	printf("the thread's own descriptor: %d\n", thread_fd > 2);
+	snprintf(path, sizeof path, "/proc/%d/task/%d/fd/%d", me, tid, thread_fd);
+	printf("task/<tid>/fd/<its fd>: %s\n", link_text(path));
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", tid, thread_fd);
+	printf("/proc/<tid>/fd/<its fd>: %s\n", link_text(path));
+	snprintf(path, sizeof path, "/proc/self/fd/%d", thread_fd);
+	printf("/proc/self/fd/<its fd>: %s\n", link_text(path));
+	snprintf(path, sizeof path, "/proc/%d/task/%d/status", me, tid);
+	slurp_at(AT_FDCWD, path);
+	printf("thread Umask %s", field("Umask", a, sizeof a));
+	slurp_at(AT_FDCWD, "/proc/self/status");
+	printf(", main's %s\n", field("Umask", a, sizeof a));
+}
+
 static void errors_part(pid_t me)
 {
 	char path[64];
@@ -245,6 +284,7 @@ int main(void)
 	nanosleep(&pause_ts, NULL);
 
 	threads_part(me, tid);
+	files_part(me, tid);
 	errors_part(me);
 	dirfd_part(me, tid);
 

@@ -74,10 +74,12 @@ pub enum Entry {
     /// /proc/<pid>, a directory.
     Pid(u32),
     File(u32, PidFile),
-    /// /proc/<pid>/fd, the directory of descriptors.
-    FdDir(u32),
-    /// /proc/<pid>/fd/<n>, a link to what descriptor n has open.
-    Fd(u32, u32),
+    /// /proc/<pid>/fd or /proc/<pid>/task/<tid>/fd: the descriptors of
+    /// thread `tid` of process `pid` (threads made without CLONE_FILES have
+    /// tables of their own); for /proc/<pid>/fd, `tid` is the `<pid>` given.
+    FdDir(u32, u32),
+    /// fd/<n> in such a directory, a link to what descriptor n has open.
+    Fd(u32, u32, u32),
     /// /proc/<pid>/task, the directory of the process's threads.
     TaskDir(u32),
     /// /proc/<pid>/task/<tid>, a thread's directory (Linux's
@@ -134,17 +136,26 @@ fn entry(parts: &[&str], me: u32, follow: bool) -> Result<Entry, Errno> {
             let tid = pid_name(tid).ok_or(Errno::ENOENT)?;
             match files {
                 [] => Ok(Entry::Task(pid, tid)),
+                ["fd", fd @ ..] => fd_entry(pid, tid, fd),
                 [name] => pid_file(name).map(|f| Entry::TaskFile(pid, tid, f)),
                 [name, ..] if pid_file(name).is_ok() => Err(Errno::ENOTDIR),
                 _ => Err(Errno::ENOENT),
             }
         }
-        ["fd"] => Ok(Entry::FdDir(pid)),
-        ["fd", n] => number(n).map(|fd| Entry::Fd(pid, fd)).ok_or(Errno::ENOENT),
-        ["fd", _, ..] => Err(Errno::ENOTDIR),
+        ["fd", fd @ ..] => fd_entry(pid, pid, fd),
         [name] => pid_file(name).map(|f| Entry::File(pid, f)),
         [name, ..] if pid_file(name).is_ok() => Err(Errno::ENOTDIR),
         _ => Err(Errno::ENOENT),
+    }
+}
+
+/// What `fd/...` names: the directory, one descriptor's link, or ENOTDIR
+/// below a link.
+fn fd_entry(pid: u32, tid: u32, rest: &[&str]) -> Result<Entry, Errno> {
+    match rest {
+        [] => Ok(Entry::FdDir(pid, tid)),
+        [n] => number(n).map(|fd| Entry::Fd(pid, tid, fd)).ok_or(Errno::ENOENT),
+        _ => Err(Errno::ENOTDIR),
     }
 }
 

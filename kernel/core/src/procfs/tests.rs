@@ -26,9 +26,13 @@ fn paths_name_entries() {
     assert_eq!(p("/proc/12/limits"), Some(Ok(Entry::File(12, PidFile::Limits))));
     assert_eq!(p("/proc/12/auxv"), Some(Err(Errno::ENOENT)));
     assert_eq!(p("/proc/nope"), Some(Err(Errno::ENOENT)));
-    assert_eq!(p("/proc/self/fd"), Some(Ok(Entry::FdDir(7))));
-    assert_eq!(p("/proc/self/fd/0"), Some(Ok(Entry::Fd(7, 0))));
-    assert_eq!(p("/proc/self/fd/10"), Some(Ok(Entry::Fd(7, 10))));
+    assert_eq!(p("/proc/self/fd"), Some(Ok(Entry::FdDir(7, 7))));
+    assert_eq!(p("/proc/self/fd/0"), Some(Ok(Entry::Fd(7, 7, 0))));
+    assert_eq!(p("/proc/self/fd/10"), Some(Ok(Entry::Fd(7, 7, 10))));
+    assert_eq!(p("/proc/7/task/9/fd"), Some(Ok(Entry::FdDir(7, 9))));
+    assert_eq!(p("/proc/7/task/9/fd/2"), Some(Ok(Entry::Fd(7, 9, 2))));
+    assert_eq!(p("/proc/7/task/9/fd/2/x"), Some(Err(Errno::ENOTDIR)));
+    assert_eq!(p("/proc/7/task/9/fd/02"), Some(Err(Errno::ENOENT)));
     assert_eq!(p("/proc/self/fd/01"), Some(Err(Errno::ENOENT)));
     assert_eq!(p("/proc/self/fd/1/x"), Some(Err(Errno::ENOTDIR)));
     assert_eq!(p("/proc/self/task"), Some(Ok(Entry::TaskDir(7))));

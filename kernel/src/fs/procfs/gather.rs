@@ -280,7 +280,7 @@ fn task_status(v: &View) -> String {
     });
     fmt::status(&fmt::TaskStatus {
         name: &g.shown.comm,
-        umask: proc::share::shown(g).map_or(0, |t| t.fs().umask),
+        umask: v.thread.or_else(|| proc::share::shown(g).map(|t| &*t)).map_or(0, |t| t.fs().umask),
         state: Some(state(v)),
         tgid: g.pid,
         pid: v.thread.map_or(g.pid, |t| t.tid),

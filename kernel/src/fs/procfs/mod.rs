@@ -11,7 +11,8 @@
 //!
 //! Threads: /proc/<pid>/task lists the group's thread ids, and each
 //! /proc/<pid>/task/<tid> has the process's files, with the thread's own
-//! state, signal sets and CPU time in stat and status. As Linux's
+//! state, signal sets, umask and CPU time in stat and status, and an fd/
+//! of the thread's own descriptor table. As Linux's
 //! `proc_pid_lookup`, /proc/<tid> of a thread that is not a leader is
 //! found though /proc's listing shows only processes; it shows that
 //! thread (its id, state and signal sets) with the process's totals.
@@ -21,8 +22,8 @@
 //! seq_file does, so lseek(0) and pread see fresh values; a read after the
 //! process was reaped is ESRCH, an open then is ENOENT (a zombie still has
 //! its directory, in state Z). Files are 0444 and directories 0555,
-//! readable by all as Linux's are (there is no environ or other 0400
-//! file). Formats are `sigil_core::procfs`'s; `gather.rs` collects the
+//! readable by all as Linux's are, but environ, which may hold secrets, is
+//! 0400 and fd/ 0500, its owner's. Formats are `sigil_core::procfs`'s; `gather.rs` collects the
 //! values they print. /proc/<pid>/fd/<n> links say what descriptor n has
 //! open (a path, a device node, `pipe:[ino]`, `anon_inode:[...]`).
 
@@ -44,7 +45,7 @@ use super::flags::{O_ACCMODE, O_CREAT, O_DIRECTORY, O_EXCL, O_RDONLY, O_TRUNC, O
 use super::stat::{Stat, S_IFDIR, S_IFLNK, S_IFREG};
 use super::{tmpfs, walk, File, FileOps, StatusFlags};
 use crate::kcell::KCell;
-use crate::proc;
+use crate::proc::{self, Thread};
 use crate::time::timer::now_ns;
 use crate::uaccess::copy_to_user;
 
@@ -131,16 +132,15 @@ pub fn claim(dirfd: i32, name: &str, follow: bool) -> Option<Result<Entry, Errno
         fmt::parse(&format!("{prefix}{name}"), me, follow)?
     };
     Some(parsed.and_then(|e| match e {
-        Entry::Pid(p) | Entry::File(p, _) | Entry::FdDir(p) | Entry::TaskDir(p)
-            if gather::group_of(p).is_none() =>
-        {
+        Entry::Pid(p) | Entry::File(p, _) | Entry::TaskDir(p) if gather::group_of(p).is_none() => {
             Err(Errno::ENOENT)
         }
         // A thread of another process (or none) is not in this task/.
         Entry::Task(p, tid) | Entry::TaskFile(p, tid, _) if gather::member(p, tid).is_none() => {
             Err(Errno::ENOENT)
         }
-        Entry::Fd(p, n) => fd_file(p, n).map(|_| e),
+        Entry::FdDir(p, tid) => fd_owner(p, tid).map(|_| e),
+        Entry::Fd(p, tid, n) => fd_file(p, tid, n).map(|_| e),
         e => Ok(e),
     }))
 }
@@ -156,13 +156,31 @@ fn proc_dir(dirfd: i32) -> Option<String> {
 }
 
 fn is_dir(e: Entry) -> bool {
-    matches!(e, Entry::Root | Entry::Pid(_) | Entry::FdDir(_) | Entry::TaskDir(_) | Entry::Task(..))
+    matches!(
+        e,
+        Entry::Root | Entry::Pid(_) | Entry::FdDir(..) | Entry::TaskDir(_) | Entry::Task(..)
+    )
 }
 
-/// The file process `pid` has open at descriptor `n` (ENOENT if none).
-fn fd_file(pid: u32, n: u32) -> Result<Arc<File>, Errno> {
-    let g = gather::group_of(pid).ok_or(Errno::ENOENT)?;
-    let t = proc::share::shown(g).ok_or(Errno::ENOENT)?;
+/// The thread whose descriptor table an fd/ directory shows: thread `tid`
+/// of `pid`'s process (its own table if it was made without CLONE_FILES);
+/// for /proc/<pid>/fd of a process whose leader has gone, the thread /proc
+/// shows for it (`proc::share::shown`), and none for a zombie: an empty
+/// directory. ENOENT if there is no such process, or no such thread in it.
+fn fd_owner(pid: u32, tid: u32) -> Result<Option<&'static mut Thread>, Errno> {
+    if let Some(t) = gather::member(pid, tid) {
+        return Ok(Some(t));
+    }
+    match gather::group_of(pid) {
+        Some(g) if pid == tid => Ok(proc::share::shown(g)),
+        _ => Err(Errno::ENOENT),
+    }
+}
+
+/// The file thread `tid` of process `pid` has open at descriptor `n`
+/// (ENOENT if none).
+fn fd_file(pid: u32, tid: u32, n: u32) -> Result<Arc<File>, Errno> {
+    let t = fd_owner(pid, tid)?.ok_or(Errno::ENOENT)?;
     t.files().get(n).cloned().map_err(|_| Errno::ENOENT)
 }
 
@@ -208,8 +226,8 @@ pub fn open(e: Entry, flags: u32, follow: bool) -> Result<Arc<File>, Errno> {
     }
     let mask = if write { MAY_WRITE } else { MAY_READ };
     access(e, mask, &crate::cred::current())?;
-    if let (Entry::Fd(pid, n), true) = (e, follow) {
-        if let Some(node) = fd_file(pid, n)?.inode() {
+    if let (Entry::Fd(pid, tid, n), true) = (e, follow) {
+        if let Some(node) = fd_file(pid, tid, n)?.inode() {
             walk::permitted(node, mask)?;
         }
     }
@@ -222,8 +240,8 @@ pub fn open(e: Entry, flags: u32, follow: bool) -> Result<Arc<File>, Errno> {
         }
         // Linux opens the file anew; Sigil does for a tmpfs file, and
         // shares the open file (and its offset) for the others.
-        Entry::Fd(pid, n) => {
-            let f = fd_file(pid, n)?;
+        Entry::Fd(pid, tid, n) => {
+            let f = fd_file(pid, tid, n)?;
             match f.inode() {
                 Some(node) => Arc::new(OpenFile::new(node.clone(), flags)),
                 None => f,
@@ -249,7 +267,7 @@ pub fn readlink(e: Entry) -> Result<String, Errno> {
                 _ => Err(Errno::ENOENT),
             }
         }
-        Entry::Fd(pid, n) => Ok(fd_target(&*fd_file(pid, n)?)),
+        Entry::Fd(pid, tid, n) => Ok(fd_target(&*fd_file(pid, tid, n)?)),
         _ => Err(Errno::EINVAL),
     }
 }
@@ -262,8 +280,9 @@ fn access(e: Entry, mask: u32, cred: &sigil_core::cred::Cred) -> Result<(), Errn
 }
 
 /// An inode number per entry: 1 the root, then the fixed entries, then 16
-/// per pid (its directory, files, task/ and fd/), 256 per pid for its
-/// descriptors, and 16 per thread id for a task/<tid> directory and files.
+/// per pid (its directory, files, task/ and fd/), 256 per thread id for
+/// the descriptors of its table (/proc/<pid>/fd's are the id given's), and
+/// 16 per thread id for a task/<tid> directory, files and fd/.
 fn ino(e: Entry) -> u64 {
     let pid_base = |pid: u32| 0x1_0000 + 16 * pid as u64;
     let tid_base = |tid: u32| TASK_INO + 16 * tid as u64;
@@ -275,8 +294,9 @@ fn ino(e: Entry) -> u64 {
         Entry::Pid(p) => pid_base(p),
         Entry::File(p, f) => pid_base(p) + 1 + file_index(f),
         Entry::TaskDir(p) => pid_base(p) + 14,
-        Entry::FdDir(p) => pid_base(p) + 15,
-        Entry::Fd(p, n) => FD_INO + 256 * p as u64 + n as u64,
+        Entry::FdDir(p, tid) if p == tid => pid_base(p) + 15,
+        Entry::FdDir(_, tid) => tid_base(tid) + 15,
+        Entry::Fd(_, tid, n) => FD_INO + 256 * tid as u64 + n as u64,
         Entry::Task(_, tid) => tid_base(tid),
         Entry::TaskFile(_, tid, f) => tid_base(tid) + 1 + file_index(f),
     }
@@ -296,6 +316,7 @@ fn entry_path(ino: u64) -> String {
             let pid = gather::group_of(tid).map_or(tid, |g| g.pid);
             match k {
                 0 => format!("/proc/{pid}/task/{tid}"),
+                15 => format!("/proc/{pid}/task/{tid}/fd"),
                 k => format!("/proc/{pid}/task/{tid}/{}", file_name(k)),
             }
         }
@@ -327,7 +348,7 @@ pub fn stat(e: Entry, follow: bool) -> Stat {
             .and_then(|p| super::path::lookup(super::path::AT_FDCWD, &p, true))
             .map(|n| n.stat())
             .ok(),
-        Entry::Fd(pid, n) if follow => fd_file(pid, n).map(|f| f.stat()).ok(),
+        Entry::Fd(pid, tid, n) if follow => fd_file(pid, tid, n).map(|f| f.stat()).ok(),
         _ => None,
     };
     target.unwrap_or_else(|| link_stat(e))
@@ -335,8 +356,8 @@ pub fn stat(e: Entry, follow: bool) -> Stat {
 
 /// An fd link's mode says how the descriptor is open, as Linux's does
 /// (lr-x------ read-only, l-wx------ write-only, lrwx------ both).
-fn fd_mode(pid: u32, n: u32) -> u32 {
-    let acc = fd_file(pid, n).map_or(O_RDONLY, |f| f.status_flags() & O_ACCMODE);
+fn fd_mode(pid: u32, tid: u32, n: u32) -> u32 {
+    let acc = fd_file(pid, tid, n).map_or(O_RDONLY, |f| f.status_flags() & O_ACCMODE);
     let r = if acc != O_WRONLY { 0o500 } else { 0 };
     let w = if acc != O_RDONLY { 0o300 } else { 0 };
     S_IFLNK | r | w
@@ -347,8 +368,8 @@ fn fd_mode(pid: u32, n: u32) -> u32 {
 fn link_stat(e: Entry) -> Stat {
     let mode = match e {
         Entry::Root | Entry::Pid(_) | Entry::TaskDir(_) | Entry::Task(..) => S_IFDIR | 0o555,
-        Entry::FdDir(_) => S_IFDIR | 0o500,
-        Entry::Fd(p, n) => fd_mode(p, n),
+        Entry::FdDir(..) => S_IFDIR | 0o500,
+        Entry::Fd(p, tid, n) => fd_mode(p, tid, n),
         Entry::SelfLink | Entry::File(_, PidFile::Exe) | Entry::TaskFile(_, _, PidFile::Exe) => {
             S_IFLNK | 0o777
         }
@@ -362,8 +383,8 @@ fn link_stat(e: Entry) -> Stat {
         Entry::Root | Entry::SelfLink | Entry::Global(_) => None,
         Entry::Pid(p)
         | Entry::File(p, _)
-        | Entry::FdDir(p)
-        | Entry::Fd(p, _)
+        | Entry::FdDir(p, _)
+        | Entry::Fd(p, ..)
         | Entry::TaskDir(p)
         | Entry::Task(p, _)
         | Entry::TaskFile(p, ..) => {
@@ -500,12 +521,13 @@ fn listing(e: Entry) -> Result<Vec<(u64, u64, u8, String)>, Errno> {
         Entry::Pid(pid) => {
             gather::group_of(pid).ok_or(Errno::ENOENT)?;
             v.push((2, ino(Entry::TaskDir(pid)), DT_DIR, String::from("task")));
-            v.push((3, ino(Entry::FdDir(pid)), DT_DIR, String::from("fd")));
+            v.push((3, ino(Entry::FdDir(pid, pid)), DT_DIR, String::from("fd")));
             push_files(&mut v, 4, |f| Entry::File(pid, f));
         }
         Entry::Task(pid, tid) => {
             gather::member(pid, tid).ok_or(Errno::ENOENT)?;
-            push_files(&mut v, 2, |f| Entry::TaskFile(pid, tid, f));
+            v.push((2, ino(Entry::FdDir(pid, tid)), DT_DIR, String::from("fd")));
+            push_files(&mut v, 3, |f| Entry::TaskFile(pid, tid, f));
         }
         // Each thread, oldest first; a thread's cookie is past its id, so
         // a listing read in pieces neither skips nor repeats one.
@@ -515,12 +537,11 @@ fn listing(e: Entry) -> Result<Vec<(u64, u64, u8, String)>, Errno> {
                 v.push((2 + tid as u64, ino(Entry::Task(pid, tid)), DT_DIR, format!("{tid}")));
             }
         }
-        Entry::FdDir(pid) => {
-            let g = gather::group_of(pid).ok_or(Errno::ENOENT)?;
+        Entry::FdDir(pid, tid) => {
             // A zombie has no table: an empty directory.
-            if let Some(files) = proc::share::shown(g).map(|t| t.files()) {
+            if let Some(files) = fd_owner(pid, tid)?.map(|t| t.files()) {
                 for n in (0..super::MAX_FDS as u32).filter(|&n| files.get(n).is_ok()) {
-                    v.push((2 + n as u64, ino(Entry::Fd(pid, n)), DT_LNK, format!("{n}")));
+                    v.push((2 + n as u64, ino(Entry::Fd(pid, tid, n)), DT_LNK, format!("{n}")));
                 }
             }
         }
