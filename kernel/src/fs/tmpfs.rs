@@ -338,6 +338,26 @@ impl Pager for Inode {
         d.frame(index).map_err(|_| Fault::Bus)
     }
 
+    fn copy_page(&self, index: u32, phys: usize) -> Result<(), Fault> {
+        let Kind::File(d) = &self.kind else { return Err(Fault::Bus) };
+        let d = d.try_borrow().map_err(|_| Fault::Bad)?;
+        let off = index as u64 * PAGE_SIZE as u64;
+        if off >= d.size() {
+            return Err(Fault::Bus);
+        }
+        let dst = frame(phys);
+        let mut at = 0;
+        // The frame is zeroed already: the tail past the end stays zero.
+        // Only `each` could fail, and it does not.
+        d.chunks(off, PAGE_SIZE as u32, |bytes| {
+            dst[at..at + bytes.len()].copy_from_slice(bytes);
+            at += bytes.len();
+            Ok(())
+        })
+        .map_err(|_| Fault::Bad)?;
+        Ok(())
+    }
+
     fn identity(&self) -> ((u32, u32), u32, String) {
         let path = file_path(self).unwrap_or_else(|| String::from("(deleted)"));
         (self.stat().dev, self.ino, path)
@@ -428,8 +448,9 @@ fn page_free(phys: usize) {
 
 /// The kernel's view of frame `phys`.
 fn frame(phys: usize) -> &'static mut [u8] {
-    // SAFETY: `phys` is a frame this file owns (from `page_alloc`), in
-    // BAT-mapped RAM; nothing else refers to it while the file is borrowed.
+    // SAFETY: `phys` is a frame this file owns (from `page_alloc`), or the
+    // fresh one a private mapping's fault fills (`copy_page`), in BAT-mapped
+    // RAM; nothing else refers to it while the file is borrowed.
     unsafe { core::slice::from_raw_parts_mut(mm::to_virt(phys) as *mut u8, PAGE_SIZE) }
 }
 

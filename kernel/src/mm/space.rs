@@ -14,6 +14,13 @@
 //! frame for that page (`Pager`, which the file system implements), so a
 //! store through the mapping is a store to the file. A file page past the
 //! end of the file is not there to map: SIGBUS (`Fault::Bus`), as on Linux.
+//! A private file mapping's pages inside the file are copied at mmap (no
+//! page cache to copy on write from); the rest are left to the first touch,
+//! which measures the end of the file then, as Linux's filemap_fault does:
+//! a page wholly past it is SIGBUS, and a page the file has grown into
+//! since mmap is copied from the file as it is at the fault. (Unlike
+//! Linux, a page copied at mmap keeps the bytes of that time, and truncate
+//! does not take private pages away.)
 //! Invariant: a shared file mapping maps only pages inside the file, each
 //! the frame the file holds at that index; truncate keeps it by dropping
 //! the cut pages from every mapping (`drop_file_pages`).
@@ -62,8 +69,8 @@ pub struct Area {
     /// MAP_SHARED: fork shares the frames (writable ones too) instead of copying them.
     pub shared: bool,
     /// The file mapped here. Shared: its pages are the file's frames.
-    /// Private: the pages are copies made at mmap, and the file is only
-    /// named (/proc/<pid>/maps).
+    /// Private: the pages inside the file are copies made at mmap, the
+    /// others copied (or SIGBUS past the end) at their first touch.
     pub file: Option<FileMap>,
 }
 
@@ -105,6 +112,10 @@ pub trait Pager {
     /// Err(Bus) past the end of the file or when no frame may be had
     /// (Linux's shmem fault says SIGBUS for both).
     fn frame(&self, index: u32) -> Result<usize, Fault>;
+    /// Copies page `index` of the file as it is now into the fresh zeroed
+    /// frame `phys` (a private mapping's fault), zeroes after the end of the file;
+    /// Err(Bus) if the page is wholly past the end (Linux's filemap_fault).
+    fn copy_page(&self, index: u32, phys: usize) -> Result<(), Fault>;
     /// What /proc/<pid>/maps names: device, inode number and path.
     fn identity(&self) -> ((u32, u32), u32, String);
 }
@@ -297,7 +308,10 @@ impl AddressSpace {
 
     /// The frame a page of an area starts with (the page is in an area and
     /// not mapped): the file's own frame, with one more share of it, in a
-    /// shared file mapping; else a fresh zeroed one.
+    /// shared file mapping; a fresh frame with the file's bytes as they are
+    /// now in a private one (a page mmap did not copy: past the end of the
+    /// file then); else a fresh zeroed one. Either file kind is SIGBUS on
+    /// a page wholly past the end of the file at the time of the fault.
     fn first_frame(&self, page: u32) -> Result<usize, Fault> {
         let area = self.area(page).ok_or(Fault::Bad)?;
         let phys = match &area.file {
@@ -306,7 +320,15 @@ impl AddressSpace {
                 frames::share(phys);
                 phys
             }
-            _ => frames::alloc().ok_or(Fault::NoMem)?,
+            Some(f) => {
+                let phys = frames::alloc().ok_or(Fault::NoMem)?;
+                if let Err(e) = f.pager.copy_page(f.index(page), phys) {
+                    frames::release(phys);
+                    return Err(e);
+                }
+                phys
+            }
+            None => frames::alloc().ok_or(Fault::NoMem)?,
         };
         if area.prot.exec {
             // Zeroes or file bytes, stored through the data cache, which

@@ -115,9 +115,11 @@ pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, pgoff: u32) -> 
 /// into the mapping's own frames at once. What a program sees is the same,
 /// the file's contents and its writes private, except that a later
 /// write() to the file does not show through pages the program has not
-/// written (POSIX leaves that unspecified for MAP_PRIVATE), and that whole
-/// pages past the end of the file read as zeros where Linux sends SIGBUS.
-/// The frames are allocated up front, the file's size at most.
+/// written (POSIX leaves that unspecified for MAP_PRIVATE). Pages past the
+/// end of the file at mmap are left to their first touch, which copies the
+/// file's bytes then or gives SIGBUS if the page is still wholly past the
+/// end, as Linux (`mm::space`). The frames inside the file are allocated
+/// up front.
 struct MappedFile {
     node: Node,
     /// Open for writing: a shared mapping may be (or become) writable.
