@@ -63,7 +63,8 @@ fn mmap_file() {
 /// SIGBUS past the end, also after ftruncate shrinks the file under the
 /// mapping; code stored through one mapping run from another; a mapping
 /// that outlives close and unlink; an archive file shared; EACCES for writing through a read-only
-/// descriptor; msync's checks; and no leak with all of it.
+/// descriptor; msync's checks; mtime and ctime set by the store that
+/// faults a page in; and no leak with all of it.
 #[test]
 fn mmap_shared() {
     let out = compare("mmap_shared", &[]);
@@ -89,6 +90,7 @@ fn mmap_shared() {
             "mprotect it to PROT_WRITE: -1, Permission denied",
             "msync unmapped: -1, Cannot allocate memory",
             "ELF magic: 1",
+            "a first store through the mapping: mtime set 1, ctime moved 1",
             "truncated to 0 under the mapping: -1",
         ],
     );

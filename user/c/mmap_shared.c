@@ -9,7 +9,9 @@
  * file, still the initramfs archive's bytes on Sigil, maps shared too. Code stored through
  * one mapping runs from a PROT_EXEC mapping of the same file. Errors:
  * EACCES for a writable shared mapping of a read-only descriptor and for
- * mprotect to PROT_WRITE of one; msync's EINVAL and ENOMEM.
+ * mprotect to PROT_WRITE of one; msync's EINVAL and ENOMEM. A first
+ * store through the mapping (a write fault) sets the file's mtime and
+ * ctime, as Linux's fault_dirty_shared_page does.
  *
  * qemu-ppc 7.2 is wrong twice, so these two are Linux's rules checked on
  * Sigil only: its SIGBUS carries a host address in si_addr (Linux: the
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -172,6 +175,27 @@ int main(void)
 	show("mmap /proc/self/exe shared", mapped(e));
 	printf("ELF magic: %d\n", e != MAP_FAILED && memcmp(e, "\177ELF", 4) == 0);
 	close(self);
+
+	/* A store that faults the page in changes the file: mtime, set back
+	 * to 1970 first, and ctime move (Linux: file_update_time at the write
+	 * fault; each store after it, to a page mapped writable, does not). */
+	int mt = open("mt", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	write(mt, page, PAGE);
+	struct timespec old[2] = { { 1, 0 }, { 1, 0 } };
+	struct stat before, after;
+	futimens(mt, old);
+	fstat(mt, &before);
+	char *w = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, mt, 0);
+	w[0] = 'z';
+	fstat(mt, &after);
+	printf("a first store through the mapping: mtime set %d, ctime moved %d\n",
+	       after.st_mtim.tv_sec > 1,
+	       after.st_ctim.tv_sec > before.st_ctim.tv_sec ||
+		       (after.st_ctim.tv_sec == before.st_ctim.tv_sec &&
+			after.st_ctim.tv_nsec > before.st_ctim.tv_nsec));
+	munmap(w, PAGE);
+	close(mt);
+	unlink("mt");
 
 	/* Mapped, written, truncated and unlinked: nothing may be left over
 	 * for the kernel's leak check at power-off. */

@@ -358,6 +358,10 @@ impl Pager for Inode {
         Ok(())
     }
 
+    fn written(&self) {
+        self.touch(true);
+    }
+
     fn identity(&self) -> ((u32, u32), u32, String) {
         let path = file_path(self).unwrap_or_else(|| String::from("(deleted)"));
         (self.stat().dev, self.ino, path)

@@ -116,6 +116,9 @@ pub trait Pager {
     /// frame `phys` (a private mapping's fault), zeroes after the end of the file;
     /// Err(Bus) if the page is wholly past the end (Linux's filemap_fault).
     fn copy_page(&self, index: u32, phys: usize) -> Result<(), Fault>;
+    /// A store through a shared mapping faulted a page of the file in: its
+    /// mtime and ctime become now.
+    fn written(&self);
     /// What /proc/<pid>/maps names: device, inode number and path.
     fn identity(&self) -> ((u32, u32), u32, String);
 }
@@ -296,6 +299,9 @@ impl AddressSpace {
                 filled = true;
                 let phys = self.first_frame(page)?;
                 self.map(page, phys, prot)?;
+                if write {
+                    self.file_written(page);
+                }
                 self.lookup(page).expect("just mapped")
             }
         };
@@ -304,6 +310,17 @@ impl AddressSpace {
         }
         Arch::reload(self.ctx, page, pte);
         Ok(filled)
+    }
+
+    /// A write fault mapped `page` in: in a shared file mapping the file
+    /// records the change, as Linux's `fault_dirty_shared_page` calls
+    /// `file_update_time` for a file system without `page_mkwrite` (tmpfs):
+    /// once, at the fault; the stores after it, to a page now mapped
+    /// writable, change the file without touching its times.
+    fn file_written(&self, page: u32) {
+        if let Some(Area { shared: true, file: Some(f), .. }) = self.area(page) {
+            f.pager.written();
+        }
     }
 
     /// The frame a page of an area starts with (the page is in an area and
