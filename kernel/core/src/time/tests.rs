@@ -1,7 +1,9 @@
 //! Host tests of the time layouts, the timer state machines and CPU-time
 //! accounting.
 
-use super::cputime::{self, CpuAccount, CpuClockId, CpuClockKind, CpuSleep, CpuSleepers, CpuTimer, CpuTimes};
+use super::cputime::{
+    self, CpuAccount, CpuClockId, CpuClockKind, CpuSleep, CpuSleepers, CpuTimer, CpuTimes,
+};
 use super::timer::{forward, IdAllocator, PosixTimer, RealTimer};
 use super::*;
 
@@ -312,7 +314,6 @@ fn scale_32_32_keeps_the_middle_bits() {
     let back = (16_600_000u64 << 32).div_ceil(1_000_000_000);
     assert_eq!(scale_32_32(1_000_000_000, back), 16_600_000);
 }
-
 
 #[test]
 fn cpu_sleep_on_own_thread_clock_is_refused_as_linux() {
