@@ -145,12 +145,14 @@ fn timer_tick(from_user: bool) {
     if let (Some(pid), Some(e)) = (pid, expired) {
         signal::timer::cpu_timers_expired(pid, e);
         // Only a sampled thread's clocks moved: its process's CPU-time
-        // POSIX timers are due now or not at all.
+        // POSIX timers, and sleepers on its CPU clocks, are due now or not
+        // at all.
         if let Some(t) = proc::try_current() {
             let g = t.group();
             for ts in timers::cpu_sample(g.pid, t.tid, g.cpu.prof_clock(), t.cpu_ns) {
                 signal::timer::queue_timer_signal(g.pid, ts);
             }
+            proc::wake_cpu_sleepers(t);
         }
     }
     timer::tick(now, |due| match due {

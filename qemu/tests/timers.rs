@@ -7,7 +7,8 @@
 //! timer_cpu checks the CPU-time side: ITIMER_VIRTUAL/PROF, times,
 //! getrusage and wait4's rusage; timer_cputime the POSIX timers on the
 //! CPU-time clocks; cpu_clockids the clocks of other processes and
-//! threads, by the ids glibc makes.
+//! threads, by the ids glibc makes; cpu_nanosleep clock_nanosleep on
+//! those clocks.
 
 mod common;
 
@@ -120,6 +121,37 @@ fn cpu_clockids() {
             "the ended thread's clock: -22",
         ],
     );
+}
+
+/// clock_nanosleep on CPU-time clocks (Linux `posix_cpu_nsleep`): the own
+/// process's while another thread spins, a child's while it spins,
+/// relative and TIMER_ABSTIME; EINVAL on the caller's own thread clock, a
+/// bad timespec, another process's thread clock and a reaped child's
+/// clock; EINTR with a handler (rem the CPU time left), on through a stop
+/// and SIGCONT. Compared with qemu-ppc (the host's Linux sleeps); then on
+/// Sigil alone, sleepers killed or ended by exit_group must leave no
+/// deadline behind.
+#[test]
+fn cpu_nanosleep() {
+    let out = compare("cpu_nanosleep", &[]);
+    has_lines(
+        &out,
+        &[
+            "process clock, 100 ms with a thread spinning: 0, clock moved >= 100 ms 1",
+            "TIMER_ABSTIME now + 50 ms: 0, clock reached the target 1",
+            "CLOCK_THREAD_CPUTIME_ID: EINVAL",
+            "pthread_getcpuclockid(self): EINVAL",
+            "tv_nsec 1e9: EINVAL",
+            "SIGALRM, handler: EINTR, alarms 1, rem in (0, 1 s] 1",
+            "SIGALRM, SA_RESTART handler: EINTR, alarms 2",
+            "TIMER_ABSTIME, SA_RESTART handler: EINTR, alarms 3, rem untouched 1",
+            "child's clock, 80 ms: 0, child's clock moved >= 80 ms 1, parent's own < 40 ms 1",
+            "the reaped child's clock: EINVAL",
+            "child: 300 ms across SIGSTOP/SIGCONT: 0, clock moved >= 300 ms 1",
+            "a process exiting while its main thread sleeps on its clock: 1",
+        ],
+    );
+    assert_no_leaks(&sigil_verbose("cpu_nanosleep", &[]));
 }
 
 #[test]

@@ -65,7 +65,9 @@ pub mod timed;
 pub mod wait;
 pub mod waitq;
 
-pub use timed::{set_wall_clock, sleep_until, sleep_until_realtime};
+pub use timed::{
+    set_wall_clock, sleep_on_cpu_clock, sleep_until, sleep_until_realtime, wake_cpu_sleepers,
+};
 
 use alloc::boxed::Box;
 use alloc::collections::{BTreeMap, VecDeque};
@@ -83,7 +85,7 @@ use sigil_core::cred::Cred;
 use sigil_core::job::wait::ChildEvent;
 use sigil_core::rlimit::{Limits, RLIMIT_NPROC};
 use sigil_core::signal::restart::RestartBlock;
-use sigil_core::time::cputime::{CpuAccount, CpuClockId, CpuClockKind};
+use sigil_core::time::cputime::{CpuAccount, CpuClockId, CpuClockKind, CpuSleepers};
 
 pub const KSTACK_SIZE: usize = 16 * 1024;
 /// The most processes that may exist at once (fork beyond it: EAGAIN).
@@ -287,6 +289,9 @@ pub struct Thread {
     pub robust_list: u32,
     /// CPU time this thread has used (CLOCK_THREAD_CPUTIME_ID), in ns.
     pub cpu_ns: u64,
+    /// When a clock_nanosleep on this thread's CPU clock (by another thread
+    /// of its process) may be done (`timed.rs`).
+    pub cpu_sleepers: CpuSleepers,
     /// The futex this thread waits on, while queued (`futex.rs`).
     pub futex: Option<sigil_core::futex::FutexKey>,
     /// What an interrupted call left for `restart_syscall` (Linux's
@@ -503,6 +508,7 @@ fn spawn_thread(
         vfork_parent: None,
         robust_list: 0,
         cpu_ns: 0,
+        cpu_sleepers: CpuSleepers::default(),
         futex: None,
         restart: None,
         kstack: KernelStack::new(),
@@ -683,6 +689,7 @@ pub fn wakeup(chan: usize) {
 /// are a kind in the top bits plus a thread id (`of`; ids stay below
 /// 32768), so no two kinds, and no kind and an object, ever share a channel.
 #[derive(Clone, Copy)]
+#[repr(u32)]
 pub enum Chan {
     /// A parent in wait4/waitid, by its own tid (wait.rs).
     Wait = 0x1000_0000,
@@ -699,6 +706,11 @@ pub enum Chan {
     ClockWasSet = 0x6000_0000,
     /// A vfork parent until its child execs or exits (clone.rs).
     Vfork = 0x7000_0000,
+    /// Sleepers on process `pid`'s CPU clock, by the pid (timed.rs; pids
+    /// are thread ids, the kind keeps them apart from the next).
+    CpuClock = 0x8000_0000,
+    /// Sleepers on thread `tid`'s CPU clock (timed.rs).
+    ThreadCpuClock = 0x9000_0000,
 }
 
 impl Chan {

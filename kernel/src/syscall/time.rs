@@ -12,12 +12,15 @@
 //! the time left and returns ERESTART_RESTARTBLOCK (EINTR if a handler runs,
 //! else restart_syscall resumes it toward the same deadline); an absolute
 //! clock_nanosleep returns ERESTARTNOHAND (EINTR, or the same call again).
+//! clock_nanosleep on a CPU clock (Linux `posix_cpu_nsleep`) follows the
+//! same rules, with CPU time: `rem` gets the CPU time left, and the restart
+//! block keeps the clock's target reading.
 //! restart_syscall is here too: it carries on whichever call (sleep, timed
 //! futex wait, poll) left its thread's restart block.
 
 use sigil_core::abi::Errno;
 use sigil_core::signal::restart::RestartBlock;
-use sigil_core::time::cputime::{self, CpuClockId, CpuClockKind, CpuTimes};
+use sigil_core::time::cputime::{self, CpuClockId, CpuClockKind, CpuSleep, CpuTimes};
 use sigil_core::time::{
     self, decode_timespec, encode_timespec, ItimerSpec, Layout, CLOCK_BOOTTIME, CLOCK_MONOTONIC,
     CLOCK_REALTIME, CLOCK_REALTIME_COARSE, SIGEVENT_SIZE,
@@ -47,8 +50,8 @@ fn readable_clock(clock: u32) -> Result<(), Errno> {
     }
 }
 
-/// Clocks clock_nanosleep may use: those that run with time (Linux can
-/// also sleep on CLOCK_PROCESS_CPUTIME_ID; Sigil says EINVAL).
+/// The clocks other than CPU time that clock_nanosleep may use: those that
+/// run with time. (CPU clocks: `cpu_nanosleep`.)
 fn sleep_clock(clock: u32) -> Result<(), Errno> {
     match clock {
         CLOCK_REALTIME | CLOCK_MONOTONIC | CLOCK_BOOTTIME => Ok(()),
@@ -133,6 +136,9 @@ pub fn nanosleep(req: u32, rem: u32) -> SysResult {
 }
 
 pub fn clock_nanosleep(clock: u32, flags: u32, req: u32, rem: u32, layout: Layout) -> SysResult {
+    if let Some(id) = cputime::cpu_clock_of(clock) {
+        return cpu_nanosleep(id, flags, get_timespec(req, layout)?, rem, layout);
+    }
     sleep_clock(clock)?;
     let ns = get_timespec(req, layout)?;
     if flags & TIMER_ABSTIME != 0 {
@@ -145,6 +151,44 @@ pub fn clock_nanosleep(clock: u32, flags: u32, req: u32, rem: u32, layout: Layou
     sleep_relative(timer::now_ns().saturating_add(ns), rem, layout)
 }
 
+/// clock_nanosleep on CPU clock `id` for `ns` (Linux `posix_cpu_nsleep`):
+/// EINVAL on the calling thread's own clock, and on a clock whose process
+/// or thread does not exist (glibc's clock_nanosleep returns that EINVAL;
+/// it turns CLOCK_PROCESS_CPUTIME_ID into the encoded clock of process 0
+/// and refuses CLOCK_THREAD_CPUTIME_ID itself). The process clock of
+/// another thread's tid is no clock here, as in Linux's `pid_for_clock`
+/// for anything but clock_gettime.
+fn cpu_nanosleep(id: CpuClockId, flags: u32, ns: u64, rem: u32, layout: Layout) -> SysResult {
+    if !cputime::may_sleep_on(id, proc::current().tid) {
+        return Err(Errno::EINVAL);
+    }
+    let now = proc::read_cpu_clock(id, false).ok_or(Errno::EINVAL)?;
+    let sleep = CpuSleep::new(ns, flags & TIMER_ABSTIME != 0, now);
+    if flags & TIMER_ABSTIME != 0 {
+        return proc::sleep_on_cpu_clock(id, sleep, now)
+            .map(|_| 0)
+            .map_err(|_| Errno::ERESTARTNOHAND);
+    }
+    cpu_sleep_relative(id, sleep, now, rem, layout)
+}
+
+/// A relative CPU-clock sleep, first or restarted: as `sleep_relative`,
+/// with the CPU time left in `rem` and the clock's target in the block.
+fn cpu_sleep_relative(
+    id: CpuClockId,
+    sleep: CpuSleep,
+    now: u64,
+    rem: u32,
+    layout: Layout,
+) -> SysResult {
+    let Err(left) = proc::sleep_on_cpu_clock(id, sleep, now) else { return Ok(0) };
+    if rem != 0 {
+        put_timespec(rem, left, layout)?;
+    }
+    proc::current().restart = Some(RestartBlock::CpuSleep { clock: id, sleep, rem, layout });
+    Err(Errno::ERESTART_RESTARTBLOCK)
+}
+
 /// restart_syscall (number 0): what a call that returned
 /// ERESTART_RESTARTBLOCK becomes when no handler ran. It takes the block,
 /// so a second restart_syscall, or one after a handler's sigreturn, finds
@@ -153,6 +197,12 @@ pub fn restart_syscall() -> SysResult {
     match crate::proc::current().restart.take() {
         Some(RestartBlock::Sleep { deadline, rem, layout }) => {
             sleep_relative(deadline, rem, layout)
+        }
+        // The clock's owner may have gone meanwhile: EINVAL, as Linux's
+        // restart, which looks the clock up again.
+        Some(RestartBlock::CpuSleep { clock, sleep, rem, layout }) => {
+            let now = proc::read_cpu_clock(clock, false).ok_or(Errno::EINVAL)?;
+            cpu_sleep_relative(clock, sleep, now, rem, layout)
         }
         Some(RestartBlock::Futex { addr, val, bitset, deadline, private }) => {
             crate::proc::futex::wait(addr, val, bitset, Some(deadline), private)

@@ -11,16 +11,23 @@
 //! keeps it in `Thread::restart` and dispatches on it in
 //! `syscall::time::restart_syscall`.
 
+use crate::time::cputime::{CpuClockId, CpuSleep};
 use crate::time::Layout;
 
 /// One interrupted call, with every argument its continuation needs.
-/// Deadlines are ns since boot on the monotonic clock.
+/// Deadlines are ns since boot on the monotonic clock (a CPU-clock
+/// sleep's target is a reading of its clock).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RestartBlock {
     /// A relative nanosleep / clock_nanosleep (Linux
     /// `hrtimer_nanosleep_restart`): the time left goes to `rem` (if not
     /// NULL) in `layout` when it is interrupted again.
     Sleep { deadline: u64, rem: u32, layout: Layout },
+    /// A relative clock_nanosleep on a CPU clock (Linux
+    /// `posix_cpu_nsleep_restart`): the clock and its target reading, not a
+    /// monotonic deadline, since CPU time moves only while `clock`'s owner
+    /// runs; the CPU time left goes to `rem` as for `Sleep`.
+    CpuSleep { clock: CpuClockId, sleep: CpuSleep, rem: u32, layout: Layout },
     /// A timed FUTEX_WAIT(_BITSET) (Linux `futex_wait_restart`);
     /// `private`: FUTEX_PRIVATE_FLAG was set.
     Futex { addr: u32, val: u32, bitset: u32, deadline: u64, private: bool },

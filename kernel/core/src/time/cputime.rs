@@ -111,6 +111,8 @@ pub struct CpuAccount {
     pub children: CpuTimes,
     pub virt: CpuTimer,
     pub prof: CpuTimer,
+    /// When a clock_nanosleep on this process's CPU clock may be done.
+    pub sleepers: CpuSleepers,
 }
 
 impl CpuAccount {
@@ -228,6 +230,76 @@ pub fn cpu_clock_of(clock: u32) -> Option<CpuClockId> {
         },
     };
     Some(CpuClockId { pid: !(c >> 3) as u32, thread: clock & PER_THREAD != 0, kind })
+}
+
+/// Whether clock_nanosleep may sleep on CPU clock `id`, as Linux's
+/// `posix_cpu_nsleep` decides first: not on the calling thread's own
+/// thread clock, named as CLOCK_THREAD_CPUTIME_ID (pid 0) or by its tid
+/// `self_tid` (EINVAL: the clock could only move while the thread runs, and
+/// it is asleep). Another thread's clock and any process's are allowed;
+/// whether that thread or process exists is the caller's lookup (Linux
+/// says EINVAL for that too: `pid_for_clock` finds nothing).
+pub fn may_sleep_on(id: CpuClockId, self_tid: u32) -> bool {
+    !(id.thread && (id.pid == 0 || id.pid == self_tid))
+}
+
+/// One sleep on a CPU clock (Linux `do_cpu_nanosleep`): the clock reading
+/// at which it ends. A restart after a signal keeps the same target, as
+/// Linux's `posix_cpu_nsleep_restart` sleeps to the saved expiry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpuSleep {
+    pub target: u64,
+}
+
+impl CpuSleep {
+    /// A sleep of `req` ns from clock reading `now`, or (`absolute`,
+    /// TIMER_ABSTIME) until the clock reads `req`.
+    pub fn new(req: u64, absolute: bool, now: u64) -> CpuSleep {
+        CpuSleep { target: if absolute { req } else { now.saturating_add(req) } }
+    }
+
+    /// Whether the clock, reading `now`, has got there.
+    pub fn reached(self, now: u64) -> bool {
+        now >= self.target
+    }
+
+    /// The CPU time still to go at reading `now` (what `rem` gets).
+    pub fn left(self, now: u64) -> u64 {
+        self.target.saturating_sub(now)
+    }
+}
+
+/// The sleepers on one process's or thread's CPU clock, as the kernel's
+/// sampling sees them: the earliest reading of the summed clock (user +
+/// system time) at which one of them may be done, or None when nobody
+/// sleeps, so a sample costs one test. A sleeper registers the summed
+/// reading plus what its own clock has left: no clock runs faster than the
+/// summed one, so this never wakes it late (a VIRT sleeper may wake early,
+/// looks, and registers again for what is left, which is progress, never a
+/// spin). A sample past that point wakes every sleeper on the clock, and
+/// those not done register again, so nothing is kept per sleeper and a
+/// sleeper that leaves (a signal, its death) leaves nothing to free: at
+/// worst one wake-up that finds nobody.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CpuSleepers {
+    next: Option<u64>,
+}
+
+impl CpuSleepers {
+    /// A sleeper is to be woken once the summed clock reads `at`.
+    pub fn wake_at(&mut self, at: u64) {
+        self.next = Some(self.next.map_or(at, |n| n.min(at)));
+    }
+
+    /// A sample: the summed clock reads `now`. True if the sleepers are to
+    /// be woken now (they are then forgotten until they register again).
+    pub fn due(&mut self, now: u64) -> bool {
+        let due = self.next.is_some_and(|n| now >= n);
+        if due {
+            self.next = None;
+        }
+        due
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! Host tests of the time layouts, the timer state machines and CPU-time
 //! accounting.
 
-use super::cputime::{self, CpuAccount, CpuTimer, CpuTimes};
+use super::cputime::{
+    self, CpuAccount, CpuClockId, CpuClockKind, CpuSleep, CpuSleepers, CpuTimer, CpuTimes,
+};
 use super::timer::{forward, IdAllocator, PosixTimer, RealTimer};
 use super::*;
 
@@ -311,6 +313,50 @@ fn scale_32_32_keeps_the_middle_bits() {
     assert_eq!(scale_32_32(0, f), 0);
     let back = (16_600_000u64 << 32).div_ceil(1_000_000_000);
     assert_eq!(scale_32_32(1_000_000_000, back), 16_600_000);
+}
+
+#[test]
+fn cpu_sleep_on_own_thread_clock_is_refused_as_linux() {
+    let id = |pid, thread| CpuClockId { pid, thread, kind: CpuClockKind::Sched };
+    // CLOCK_THREAD_CPUTIME_ID and thread 5's clock named by thread 5.
+    assert!(!cputime::may_sleep_on(id(0, true), 5));
+    assert!(!cputime::may_sleep_on(id(5, true), 5));
+    // Another thread's clock, the own process's, another process's.
+    assert!(cputime::may_sleep_on(id(6, true), 5));
+    assert!(cputime::may_sleep_on(id(0, false), 5));
+    assert!(cputime::may_sleep_on(id(9, false), 5));
+}
+
+#[test]
+fn cpu_sleep_target_and_time_left() {
+    let rel = CpuSleep::new(100, false, 1000);
+    assert_eq!(rel.target, 1100);
+    assert!(!rel.reached(1099));
+    assert!(rel.reached(1100));
+    assert_eq!(rel.left(1030), 70);
+    assert_eq!(rel.left(2000), 0);
+    // Absolute: the reading asked for, done at once if already passed.
+    let abs = CpuSleep::new(500, true, 1000);
+    assert!(abs.reached(1000));
+    assert_eq!(abs.left(1000), 0);
+    // A huge relative request saturates instead of wrapping into the past.
+    assert_eq!(CpuSleep::new(u64::MAX, false, 1).target, u64::MAX);
+}
+
+#[test]
+fn cpu_sleepers_wake_at_the_first_sample_past_the_earliest() {
+    let mut s = CpuSleepers::default();
+    // Nobody sleeps: no sample is due.
+    assert!(!s.due(u64::MAX));
+    s.wake_at(300);
+    s.wake_at(200);
+    s.wake_at(400);
+    assert!(!s.due(199));
+    assert!(s.due(210));
+    // Woken: forgotten until a sleeper registers again.
+    assert!(!s.due(500));
+    s.wake_at(400);
+    assert!(s.due(400));
 }
 
 mod timerfd {
