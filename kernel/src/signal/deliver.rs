@@ -222,9 +222,11 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
 
 /// Builds the frame for `sig` and points the user registers at its handler;
 /// true if it did. A frame that cannot be written gets the process SIGSEGV.
+/// `p` is the running thread, as the caller's loop looked it up: passed down
+/// rather than found again (each `proc::current()` is a load, a null test and
+/// a branch to its panic).
 #[cfg_attr(sigil_stepping, inline(never))]
-pub fn handle_signal(tf: &mut TrapFrame, dq: Dequeued) -> bool {
-    let p = proc::current();
+pub fn handle_signal(tf: &mut TrapFrame, p: &mut Thread, dq: Dequeued) -> bool {
     let g = p.group();
     let sig = dq.info().signal();
     let act = g.sig.action(sig).take_for_delivery();

@@ -577,7 +577,7 @@ fn deliver_pending(tf: &mut TrapFrame) {
             // last (as Linux's exit-to-user loop does): the last one set up
             // runs first, and each handler's mask applies to the ones after it.
             Disposition::Handler(_) => {
-                if deliver::handle_signal(tf, node) {
+                if deliver::handle_signal(tf, t, node) {
                     entered = Some(sig);
                 }
                 // Usually that was the only signal: with both sets empty
