@@ -16,20 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Linux's encoding (include/linux/posix-timers.h). */
-#define CPUCLOCK_PROF 0
-#define CPUCLOCK_VIRT 1
-#define CPUCLOCK_SCHED 2
-#define PROCESS_CLOCK(pid, which) ((~(clockid_t)(pid) << 3) | (which))
-#define THREAD_CLOCK(tid, which) (PROCESS_CLOCK(tid, which) | 4)
-
-static long long read_ns(clockid_t c)
-{
-	struct timespec ts;
-	if (clock_gettime(c, &ts) != 0)
-		return -errno;
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+#include "cpuclock.h"
 
 static void spin_ms(clockid_t c, long long ms)
 {

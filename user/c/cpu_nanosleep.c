@@ -25,18 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MS 1000000LL
-#define CPUCLOCK_SCHED 2
-#define PROCESS_CLOCK(pid, which) ((~(clockid_t)(pid) << 3) | (which))
-#define THREAD_CLOCK(tid, which) (PROCESS_CLOCK(tid, which) | 4)
+#include "cpuclock.h"
 
-static long long read_ns(clockid_t c)
-{
-	struct timespec ts;
-	if (clock_gettime(c, &ts) != 0)
-		return -errno;
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+#define MS 1000000LL
 
 static struct timespec ts_of(long long ns)
 {
