@@ -56,7 +56,10 @@ int main(void)
 	printf("clock_getcpuclockid(0): %d, id %d\n", r, (int)c);
 	r = clock_getcpuclockid(getpid(), &c);
 	printf("clock_getcpuclockid(getpid()): %d, reads %d\n", r, read_ns(c) > 0);
+	/* PROF and VIRT are sampled at ticks on Linux (SCHED is exact), so
+	 * 20 ms of SCHED time may show less on PROF: spin on each. */
 	spin_ms(CLOCK_PROCESS_CPUTIME_ID, 20);
+	spin_ms(PROCESS_CLOCK(0, CPUCLOCK_PROF), 20);
 	long long sched = read_ns(PROCESS_CLOCK(0, CPUCLOCK_SCHED));
 	long long prof = read_ns(PROCESS_CLOCK(0, CPUCLOCK_PROF));
 	long long virt = read_ns(PROCESS_CLOCK(0, CPUCLOCK_VIRT));
@@ -103,6 +106,10 @@ int main(void)
 	       by_tid == ESRCH ? "ESRCH" : "other", read_by_tid > 0);
 	stop_spinning = 1;
 	pthread_join(t, NULL);
+	/* join returns once the thread has cleared its tid, which on Linux is
+	 * before the thread is released: wait until its id names nobody. */
+	for (int i = 0; i < 100000 && syscall(SYS_tgkill, getpid(), worker_tid, 0) == 0; i++)
+		sched_yield();
 	printf("the ended thread's clock: %lld\n", read_ns(THREAD_CLOCK(worker_tid, CPUCLOCK_SCHED)));
 	return 0;
 }
