@@ -4,7 +4,7 @@
 //! A process is a thread *group* (`Group`): the address space (counted
 //! apart, so a vfork or CLONE_VM child can share it: `Space`), the signal
 //! handlers (counted apart too, for CLONE_VM | CLONE_SIGHAND processes:
-//! `signal::Handlers`) and the shared pending set, the itimers and CPU
+//! `sigstate::Handlers`) and the shared pending set, the itimers and CPU
 //! accounting, the parent and the wait status, the process group and
 //! session (`group.rs`: process groups and sessions are sets of these thread
 //! groups, and a terminal signals each member once). Its threads (`Thread`)
@@ -14,7 +14,10 @@
 //! a descriptor table and an fs state (cwd, umask), which it may share with
 //! other threads and processes (`share.rs`, Linux's `task->files` and
 //! `task->fs`). The group's id (the PID) is its first thread's id (the TID
-//! of the leader), as on Linux.
+//! of the leader), as on Linux. The signal state of both is their field
+//! `sig` (`sigstate.rs`): held here, generated and delivered by
+//! `crate::signal` above, as Linux's include/linux/sched/signal.h sits
+//! below kernel/signal.c.
 //!
 //! Scheduling is round-robin over threads: the decrementer preempts user
 //! code at the end of its 10 ms time slice (`time::timer`); kernel code runs
@@ -37,7 +40,7 @@
 //!   owned by the live threads holding them, one `Rc` each (Linux's
 //!   `files_struct.count`, `fs_struct.users`): a thread lets go at exit,
 //!   so the files close with the last holder. The handlers
-//!   (`signal::Handlers`) are owned by the groups holding them, one `Rc`
+//!   (`sigstate::Handlers`) are owned by the groups holding them, one `Rc`
 //!   per group (every thread of a group has the same ones: CLONE_THREAD
 //!   needs CLONE_SIGHAND), and go with the last such group.
 //! - `Group::threads` lists the live threads, by id; a thread that has exited
@@ -61,6 +64,7 @@ pub mod exec;
 pub mod futex;
 pub mod group;
 pub mod share;
+pub mod sigstate;
 pub mod timed;
 pub mod wait;
 pub mod waitq;
@@ -78,7 +82,6 @@ use alloc::vec::Vec;
 use crate::arch::{self, Arch, Context, FpState, TrapFrame};
 use crate::kcell::KCell;
 use crate::mm::space::AddressSpace;
-use crate::signal::{GroupSignals, ThreadSignals};
 use crate::time::cputime;
 use group::JobIds;
 use sigil_core::cred::Cred;
@@ -86,6 +89,7 @@ use sigil_core::job::wait::ChildEvent;
 use sigil_core::rlimit::{Limits, RLIMIT_NPROC};
 use sigil_core::signal::restart::RestartBlock;
 use sigil_core::time::cputime::{CpuAccount, CpuClockId, CpuClockKind, CpuSleepers};
+use sigstate::{GroupSignals, ThreadSignals};
 
 pub const KSTACK_SIZE: usize = 16 * 1024;
 /// The most processes that may exist at once (fork beyond it: EAGAIN).
@@ -724,12 +728,12 @@ impl Chan {
 /// Blocks the current thread on `chan` until woken. Returns early, with
 /// `Err(())`, if a signal is pending that should interrupt the sleep.
 pub fn sleep(chan: usize) -> Result<(), ()> {
-    if crate::signal::interrupt_pending(current()) {
+    if sigstate::interrupt_pending(current()) {
         return Err(());
     }
     current().state = State::Sleeping(chan);
     schedule();
-    if crate::signal::interrupt_pending(current()) {
+    if sigstate::interrupt_pending(current()) {
         Err(())
     } else {
         Ok(())

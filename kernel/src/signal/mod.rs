@@ -1,9 +1,12 @@
-//! Signals in the kernel: per-thread and per-process state, sending, and
-//! what happens on the way back to user mode.
+//! Signals in the kernel: sending, and what happens on the way back to
+//! user mode.
 //!
 //! The rules live in sigil-core (`sigil_core::signal`): sets, actions, the
-//! sigqueue, frame layouts. This module applies them to thread groups, the
-//! Linux way:
+//! sigqueue, frame layouts. The state they act on is the processes'
+//! (`proc::sigstate`: each thread's mask and pending set, each group's
+//! shared set and handlers), one layer down, as Linux's
+//! include/linux/sched/signal.h is below kernel/signal.c. This module
+//! applies the rules to that state, the Linux way:
 //! - a signal sent to a *process* (kill, rt_sigqueueinfo, a timer, a child's
 //!   exit) is queued on the group's shared set, and `complete` picks the
 //!   thread that will take it (Linux `complete_signal`): the main thread if
@@ -28,8 +31,8 @@ pub mod timer;
 use sigil_core::abi::{self, wait_status, Errno};
 use sigil_core::job::wait::ChildEvent;
 use sigil_core::signal::{
-    default_action, init_drops_default, AltStack, DefaultAction, Disposition, SigAction, SigInfo,
-    SigPending, SigSet, Signal,
+    default_action, init_drops_default, DefaultAction, Disposition, SigAction, SigInfo, SigSet,
+    Signal,
 };
 
 use core::sync::atomic::Ordering;
@@ -38,6 +41,7 @@ use sigil_core::signal::queue::{queue_limit, SigQueueNode, LIVE_NODES};
 
 use crate::arch::TrapFrame;
 use crate::kcell::KCell;
+use crate::proc::sigstate::{doomed, work_pending};
 use crate::proc::waitq::WaitQueue;
 use crate::proc::{self, Group, State, Thread};
 
@@ -45,132 +49,6 @@ use crate::proc::{self, Group, State, Thread};
 /// kernel's bound and `queue_limit`; the timer layer bounds POSIX timers by
 /// it too).
 pub use sigil_core::signal::queue::SIGQUEUE_MAX;
-
-/// A thread's own signal state.
-pub struct ThreadSignals {
-    /// Signals sent to this thread (tgkill, faults).
-    pub pending: SigPending,
-    pub blocked: SigSet,
-    pub altstack: AltStack,
-    /// The mask to restore after the handler that ended a wait with a
-    /// temporary mask (rt_sigsuspend, ppoll, pselect6; Linux's `saved_sigmask`).
-    pub saved_mask: Option<SigSet>,
-    /// The signals a sigtimedwait in this thread is taking (Linux's
-    /// real_blocked trick): such a signal is not fatal to the group.
-    pub waiting: SigSet,
-    /// "Maybe something to do" on the way back to user mode (Linux's
-    /// TIF_SIGPENDING and TIF_RESTORE_SIGMASK, coarser): set when a signal is
-    /// queued on `pending`, when a system call returns a restart code
-    /// (`note_restart`) and when a wait saves the mask (`save_mask`);
-    /// cleared by `recalc` only when `pending` is empty. So a return to user
-    /// mode with this and the group's flag clear skips the signal code, the
-    /// restart and the mask restore; mask changes need not touch it (a
-    /// blocked signal keeps it set).
-    pub work: bool,
-}
-
-impl ThreadSignals {
-    pub fn new() -> ThreadSignals {
-        ThreadSignals {
-            pending: SigPending::new(),
-            blocked: SigSet::EMPTY,
-            altstack: AltStack::default(),
-            saved_mask: None,
-            waiting: SigSet::EMPTY,
-            work: false,
-        }
-    }
-
-    /// A new task's (fork, vfork, clone): the creator's mask, nothing
-    /// pending, and its alternate stack unless the task runs beside the
-    /// creator in the same memory (CLONE_VM without CLONE_VFORK, as Linux's
-    /// copy_process clears it): two tasks must not take signals on one stack.
-    pub fn for_child(&self, share_vm: bool, vfork: bool) -> ThreadSignals {
-        let altstack = if share_vm && !vfork { AltStack::default() } else { self.altstack };
-        ThreadSignals { blocked: self.blocked, altstack, ..ThreadSignals::new() }
-    }
-
-    /// A wait with a temporary mask (rt_sigsuspend, ppoll, pselect6): the
-    /// current mask is kept for the return to user mode, which puts it back
-    /// after the handler's frame has recorded it.
-    pub fn save_mask(&mut self, temporary: SigSet) {
-        self.saved_mask = Some(self.blocked);
-        self.blocked = temporary;
-        self.work = true;
-    }
-
-    /// execve: the alt stack is gone.
-    pub fn exec(&mut self) {
-        self.altstack = AltStack::default();
-    }
-
-    /// The thread exited: drop what was pending (frees the nodes).
-    pub fn flush(&mut self) {
-        self.pending.flush_all();
-    }
-}
-
-/// The signal handlers, shared by the threads of a group and by processes
-/// made with CLONE_VM | CLONE_SIGHAND (Linux's `sighand_struct`). Linux
-/// hangs it off each task, but CLONE_THREAD needs CLONE_SIGHAND, so every
-/// thread of a group holds the same one, and holding it once per group is
-/// the same thing (one load less on delivery than going through the thread).
-pub type Handlers = alloc::rc::Rc<KCell<[SigAction; 64]>>;
-
-/// What a thread group shares.
-pub struct GroupSignals {
-    /// Signals sent to the process (Linux's `signal_struct` pending set).
-    pub shared: SigPending,
-    pub actions: Handlers,
-    /// The group's half of `ThreadSignals::work`: set when a signal is
-    /// queued on `shared` and when the group starts stopping or ending
-    /// (`Group::stop`, `Group::exit`); cleared by `recalc` when none holds.
-    pub work: bool,
-}
-
-impl GroupSignals {
-    pub fn new() -> GroupSignals {
-        let actions = alloc::rc::Rc::new(KCell::new([SigAction::default(); 64]));
-        GroupSignals { shared: SigPending::new(), actions, work: false }
-    }
-
-    #[inline(always)]
-    pub fn action(&mut self, sig: Signal) -> &mut SigAction {
-        &mut self.actions.get()[sig.number() as usize - 1]
-    }
-
-    /// A new process's: the same handlers if `share` (CLONE_SIGHAND), else
-    /// a copy; nothing pending.
-    pub fn fork(&self, share: bool) -> GroupSignals {
-        GroupSignals {
-            shared: SigPending::new(),
-            actions: crate::proc::share::share_or_copy(&self.actions, share),
-            work: false,
-        }
-    }
-
-    /// Does another process hold these handlers (CLONE_SIGHAND)?
-    pub fn handlers_shared(&self) -> bool {
-        alloc::rc::Rc::strong_count(&self.actions) > 1
-    }
-
-    /// execve: handlers reset to default (ignored stay ignored), in a copy
-    /// of their own first if another process shared them (Linux's
-    /// `de_thread`), so the reset is not the other's.
-    pub fn exec(&mut self) {
-        crate::proc::share::unshare(&mut self.actions);
-        for a in self.actions.get().iter_mut() {
-            if a.disposition() != Disposition::Ignore {
-                *a = SigAction::default();
-            }
-        }
-    }
-
-    /// The process ended: drop what was pending (frees the nodes).
-    pub fn flush(&mut self) {
-        self.shared.flush_all();
-    }
-}
 
 /// Would `sig` be ignored or held back by thread `t` (the terminal's
 /// SIGTTIN/SIGTTOU choice between stopping a job and failing its call;
@@ -441,20 +319,6 @@ pub fn out_of_memory(ea: u32) {
     let _ = send(g.pid, SigInfo::kernel(Signal::SIGKILL), false);
 }
 
-/// Is something for `t` to act on at the next return to user mode: a
-/// deliverable signal on either set, or its group ending or stopping?
-#[inline]
-fn work_pending(t: &Thread, g: &Group) -> bool {
-    let pending = t.sig.pending.pending().union(g.sig.shared.pending());
-    !pending.without(t.sig.blocked).is_empty() || g.stop.is_some() || doomed(t, g)
-}
-
-/// Is `t` to leave because its group is ending (exit_group, a fatal signal,
-/// another thread's exec)?
-fn doomed(t: &Thread, g: &Group) -> bool {
-    g.exit.is_some() && g.exec_tid != Some(t.tid)
-}
-
 /// Takes the next signal of `want` off `t`'s own queue, else its
 /// process's, for a taker that is not a handler (sigtimedwait, a signalfd
 /// read); a stale timer signal is dropped and the next one taken (Linux
@@ -471,11 +335,6 @@ pub fn take(t: &mut Thread, want: SigSet) -> Option<alloc::boxed::Box<SigQueueNo
             return Some(node);
         }
     }
-}
-
-/// Should an interruptible sleep end?
-pub fn interrupt_pending(t: &mut Thread) -> bool {
-    work_pending(t, t.group())
 }
 
 /// SIGCHLD (CLD_STOPPED or CLD_CONTINUED, unless the parent set

@@ -374,7 +374,7 @@ fn wait_for(want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
             }
             return Ok(node.info.signo());
         }
-        if signal::interrupt_pending(p) {
+        if proc::sigstate::interrupt_pending(p) {
             // Another unblocked signal: its handler runs first.
             return Err(Errno::EINTR);
         }
