@@ -5,7 +5,7 @@
 //! each thread group (`proc::Group::cred`): fork copies them, exec keeps
 //! them (with the saved ids reset, `Cred::exec`). Other subsystems ask here:
 //! the file system's permission checks take [`current`], the signal system
-//! calls and `proc::group::send` take [`may_signal`].
+//! calls and `signal::kill::send` take [`may_signal`].
 //!
 //! Each process also holds its real user's [`UserCounts`], shared by every
 //! process of that user, so RLIMIT_SIGPENDING and the POSIX timer budget

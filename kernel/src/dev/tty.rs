@@ -142,7 +142,7 @@ fn pull(t: &mut Tty) {
 fn signal_foreground(sig: Signal) {
     let pgrp = tty().pgrp;
     if pgrp != 0 {
-        let _ = proc::group::send(KillTarget::Group(pgrp), Some(SigInfo::kernel(sig)));
+        let _ = crate::signal::kill::send(KillTarget::Group(pgrp), Some(SigInfo::kernel(sig)));
     }
 }
 
@@ -185,7 +185,7 @@ fn job_check(sig: Signal, quiet_ok: bool) -> Result<(), Errno> {
     if orphaned(pgid) {
         return Err(Errno::EIO);
     }
-    let _ = proc::group::send(KillTarget::Group(pgid), Some(SigInfo::kernel(sig)));
+    let _ = crate::signal::kill::send(KillTarget::Group(pgid), Some(SigInfo::kernel(sig)));
     Err(Errno::ERESTARTSYS)
 }
 

@@ -1,5 +1,7 @@
-//! Process groups and sessions: the ids each process carries, the system
-//! calls that change them, and sending a signal to a whole group.
+//! Process groups and sessions: the ids each process carries and the system
+//! calls that change them. Sending a signal to a whole group (kill()'s
+//! broadcast, a terminal's Ctrl-C, the SIGHUP of an orphaned group) is the
+//! signal layer's: `signal::kill::send` selects the processes by these ids.
 //!
 //! The rules are sigil-core's (`sigil_core::job`); this module applies them
 //! to the process table. A group or a session is not an object here: it is
@@ -16,13 +18,13 @@
 //! - The foreground group of a session's controlling terminal belongs to the
 //!   terminal, as in Linux (`tty->pgrp`, `tty->session`): the console's tty
 //!   keeps (session, foreground pgrp) and signals the foreground group with
-//!   [`send`]`(KillTarget::Group(pgrp), ...)`.
+//!   `signal::kill::send(KillTarget::Group(pgrp), ...)`.
 
 use alloc::vec::Vec;
 
 use sigil_core::abi::Errno;
 use sigil_core::job::group::{check_setpgid, check_setsid, resolve_setpgid, Ids};
-use sigil_core::job::kill::{KillTarget, Outcome};
+use sigil_core::job::kill::KillTarget;
 use sigil_core::job::{orphan, Member};
 use sigil_core::signal::{SigInfo, Signal};
 
@@ -117,35 +119,6 @@ pub fn setsid() -> Result<u32, Errno> {
     Ok(pid)
 }
 
-/// Sends `info` to every process `target` selects for a kill() from the
-/// current process (Linux `kill_something_info` / `kill_pgrp`); `None` is
-/// signal 0, the existence check. This is the API the terminal uses for
-/// Ctrl-C: `send(KillTarget::Group(fg), Some(SigInfo::kernel(SIGINT)))`.
-/// Each selected process gets the signal once, as a process-directed one
-/// (its shared pending set; `signal::send` picks the thread that takes it).
-/// A signal from user space (signal 0, or an si_code <= 0: Linux
-/// `SI_FROMUSER`) passes the permission check for each process.
-pub fn send(target: KillTarget, info: Option<SigInfo>) -> Result<(), Errno> {
-    let caller = super::try_current().map_or(0, |t| t.group().pid);
-    let pids: Vec<u32> =
-        all().filter(|p| target.selects(&p.member(), caller)).map(|p| p.pid).collect();
-    let mut outcome = Outcome::for_target(target);
-    for pid in pids {
-        outcome.add(send_one(pid, info));
-    }
-    outcome.result()
-}
-
-/// One send of a broadcast: the permission check, then the signal.
-fn send_one(pid: u32, info: Option<SigInfo>) -> Result<(), Errno> {
-    let g = get(pid).ok_or(Errno::ESRCH)?;
-    match info {
-        Some(info) if info.code() > 0 => {}
-        _ => crate::cred::may_signal(g, info.map_or(0, |i| i.signo()))?,
-    }
-    info.map_or(Ok(()), |info| crate::signal::send_to(g, info, false))
-}
-
 /// Process `gone` is exiting (its children not yet handed to `reaper`, their
 /// new parent): each group this orphans with a stopped member gets SIGHUP,
 /// then SIGCONT.
@@ -157,7 +130,7 @@ pub fn hangup_orphaned(gone: u32, reaper: u32) {
     let procs: Vec<Member> = all().map(|p| p.member()).collect();
     for pgid in orphan::hangup_on_exit(&procs, gone, reaper) {
         for sig in [Signal::SIGHUP, Signal::SIGCONT] {
-            let _ = send(KillTarget::Group(pgid), Some(SigInfo::kernel(sig)));
+            let _ = crate::signal::kill::send(KillTarget::Group(pgid), Some(SigInfo::kernel(sig)));
         }
     }
 }

@@ -26,6 +26,7 @@
 
 pub mod context;
 pub mod deliver;
+pub mod kill;
 pub mod timer;
 
 use sigil_core::abi::{self, wait_status, Errno};

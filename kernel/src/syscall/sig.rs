@@ -26,7 +26,7 @@ pub(super) fn signal_or_zero(sig: u32) -> Result<Option<Signal>, Errno> {
 
 /// kill(pid, sig): one process, the caller's group (0), a group (< -1) or
 /// everyone but PID 1 and the caller (-1); sigil-core's `job::kill` decodes
-/// the target, `proc::group::send` reaches it, each process once (on its
+/// the target, `signal::kill::send` reaches it, each process once (on its
 /// shared pending set). A thread's id names its process, as on Linux.
 /// Each target must pass the permission check (`cred::may_signal`).
 pub fn kill(pid: i32, sig: u32) -> SysResult {
@@ -45,7 +45,7 @@ pub fn kill(pid: i32, sig: u32) -> SysResult {
         };
     }
     let target = kill_target(pid, my_pgid)?;
-    proc::group::send(target, sig.map(|s| SigInfo::kill(s, me, uid))).map(|_| 0)
+    signal::kill::send(target, sig.map(|s| SigInfo::kill(s, me, uid))).map(|_| 0)
 }
 
 /// The process `id` names: a process, or one of its threads.
