@@ -20,8 +20,8 @@
 //! uaccess                  | user memory through a checked window
 //! time                     | the clock, deadlines, itimers, POSIX timers, CPU time
 //! trace                    | the signal trace points
-//! cred proc                | credentials, processes, threads, the scheduler
-//! signal                   | generation, queues, delivery, sigreturn
+//! cred proc                | credentials, processes, threads (their signal state), the scheduler
+//! signal                   | generation (kill's broadcast, exit's notices), queues, delivery, sigreturn
 //! fs event dev             | files, pipes, eventfd/pidfd, the devices
 //! syscall                  | the system calls
 //! fpemu trap               | the trap handlers

@@ -24,7 +24,6 @@ use sigil_qemu::repo_root;
 /// Upward edges still in the tree: (from, to, why).
 const ALLOWED: &[(&str, &str, &str)] = &[
     ("proc", "fs", "a process owns its file table, cwd and /proc view; exec reads the binary through the file tree"),
-    ("proc", "signal", "Thread and Group hold their signal state; a sleep ends for a pending signal; exit sends SIGCHLD and kills the other threads; group::send is kill()'s broadcast"),
 ];
 
 /// The layers in main.rs's `# Layers` block, lowest first.

@@ -20,13 +20,9 @@
 //!   keeps (session, foreground pgrp) and signals the foreground group with
 //!   `signal::kill::send(KillTarget::Group(pgrp), ...)`.
 
-use alloc::vec::Vec;
-
 use sigil_core::abi::Errno;
 use sigil_core::job::group::{check_setpgid, check_setsid, resolve_setpgid, Ids};
-use sigil_core::job::kill::KillTarget;
-use sigil_core::job::{orphan, Member};
-use sigil_core::signal::{SigInfo, Signal};
+use sigil_core::job::Member;
 
 use super::{all, get, group, thread, Group};
 
@@ -117,20 +113,4 @@ pub fn setsid() -> Result<u32, Errno> {
     me.job.pgid = pid;
     me.job.sid = pid;
     Ok(pid)
-}
-
-/// Process `gone` is exiting (its children not yet handed to `reaper`, their
-/// new parent): each group this orphans with a stopped member gets SIGHUP,
-/// then SIGCONT.
-pub fn hangup_orphaned(gone: u32, reaper: u32) {
-    // Almost no exit has a stopped process anywhere: skip the snapshot.
-    if !all().any(|p| p.stop.is_some()) {
-        return;
-    }
-    let procs: Vec<Member> = all().map(|p| p.member()).collect();
-    for pgid in orphan::hangup_on_exit(&procs, gone, reaper) {
-        for sig in [Signal::SIGHUP, Signal::SIGCONT] {
-            let _ = crate::signal::kill::send(KillTarget::Group(pgid), Some(SigInfo::kernel(sig)));
-        }
-    }
 }

@@ -15,9 +15,9 @@
 //! other threads and processes (`share.rs`, Linux's `task->files` and
 //! `task->fs`). The group's id (the PID) is its first thread's id (the TID
 //! of the leader), as on Linux. The signal state of both is their field
-//! `sig` (`sigstate.rs`): held here, generated and delivered by
-//! `crate::signal` above, as Linux's include/linux/sched/signal.h sits
-//! below kernel/signal.c.
+//! `sig` (`sigstate.rs`): held here, generated and delivered by the
+//! signal layer above (signal/), as Linux's include/linux/sched/signal.h
+//! sits below kernel/signal.c.
 //!
 //! Scheduling is round-robin over threads: the decrementer preempts user
 //! code at the end of its 10 ms time slice (`time::timer`); kernel code runs
@@ -608,7 +608,7 @@ fn boot_limits() -> Limits {
 }
 
 /// Runs PID 1 from the initramfs on behalf of the boot thread, which sleeps
-/// until `wait::exit` has ended PID 1 and every other process and switched
+/// until the exit path has ended PID 1 and every other process and switched
 /// back here. Returns PID 1's wait status, with the process table empty.
 pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errno> {
     let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
@@ -641,7 +641,7 @@ pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errn
     Ok(status)
 }
 
-/// The end of PID 1 (called by `wait::exit` once everything else is gone):
+/// The end of PID 1 (called by `wait::shut_down` once everything else is gone):
 /// resumes the boot thread in `run_init`. Never returns.
 fn back_to_boot() -> ! {
     let t = TABLE.get();

@@ -9,8 +9,8 @@
 //! task's `blocked`/`pending` in include/linux/sched/signal.h, under
 //! kernel/signal.c: `Thread` and `Group` hold it as fields, so the process
 //! layer must know its types, while generating, queueing rules, delivery
-//! and sigreturn stay in `crate::signal`, which reads and writes these
-//! fields. It is not in sigil-core: the handlers are a kernel-shared object
+//! and sigreturn stay in the signal layer above (signal/), which reads and
+//! writes these fields. It is not in sigil-core: the handlers are a kernel-shared object
 //! (`Rc<KCell<..>>`, like the address space), and fork and exec share or
 //! copy them the way `share.rs` does the files. The pure parts (sets, the
 //! sigqueue, actions, the alternate stack) are sigil-core's already.

@@ -1,30 +1,38 @@
-//! exit, exit_group, wait4 and waitid: how threads and processes end and
-//! how a parent learns of it.
+//! The process side of exit, and wait4 and waitid: how threads and
+//! processes end and how a parent finds out.
 //!
-//! `exit` ends one thread: its robust mutexes are marked OWNER_DIED, its
-//! `clear_child_tid` word is zeroed and woken (pthread_join waits on it), it
-//! lets go of its descriptor table and fs state (the last holder's going
-//! closes the files: `share.rs`), and it leaves its group. `exit_group` (and a fatal signal) marks the group as
-//! ending and wakes every thread, each of which leaves on its way back to
-//! user mode. The last thread out ends the process: it lets go of the
-//! address space (freed unless a CLONE_VM relative still runs in it), hangs up the process groups its exit orphans
-//! (`group::hangup_orphaned`), hands its children to PID 1 (or to the
-//! nearest child subreaper, `new_parent`), leaves the group
-//! a zombie holding its Linux wait status, and tells its parent
-//! (`notify_parent`). So a leader that exits before its threads is waited
-//! for only once the last of them is gone, as on Linux. A parent that
-//! ignores SIGCHLD or set SA_NOCLDWAIT gets no zombie: the group leaves the
-//! table at once, and is freed with its last thread's Box (`reap_dead`).
+//! An exit is entered from above, by `signal::exit::exit` (for the exit
+//! system calls; `exit_group` and a fatal signal first mark the group as
+//! ending and wake every thread, each of which leaves on its way back to
+//! user mode): ending a process sends signals, and this layer generates none.
+//! So the exit here comes in halves with the sends between them. `leave`
+//! ends one thread: its robust mutexes are marked OWNER_DIED, its
+//! `clear_child_tid` word is zeroed and woken (pthread_join waits on it),
+//! it lets go of its descriptor table and fs state (the last holder's
+//! going closes the files: `share.rs`), and it leaves its group. The last
+//! thread out ends the process: it lets go of the address space (freed
+//! unless a CLONE_VM relative still runs in it), leaves the group a zombie
+//! holding its Linux wait status, picks who adopts its children (PID 1 or
+//! the nearest child subreaper, `new_parent`), and returns that (`Left`).
+//! The signal layer then hangs up the process groups the exit orphans,
+//! hands the children over (`reparent`) and tells the new parent of the
+//! zombies among them and the parent of this one (SIGCHLD, then the
+//! wake-up of its waits); `finish` leaves the CPU. So a leader that exits
+//! before its threads is waited for only once the last of them is gone, as
+//! on Linux. A parent that ignores SIGCHLD or set SA_NOCLDWAIT gets no
+//! zombie: the group leaves the table at once (`detach`), and is
+//! freed with its last thread's Box (`reap_dead`).
 //! Waits reap zombies (adding the child's CPU time to the parent's children
 //! totals) and report stops/continues when asked; which children and events
 //! a wait selects is sigil-core's `job::wait`. Any thread of the parent may
 //! wait for its children.
-//! When PID 1 ends, every other process is killed and reaped, and the boot
-//! thread takes over (`run_init`) to check for leaks and power off.
+//! When PID 1 ends, every other process is killed (the signal layer sends
+//! SIGKILL to the `survivors` until none is left) and reaped, and the boot
+//! thread takes over (`shut_down`, `run_init`) to check for leaks and power
+//! off.
 
 use sigil_core::abi::Errno;
-use sigil_core::job::wait::{autoreap, ChildEvent, WaitFor};
-use sigil_core::signal::{SigInfo, Signal};
+use sigil_core::job::wait::{ChildEvent, WaitFor};
 use sigil_core::time::cputime::CpuTimes;
 
 use super::waitq::WaitQueue;
@@ -46,24 +54,23 @@ pub fn on_exit(hook: fn(&Group)) {
 /// looks whether its process was the one (Linux wakes `pid->wait_pidfd`).
 pub static EXITED: KCell<WaitQueue> = KCell::new(WaitQueue::new());
 
-/// exit_group(status), or a fatal signal: the whole process ends with wait
-/// status `status` (the first reason wins). Never returns.
-pub fn exit_group(status: u32) -> ! {
-    let g = group();
-    if g.exit.is_none() {
-        g.exit = Some(status);
-        g.sig.work = true;
-        g.stop = None;
-        for t in g.members() {
-            super::wake(t);
-        }
-    }
-    exit(g.exit.expect("just set"))
+/// How the current thread's end left its process (`leave`): what is still
+/// to be told, by signals, which this layer does not generate.
+pub enum Left {
+    /// Other threads of the process still run.
+    Thread,
+    /// It was the last thread: the process is a zombie now, told of by its
+    /// wait status, and `reaper` adopts its children (`reparent`).
+    Process { pid: u32, reaper: u32 },
+    /// It was PID 1's last thread: every other process is to be killed
+    /// (`survivors`), then the machine goes down (`shut_down`).
+    Init,
 }
 
-/// exit(status): ends the calling thread; the last one ends the process.
-/// Never returns.
-pub fn exit(status: u32) -> ! {
+/// The first half of exit(status) (`signal::exit::exit` calls it): ends
+/// the calling thread, and with the last one the process; returns what is
+/// left to tell. `finish` is the second half.
+pub fn leave(status: u32) -> Left {
     let t = current();
     let g = t.group();
     super::futex::exit_robust_list(t.robust_list, t.tid);
@@ -83,8 +90,17 @@ pub fn exit(status: u32) -> ! {
         g.leader_status = status;
     }
     if g.threads.is_empty() {
-        process_end();
+        process_end()
+    } else {
+        Left::Thread
     }
+}
+
+/// The second half of exit: wakes an exec waiting for this thread to go,
+/// and leaves the CPU for good. Never returns.
+pub fn finish() -> ! {
+    let t = current();
+    let g = t.group();
     if let Some(waiter) = g.exec_tid.filter(|_| g.threads.len() == 1) {
         super::make_runnable(waiter);
     }
@@ -96,23 +112,25 @@ pub fn exit(status: u32) -> ! {
 }
 
 /// The last thread of the current process is leaving: the process ends.
-fn process_end() {
+fn process_end() -> Left {
     let g = group();
-    let status = g.exit.unwrap_or(g.leader_status);
+    g.wait_status = g.exit.unwrap_or(g.leader_status);
     g.sig.flush();
     crate::time::timers::exit(g.pid);
     // Freed unless another process runs in it (a vfork parent, say).
     g.space = None;
     if g.pid == 1 {
-        end_of_init(status);
+        return Left::Init;
     }
-    g.wait_status = status;
     g.zombie = true;
     EXITED.get().wake();
-    let pid = g.pid;
     (*EXIT_HOOK.get())(g);
-    let reaper = new_parent(g.ppid);
-    super::group::hangup_orphaned(pid, reaper);
+    Left::Process { pid: g.pid, reaper: new_parent(g.ppid) }
+}
+
+/// Hands the children of ended process `pid` to `reaper`; returns those
+/// that are zombies already, whose new parent is to be told of them.
+pub fn reparent(pid: u32, reaper: u32) -> alloc::vec::Vec<u32> {
     let mut zombies = alloc::vec::Vec::new();
     for c in super::all().filter(|c| c.ppid == pid) {
         c.ppid = reaper;
@@ -120,11 +138,7 @@ fn process_end() {
             zombies.push(c.pid);
         }
     }
-    // The new parent inherits the zombies: it is told, as their parent was.
-    for z in zombies {
-        notify_parent(z);
-    }
-    notify_parent(pid);
+    zombies
 }
 
 /// Who adopts the children of a process whose parent is `ppid` (Linux
@@ -143,44 +157,21 @@ fn new_parent(mut ppid: u32) -> u32 {
     1
 }
 
-/// Zombie `pid` tells its parent it exited: SIGCHLD (unless the parent
-/// ignores it) and a wake-up of its waits; with SIGCHLD ignored or
-/// SA_NOCLDWAIT the zombie is detached instead of kept for a wait.
-fn notify_parent(pid: u32) {
-    let Some(child) = get(pid) else { return };
-    let (ppid, event) = (child.ppid, ChildEvent::Exited(child.wait_status));
-    let (reap, signal) = match get(ppid) {
-        Some(parent) => autoreap(parent.sig.action(Signal::SIGCHLD)),
-        None => (true, false),
-    };
-    if signal {
-        let _ = crate::signal::send(ppid, event.siginfo(pid, 0), false);
-    }
-    if reap {
-        super::detach(pid);
-    }
-    super::wakeup(wait_chan(ppid));
+/// PID 1 is ending: the processes still to be killed (`signal::exit`
+/// sends each SIGKILL, and lets them run, until none is left). Zombies
+/// leave the table first, since nobody is left to reap them.
+pub fn survivors() -> alloc::vec::Vec<u32> {
+    let t = TABLE.get();
+    t.groups.retain(|&pid, g| pid == 1 || !g.get().zombie);
+    t.groups.keys().copied().filter(|&pid| pid != 1).collect()
 }
 
-/// PID 1 exited, so the machine goes down: every other process is killed
-/// and reaped first (each frees what it holds on its own way out), so that
-/// what is still allocated after `run_init` returns is a leak, not a
-/// survivor. PID 1's last thread stays runnable meanwhile, to get the CPU back.
-fn end_of_init(status: u32) -> ! {
-    group().wait_status = status;
-    for _ in 0..MAX_KILL_ROUNDS {
-        let t = TABLE.get();
-        t.groups.retain(|&pid, g| pid == 1 || !g.get().zombie);
-        let alive: alloc::vec::Vec<u32> =
-            t.groups.keys().copied().filter(|&pid| pid != 1).collect();
-        if alive.is_empty() {
-            break;
-        }
-        for pid in alive {
-            let _ = crate::signal::send(pid, SigInfo::kernel(Signal::SIGKILL), false);
-        }
-        super::yield_now();
-    }
+/// PID 1 has ended and every other process with it (each freed what it
+/// held on its own way out), so that what is still allocated after
+/// `run_init` returns is a leak, not a survivor: the boot thread takes
+/// over. PID 1's last thread stayed runnable meanwhile, to get the CPU
+/// back. Never returns.
+pub fn shut_down() -> ! {
     if super::count() > 1 {
         crate::console::print_always(format_args!(
             "SIGIL OOPS: {} processes survived SIGKILL at shutdown\n",
@@ -193,9 +184,6 @@ fn end_of_init(status: u32) -> ! {
     super::reap_dead();
     super::back_to_boot()
 }
-
-/// Rounds of "SIGKILL everyone, let them run, reap" before giving up.
-const MAX_KILL_ROUNDS: usize = 10_000;
 
 /// The channel a parent sleeps on in wait4/waitid.
 pub fn wait_chan(parent: u32) -> usize {

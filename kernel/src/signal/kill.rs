@@ -4,7 +4,7 @@
 //! error a broadcast returns, are sigil-core's rules (`sigil_core::job::kill`);
 //! the permission check is `cred::may_signal`. The terminal uses it for its
 //! job-control signals (Ctrl-C, a hangup), exit for an orphaned group's
-//! SIGHUP and SIGCONT (`proc::group::hangup_orphaned`).
+//! SIGHUP and SIGCONT (`exit::hangup_orphaned`).
 //!
 //! It is here, beside `send`, rather than with the process groups
 //! (`proc::group`, which owns the ids it selects by), because choosing the

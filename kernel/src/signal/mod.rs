@@ -22,10 +22,14 @@
 //! `do_signal` runs on every return to user mode; when something is
 //! deliverable, `deliver_pending` performs each signal's default action or
 //! builds its handler frame (deliver.rs). swapcontext reuses the frame's
-//! mcontext code for glibc's ucontext calls (context.rs).
+//! mcontext code for glibc's ucontext calls (context.rs). kill()'s
+//! broadcast to a process group or to everyone is kill.rs; the exit path,
+//! with the signals an exit sends (SIGCHLD, an orphaned group's SIGHUP and
+//! SIGCONT), is exit.rs.
 
 pub mod context;
 pub mod deliver;
+pub mod exit;
 pub mod kill;
 pub mod timer;
 
@@ -418,7 +422,7 @@ fn deliver_pending(tf: &mut TrapFrame) {
         let t = proc::current();
         let g = t.group();
         if doomed(t, g) {
-            proc::wait::exit(g.exit.expect("doomed"));
+            exit::exit(g.exit.expect("doomed"));
         }
         if g.stop.is_some() {
             t.state = State::Stopped;
@@ -461,7 +465,7 @@ fn deliver_pending(tf: &mut TrapFrame) {
                     DefaultAction::Ignore | DefaultAction::Continue => {}
                     DefaultAction::Stop => group_stop(g, sig),
                     DefaultAction::Terminate => {
-                        proc::wait::exit_group(wait_status::signaled(sig.number(), false))
+                        exit::exit_group(wait_status::signaled(sig.number(), false))
                     }
                     DefaultAction::CoreDump => core_dump(sig),
                 }
@@ -488,7 +492,7 @@ fn core_dump(sig: Signal) -> ! {
             sig.number()
         );
     }
-    proc::wait::exit_group(wait_status::signaled(sig.number(), core))
+    exit::exit_group(wait_status::signaled(sig.number(), core))
 }
 
 /// SIGSTOP & co: the whole group stops until SIGCONT (or SIGKILL), and the

@@ -14,12 +14,12 @@ use crate::uaccess::{put_user, UserWindow, Write};
 
 /// exit: ends the calling thread (the process, if it is the last).
 pub fn exit(code: u32) -> SysResult {
-    proc::wait::exit(wait_status::exited(code & 0xff))
+    crate::signal::exit::exit(wait_status::exited(code & 0xff))
 }
 
 /// exit_group: ends every thread of the process.
 pub fn exit_group(code: u32) -> SysResult {
-    proc::wait::exit_group(wait_status::exited(code & 0xff))
+    crate::signal::exit::exit_group(wait_status::exited(code & 0xff))
 }
 
 pub fn execve(tf: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> SysResult {
