@@ -97,7 +97,10 @@ pub fn leave(status: u32) -> Left {
 }
 
 /// The second half of exit: wakes an exec waiting for this thread to go,
-/// and leaves the CPU for good. Never returns.
+/// and leaves the CPU for good. Never returns. Forced inline into its one
+/// caller (a call that never returns is left out of line otherwise), so
+/// exit's code is what it was before the sends moved up a layer.
+#[inline(always)]
 pub fn finish() -> ! {
     let t = current();
     let g = t.group();
