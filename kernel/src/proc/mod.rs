@@ -61,6 +61,7 @@ pub mod exec;
 pub mod futex;
 pub mod group;
 pub mod share;
+pub mod shown;
 pub mod timed;
 pub mod wait;
 pub mod waitq;
@@ -81,6 +82,7 @@ use crate::mm::space::AddressSpace;
 use crate::signal::{GroupSignals, ThreadSignals};
 use crate::time::cputime;
 use group::JobIds;
+use shown::Shown;
 use sigil_core::cred::Cred;
 use sigil_core::job::wait::ChildEvent;
 use sigil_core::rlimit::{Limits, RLIMIT_NPROC};
@@ -227,9 +229,9 @@ pub struct Group {
     pub user: crate::cred::UserCounts,
     /// Resource limits (`syscall::misc`): copied by fork, kept by exec.
     pub limits: Limits,
-    /// What /proc shows that Linux keeps elsewhere: the name, the
-    /// arguments and the start time (`fs::procfs::Shown`).
-    pub shown: crate::fs::procfs::Shown,
+    /// The name, the argument areas and the start time (`shown.rs`), which
+    /// /proc shows.
+    pub shown: Shown,
 }
 
 impl Group {
@@ -574,7 +576,7 @@ fn create(
         cred,
         user,
         limits,
-        shown: crate::fs::procfs::Shown::fork(parent.map(|p| &p.shown)),
+        shown: Shown::fork(parent.map(|p| &p.shown)),
     }));
     t.groups.insert(pid, g.clone());
     spawn_thread(pid, g, held, sig.1, fp, tf);
