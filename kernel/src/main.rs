@@ -146,7 +146,9 @@ extern "C" fn kmain() -> ! {
         }
     }
     syscall::on_reboot(shutdown);
-    match proc::run_init("/sbin/init", &argv) {
+    // PID 1's stdin, stdout and stderr are /dev/console, its cwd the root.
+    let (files, cwd) = (fs::FdTable::console(), fs::FsState::boot());
+    match fs::exec::run_init("/sbin/init", &argv, files, cwd) {
         Ok(status) => {
             leak_check(&baseline);
             shutdown(status)

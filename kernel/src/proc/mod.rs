@@ -1,5 +1,8 @@
 //! Processes and threads: the two tables, the scheduler, and the life cycle
-//! (spawn, fork, clone, exec, exit, wait).
+//! (spawn, fork, clone, exec, exit, wait). Exec reads its program through
+//! the file tree, so it lives above, in `fs::exec`; `exec.rs` here is what
+//! it changes in the process. PID 1's descriptor table and cwd come from
+//! the boot code too (`run_init`).
 //!
 //! A process is a thread *group* (`Group`): the address space (counted
 //! apart, so a vfork or CLONE_VM child can share it: `Space`), the signal
@@ -601,20 +604,23 @@ fn reap_dead() {
 }
 
 /// The limits PID 1 starts with, the process table's size for RLIMIT_NPROC.
-fn boot_limits() -> Limits {
+pub fn boot_limits() -> Limits {
     Limits::boot(MAX_PROCS as u64)
 }
 
-/// Runs PID 1 from the initramfs on behalf of the boot thread, which sleeps
-/// until `wait::exit` has ended PID 1 and every other process and switched
-/// back here. Returns PID 1's wait status, with the process table empty.
-pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errno> {
-    let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
-    let exec::Loaded { space, tf, exe, args, env } = exec::load(path, argv, &envp, &boot_limits())?;
+/// Runs PID 1, `image` exec'd as `path`, holding the descriptor table and
+/// fs state its caller (`fs::exec::run_init`, for kmain) made for it, on
+/// behalf of the boot thread, which sleeps until `wait::exit` has ended
+/// PID 1 and every other process and switched back here. Returns PID 1's
+/// wait status, with the process table empty.
+pub fn run_init(
+    image: exec::Image,
+    path: &str,
+    held: (share::Files, share::Fs),
+) -> Result<u32, sigil_core::abi::Errno> {
+    let exec::Image { space, tf, exe, args, env } = image;
     let sig = (GroupSignals::new(), ThreadSignals::new());
     let space = Rc::new(KCell::new(space));
-    let fs = share::FsState { cwd: crate::fs::tmpfs::root(), umask: 0o022 };
-    let held = (Rc::new(KCell::new(crate::fs::FdTable::console())), Rc::new(KCell::new(fs)));
     let pid = create(None, exe, space, held, sig, FpState::new(), &tf)?;
     get(pid).expect("just created").shown.exec(path, args, env);
     let t = TABLE.get();
