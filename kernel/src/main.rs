@@ -13,7 +13,10 @@
 //! reach one above (a timer that wakes a thread), the upper one passes it a
 //! callback or acts on what the lower one returns. qemu/tests/layers.rs
 //! (`make layers`) checks every `crate::` path against this block; its
-//! `ALLOWED` list holds the upward edges that remain, each with its reason.
+//! `ALLOWED` list holds the upward edges that remain, each with its reason
+//! and, where it can be that narrow, the only paths it may name (proc
+//! names fs's `FdTable` and `FsState`, the types a thread holds, and
+//! nothing else of fs).
 //! ```text
 //! kcell arch console random devtree | the CPU, MMU, exceptions; console; random; FDT
 //! mm                       | frames, heap, address spaces
@@ -22,7 +25,7 @@
 //! trace                    | the signal trace points
 //! cred proc                | credentials, processes, threads (their signal state), the scheduler
 //! signal                   | generation (kill's broadcast, exit's notices), queues, delivery, sigreturn
-//! fs event dev             | files, pipes, eventfd/pidfd, the devices
+//! fs event dev             | files, exec, pipes, eventfd/pidfd, the devices
 //! syscall                  | the system calls
 //! fpemu trap               | the trap handlers
 //! cmdline selftest main    | boot: options, self-tests, kmain, shutdown
@@ -146,7 +149,9 @@ extern "C" fn kmain() -> ! {
         }
     }
     syscall::on_reboot(shutdown);
-    match proc::run_init("/sbin/init", &argv) {
+    // PID 1's stdin, stdout and stderr are /dev/console, its cwd the root.
+    let (files, cwd) = (fs::FdTable::console(), fs::FsState::boot());
+    match fs::exec::run_init("/sbin/init", &argv, files, cwd) {
         Ok(status) => {
             leak_check(&baseline);
             shutdown(status)

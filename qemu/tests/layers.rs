@@ -6,24 +6,38 @@
 //!
 //! `ALLOWED` lists the upward edges that remain, each with its reason: it is
 //! the honest status of the layering, and it only shrinks (an entry that is
-//! no longer needed fails the test too). Run it with `make layers` to print
-//! the module graph.
+//! no longer needed fails the test too). An entry may be narrowed to the
+//! paths it permits (`fs::FdTable`): the edge may then name those and
+//! nothing else of the module above, and a listed path the code no longer
+//! names fails the test as a stale entry does. Run it with `make layers` to
+//! print the module graph.
 //!
-//! What counts as a reference: `crate::a`, the items of `use crate::{a, b::c}`
-//! and the exported macros (`kprintln!`/`kprint!` are `console`'s,
-//! `sigtrace!` is `trace`'s). Comments and string literals are skipped. A
-//! `super::` that stays inside a top-level module is no edge; one that
-//! climbs to the crate root counts as `crate::`. A name that is no
-//! module is an item of main.rs (`crate::shutdown`), the top layer.
+//! What counts as a reference: `crate::a::b`, each path of a use tree
+//! (`use crate::{a, b::{c, d}}` names `a`, `b::c`, `b::d`) and the exported
+//! macros (`kprintln!`/`kprint!` are `console`'s, `sigtrace!` is
+//! `trace`'s); a path's first name is the module it reaches. Comments and
+//! string literals are skipped. A `super::` that stays inside a top-level
+//! module is no edge; one that climbs to the crate root counts as
+//! `crate::`. A name that is no module is an item of main.rs
+//! (`crate::shutdown`), the top layer.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use sigil_qemu::repo_root;
 
-/// Upward edges still in the tree: (from, to, why).
-const ALLOWED: &[(&str, &str, &str)] = &[
-    ("proc", "fs", "a process owns its file table, cwd and /proc view; exec reads the binary through the file tree"),
+/// An upward edge still in the tree: from, to, the only paths it may name
+/// (empty: any of `to`), why.
+type Allowed = (&'static str, &'static str, &'static [&'static str], &'static str);
+
+/// Upward edges still in the tree.
+const ALLOWED: &[Allowed] = &[
+    (
+        "proc",
+        "fs",
+        &["fs::FdTable", "fs::FsState"],
+        "a thread holds its descriptor table and working directory; proc calls nothing in fs",
+    ),
 ];
 
 /// The layers in main.rs's `# Layers` block, lowest first.
@@ -74,50 +88,81 @@ fn ident(s: &str) -> &str {
     &s[..end]
 }
 
-/// The first names of `crate::` paths in `src`, and of exported macros used.
+/// The items of a use tree's `{...}` group (`group` is its text after the
+/// `{`), split at its own commas.
+fn items(group: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0, 0, Vec::new());
+    for (j, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                out.push(&group[start..j]);
+                break;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&group[start..j]);
+                start = j + 1;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Adds the paths the path or use tree at the start of `s` names, each
+/// after `prefix`: `a::{b, c::d}` after `x` is `x::a::b` and `x::a::c::d`.
+/// A `self` item names the module itself; a glob (`a::*`) names `a`.
+fn paths(s: &str, prefix: &str, out: &mut BTreeSet<String>) {
+    let (mut path, mut rest) = (prefix.to_owned(), s.trim_start());
+    loop {
+        if let Some(group) = rest.strip_prefix('{') {
+            for item in items(group).into_iter().filter(|i| !i.trim().is_empty()) {
+                paths(item, &path, out);
+            }
+            return;
+        }
+        let id = ident(rest);
+        if id.is_empty() {
+            break;
+        }
+        if id != "self" {
+            path = if path.is_empty() { id.to_owned() } else { format!("{path}::{id}") };
+        }
+        rest = &rest[id.len()..];
+        match rest.strip_prefix("::") {
+            Some(r) => rest = r.trim_start(),
+            None => break,
+        }
+    }
+    if !path.is_empty() {
+        out.insert(path);
+    }
+}
+
+/// The exported macros and the modules that define them.
+const MACROS: [(&str, &str); 3] =
+    [("kprintln", "console"), ("kprint", "console"), ("sigtrace", "trace")];
+
+/// The `crate::` paths in `src`, and the modules of exported macros used.
 fn references(src: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for (at, _) in src.match_indices("crate::") {
         if at > 0 && src[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$') {
             continue;
         }
-        let rest = &src[at + 7..];
-        if let Some(group) = rest.strip_prefix('{') {
-            // The items of `use crate::{a, b::{c, d}}` at depth 0.
-            let (mut depth, mut start) = (0, 0);
-            for (j, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => {
-                        out.insert(ident(group[start..j].trim()).to_owned());
-                        break;
-                    }
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        out.insert(ident(group[start..j].trim()).to_owned());
-                        start = j + 1;
-                    }
-                    _ => {}
-                }
-            }
-        } else {
-            out.insert(ident(rest).to_owned());
-        }
+        paths(&src[at + 7..], "", &mut out);
     }
-    for (mac, module) in [("kprintln!", "console"), ("kprint!", "console"), ("sigtrace!", "trace")]
-    {
-        if src.match_indices(mac).any(|(at, _)| {
+    // `crate::kprintln!` is a macro, which the scan below finds, not a module.
+    out.retain(|p| !MACROS.iter().any(|(mac, _)| p == mac));
+    for (mac, module) in MACROS {
+        let call = format!("{mac}!");
+        if src.match_indices(&call).any(|(at, _)| {
             at == 0 || !src[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
         }) {
             out.insert(module.to_owned());
         }
     }
-    for (mac, module) in [("kprintln", "console"), ("kprint", "console"), ("sigtrace", "trace")] {
-        if out.remove(mac) {
-            out.insert(module.to_owned());
-        }
-    }
-    out.remove("");
     out
 }
 
@@ -132,8 +177,15 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// module -> module it references -> the files that do.
-type Graph = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
+/// What one module references in another: from which files, by which paths.
+#[derive(Default)]
+struct Edge {
+    files: BTreeSet<String>,
+    paths: BTreeSet<String>,
+}
+
+/// module -> module it references -> how.
+type Graph = BTreeMap<String, BTreeMap<String, Edge>>;
 
 fn graph(src: &Path, modules: &BTreeSet<String>) -> Graph {
     let mut files = Vec::new();
@@ -150,14 +202,58 @@ fn graph(src: &Path, modules: &BTreeSet<String>) -> Graph {
         let depth = rel.trim_end_matches("/mod.rs").trim_end_matches(".rs").split('/').count();
         let text = std::fs::read_to_string(&f).expect("readable source");
         let text = strip(&text).replace(&"super::".repeat(depth), "crate::");
-        for r in references(&text) {
-            let to = if modules.contains(&r) { r } else { "main".to_owned() };
+        for path in references(&text) {
+            let first = path.split("::").next().unwrap_or("");
+            let to = if modules.contains(first) { first.to_owned() } else { "main".to_owned() };
             if to != top {
-                g.entry(top.clone()).or_default().entry(to).or_default().insert(rel.clone());
+                let edge = g.entry(top.clone()).or_default().entry(to).or_default();
+                edge.files.insert(rel.clone());
+                edge.paths.insert(path);
             }
         }
     }
     g
+}
+
+/// What `check` finds.
+#[derive(Debug, Default, PartialEq)]
+struct Verdict {
+    /// Upward edges no entry allows, and paths a narrowed entry does not list.
+    wrong: Vec<String>,
+    /// Entries no edge needs, and listed paths no code names any more.
+    stale: Vec<String>,
+}
+
+/// `g`'s upward edges against the layer numbers in `level` and the
+/// exceptions in `allowed`.
+fn check(level: &BTreeMap<&str, usize>, g: &Graph, allowed: &[Allowed]) -> Verdict {
+    let mut v = Verdict::default();
+    let mut used = BTreeSet::new();
+    for (from, to) in g {
+        for (t, edge) in to.iter().filter(|(t, _)| level[t.as_str()] > level[from.as_str()]) {
+            let Some(i) = allowed.iter().position(|(a, b, _, _)| a == from && b == t) else {
+                v.wrong.push(format!("{from} -> {t}"));
+                continue;
+            };
+            used.insert(i);
+            let only = allowed[i].2;
+            if only.is_empty() {
+                continue;
+            }
+            for p in edge.paths.iter().filter(|p| !only.contains(&p.as_str())) {
+                v.wrong.push(format!("{from} -> {p}"));
+            }
+            for p in only.iter().filter(|p| !edge.paths.contains(**p)) {
+                v.stale.push(format!("{from} -> {p}"));
+            }
+        }
+    }
+    for (i, (a, b, _, _)) in allowed.iter().enumerate() {
+        if !used.contains(&i) {
+            v.stale.push(format!("{a} -> {b}"));
+        }
+    }
+    v
 }
 
 #[test]
@@ -189,36 +285,81 @@ fn imports_obey_the_layer_order() {
     }
 
     let g = graph(&src, &modules);
-    let (mut report, mut wrong, mut used) = (String::new(), Vec::new(), BTreeSet::new());
+    let mut report = String::new();
     for layer in &order {
         for from in layer {
             let Some(to) = g.get(from) else { continue };
-            let names: Vec<String> = to
-                .keys()
-                .map(|t| {
-                    if level[t.as_str()] > level[from.as_str()] {
-                        format!("{t}(up)")
-                    } else {
-                        t.clone()
-                    }
-                })
-                .collect();
+            let up = |t: &str| level[t] > level[from.as_str()];
+            let names: Vec<String> =
+                to.keys().map(|t| if up(t) { format!("{t}(up)") } else { t.clone() }).collect();
             report += &format!("{from:>8} -> {}\n", names.join(" "));
-            for (t, files) in to.iter().filter(|(t, _)| level[t.as_str()] > level[from.as_str()]) {
-                match ALLOWED.iter().position(|(a, b, _)| a == from && b == t) {
-                    Some(i) => {
-                        used.insert(i);
-                    }
-                    None => wrong.push(format!("{from} -> {t}")),
-                }
-                let files: Vec<&str> = files.iter().map(String::as_str).collect();
-                report += &format!("{:>12} {t}: {}\n", "up to", files.join(" "));
+            for (t, edge) in to.iter().filter(|(t, _)| up(t)) {
+                let files: Vec<&str> = edge.files.iter().map(String::as_str).collect();
+                let paths: Vec<&str> = edge.paths.iter().map(String::as_str).collect();
+                report +=
+                    &format!("{:>12} {t}: {} ({})\n", "up to", files.join(" "), paths.join(" "));
             }
         }
     }
     println!("kernel module graph (lowest layer first; `(up)` goes against the order):\n{report}");
-    let stale: Vec<_> =
-        ALLOWED.iter().enumerate().filter(|(i, _)| !used.contains(i)).map(|(_, e)| e).collect();
-    assert!(wrong.is_empty(), "imports against main.rs's layer order: {wrong:?}\n{report}");
-    assert!(stale.is_empty(), "ALLOWED lists edges the code no longer has: {stale:?}");
+    let v = check(&level, &g, ALLOWED);
+    assert!(v.wrong.is_empty(), "imports against main.rs's layer order: {:?}\n{report}", v.wrong);
+    assert!(
+        v.stale.is_empty(),
+        "ALLOWED lists edges or paths the code no longer has: {:?}",
+        v.stale
+    );
+}
+
+#[test]
+fn a_use_tree_names_each_path() {
+    let src = "use crate::fs::{FdTable, tmpfs::{self, Node}, };\n\
+               let t = crate::mm::STACK_TOP; crate::kprintln!(); sigtrace!(x); \
+               $crate::arch::x(); use crate::{proc, dev::tty::*};";
+    let got: Vec<String> = references(src).into_iter().collect();
+    let want = [
+        "console",
+        "dev::tty",
+        "fs::FdTable",
+        "fs::tmpfs",
+        "fs::tmpfs::Node",
+        "mm::STACK_TOP",
+        "proc",
+        "trace",
+    ];
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_narrowed_edge_permits_only_its_paths() {
+    let level: BTreeMap<&str, usize> = [("low", 0), ("high", 1)].into_iter().collect();
+    let edge = |paths: &[&str]| {
+        let mut e = Edge::default();
+        e.files.insert("low/a.rs".to_owned());
+        e.paths.extend(paths.iter().map(|p| p.to_string()));
+        let mut to = BTreeMap::new();
+        to.insert("high".to_owned(), e);
+        let mut g = Graph::new();
+        g.insert("low".to_owned(), to);
+        g
+    };
+    let narrow: &[Allowed] = &[("low", "high", &["high::A", "high::b::C"], "")];
+    let whole: &[Allowed] = &[("low", "high", &[], "")];
+    let verdict = |wrong: &[&str], stale: &[&str]| Verdict {
+        wrong: wrong.iter().map(|s| s.to_string()).collect(),
+        stale: stale.iter().map(|s| s.to_string()).collect(),
+    };
+    // Exactly the listed paths: fine.
+    assert_eq!(check(&level, &edge(&["high::A", "high::b::C"]), narrow), verdict(&[], &[]));
+    // One more, even of a listed path's module: wrong.
+    assert_eq!(
+        check(&level, &edge(&["high::A", "high::b::C", "high::b::f"]), narrow),
+        verdict(&["low -> high::b::f"], &[])
+    );
+    // A listed path no longer named: stale.
+    assert_eq!(check(&level, &edge(&["high::A"]), narrow), verdict(&[], &["low -> high::b::C"]));
+    // A whole-edge entry permits any path; no entry, none; an unused entry is stale.
+    assert_eq!(check(&level, &edge(&["high::x::y"]), whole), verdict(&[], &[]));
+    assert_eq!(check(&level, &edge(&["high::A"]), &[]), verdict(&["low -> high"], &[]));
+    assert_eq!(check(&level, &Graph::new(), narrow), verdict(&[], &["low -> high"]));
 }

@@ -1,5 +1,6 @@
 //! The 32-bit address space every Sigil family shares: where user space
-//! ends, where the kernel's linear map of RAM begins, and the page size.
+//! ends, where a program's stack and its mmap area are, where the kernel's
+//! linear map of RAM begins, and the page size.
 //!
 //! One definition each: the kernel's `mm` and arch code, the 8xx MMU model,
 //! exec's auxv and the ELF loader's checks all read these (the assembly's `KERNELBASE` in
@@ -9,6 +10,14 @@
 pub const PAGE_SIZE: u32 = 4096;
 /// User space ends here (Linux book3s/32's TASK_SIZE): segments 0xb-0xf are the kernel's.
 pub const TASK_SIZE: u32 = 0xb000_0000;
+/// exec puts the stack at the top of user space, growing down; 8 MiB are
+/// reserved for it (RLIMIT_STACK). /proc's maps names the area ending here
+/// `[stack]`.
+pub const STACK_TOP: u32 = TASK_SIZE;
+pub const STACK_SIZE: u32 = 8 << 20;
+/// mmap without a hint allocates downwards from here, a 16 MiB gap below
+/// the stack's reservation.
+pub const MMAP_TOP: u32 = STACK_TOP - STACK_SIZE - (16 << 20);
 /// Kernel virtual base: physical RAM is linearly mapped from here (one BAT
 /// on book3s/32, 8 MiB TLB entries on the 8xx).
 pub const KERNELBASE: u32 = 0xc000_0000;

@@ -1,5 +1,5 @@
 //! `#!` interpreter scripts: parsing the first line as Linux's
-//! `binfmt_script` does. The kernel's execve (`kernel/src/proc/exec.rs`)
+//! `binfmt_script` does. The kernel's execve (`kernel/src/fs/exec.rs`)
 //! runs the interpreter with argv [interp, arg?, script path, argv[1]...].
 
 /// Linux BINPRM_BUF_SIZE: how much of the file the kernel looks at.

@@ -1,16 +1,19 @@
-//! Files: what a file descriptor can refer to, and the per-process table.
+//! Files: what a file descriptor can refer to, the per-process table and
+//! working directory (`FdTable`, `FsState`: threads hold them, `proc::share`),
+//! and execve, which reads the program through the file tree (`exec.rs`).
 //!
 //! Sigil has no disk: files are the console terminal, pipes, tmpfs files and
 //! directories (`tmpfs.rs`, filled from the initramfs at boot, `file.rs` for
 //! an open one; `walk.rs` resolves paths), and device nodes (`devices.rs`:
 //! /dev/null, /dev/snd/pcmC0D0p, /dev/sigil/uaccess), and /proc's generated
-//! files (`procfs.rs`).
+//! files (`procfs/`).
 //! Each kind implements `FileOps`. An open file is shared (`Arc`) between the
 //! descriptors dup and fork make, with one offset and one set of status flags
 //! (O_NONBLOCK...), as POSIX says; only the close-on-exec flag belongs to the
 //! descriptor itself (`Fd`).
 
 pub mod devices;
+pub mod exec;
 pub mod file;
 pub mod initramfs;
 pub mod path;
@@ -320,5 +323,20 @@ impl FdTable {
                 *f = None;
             }
         }
+    }
+}
+
+/// Where relative paths start and which mode bits new files lose (Linux's
+/// `fs_struct`), held as the table is (`proc::share`).
+#[derive(Clone)]
+pub struct FsState {
+    pub cwd: tmpfs::Node,
+    pub umask: u32,
+}
+
+impl FsState {
+    /// PID 1's: the root, and the umask Linux's init starts with.
+    pub fn boot() -> FsState {
+        FsState { cwd: tmpfs::root(), umask: 0o022 }
     }
 }

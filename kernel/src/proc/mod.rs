@@ -1,5 +1,8 @@
 //! Processes and threads: the two tables, the scheduler, and the life cycle
-//! (spawn, fork, clone, exec, exit, wait).
+//! (spawn, fork, clone, exec, exit, wait). Exec reads its program through
+//! the file tree, so it lives above, in `fs::exec`; `exec.rs` here is what
+//! it changes in the process. PID 1's descriptor table and cwd come from
+//! the boot code too (`run_init`).
 //!
 //! A process is a thread *group* (`Group`): the address space (counted
 //! apart, so a vfork or CLONE_VM child can share it: `Space`), the signal
@@ -64,6 +67,7 @@ pub mod exec;
 pub mod futex;
 pub mod group;
 pub mod share;
+pub mod shown;
 pub mod sigstate;
 pub mod timed;
 pub mod wait;
@@ -84,6 +88,7 @@ use crate::kcell::KCell;
 use crate::mm::space::AddressSpace;
 use crate::time::cputime;
 use group::JobIds;
+use shown::Shown;
 use sigil_core::cred::Cred;
 use sigil_core::job::wait::ChildEvent;
 use sigil_core::rlimit::{Limits, RLIMIT_NPROC};
@@ -231,9 +236,9 @@ pub struct Group {
     pub user: crate::cred::UserCounts,
     /// Resource limits (`syscall::misc`): copied by fork, kept by exec.
     pub limits: Limits,
-    /// What /proc shows that Linux keeps elsewhere: the name, the
-    /// arguments and the start time (`fs::procfs::Shown`).
-    pub shown: crate::fs::procfs::Shown,
+    /// The name, the argument areas and the start time (`shown.rs`), which
+    /// /proc shows.
+    pub shown: Shown,
 }
 
 impl Group {
@@ -578,7 +583,7 @@ fn create(
         cred,
         user,
         limits,
-        shown: crate::fs::procfs::Shown::fork(parent.map(|p| &p.shown)),
+        shown: Shown::fork(parent.map(|p| &p.shown)),
     }));
     t.groups.insert(pid, g.clone());
     spawn_thread(pid, g, held, sig.1, fp, tf);
@@ -603,20 +608,23 @@ fn reap_dead() {
 }
 
 /// The limits PID 1 starts with, the process table's size for RLIMIT_NPROC.
-fn boot_limits() -> Limits {
+pub fn boot_limits() -> Limits {
     Limits::boot(MAX_PROCS as u64)
 }
 
-/// Runs PID 1 from the initramfs on behalf of the boot thread, which sleeps
-/// until the exit path has ended PID 1 and every other process and switched
-/// back here. Returns PID 1's wait status, with the process table empty.
-pub fn run_init(path: &str, argv: &[&[u8]]) -> Result<u32, sigil_core::abi::Errno> {
-    let envp: [&[u8]; 2] = [b"HOME=/", b"TERM=linux"];
-    let exec::Loaded { space, tf, exe, args, env } = exec::load(path, argv, &envp, &boot_limits())?;
+/// Runs PID 1, `image` exec'd as `path`, holding the descriptor table and
+/// fs state its caller (`fs::exec::run_init`, for kmain) made for it, on
+/// behalf of the boot thread, which sleeps until the exit path (`signal::exit`) has ended
+/// PID 1 and every other process and switched back here. Returns PID 1's
+/// wait status, with the process table empty.
+pub fn run_init(
+    image: exec::Image,
+    path: &str,
+    held: (share::Files, share::Fs),
+) -> Result<u32, sigil_core::abi::Errno> {
+    let exec::Image { space, tf, exe, args, env } = image;
     let sig = (GroupSignals::new(), ThreadSignals::new());
     let space = Rc::new(KCell::new(space));
-    let fs = share::FsState { cwd: crate::fs::tmpfs::root(), umask: 0o022 };
-    let held = (Rc::new(KCell::new(crate::fs::FdTable::console())), Rc::new(KCell::new(fs)));
     let pid = create(None, exe, space, held, sig, FpState::new(), &tf)?;
     get(pid).expect("just created").shown.exec(path, args, env);
     let t = TABLE.get();

@@ -2,7 +2,9 @@
 //! (Linux's `files_struct`) and its working directory and umask
 //! (`fs_struct`), each a separately counted object (`Rc<KCell<..>>`, as the
 //! address space's `Space`); and unshare(2), which gives the caller its own
-//! copy of either.
+//! copy of either. Both types are fs's (`fs::FdTable`, `fs::FsState`), as
+//! Linux's are fs/'s: proc only shares, copies and drops them, and calls
+//! nothing in fs (qemu/tests/layers.rs allows exactly these two names).
 //!
 //! Linux hangs both off the task, not the thread group: pthread_create
 //! shares them (CLONE_FILES | CLONE_FS), but a thread may have its own, and
@@ -30,19 +32,11 @@ use sigil_core::abi::Errno;
 use sigil_core::clone::{check_unshare, UnshareCaller};
 
 use super::{current, Group, Thread};
-use crate::fs::tmpfs::Node;
-use crate::fs::FdTable;
+use crate::fs::{FdTable, FsState};
 use crate::kcell::KCell;
 
 /// A descriptor table as threads hold it.
 pub type Files = Rc<KCell<FdTable>>;
-
-/// Where relative paths start and which mode bits new files lose.
-#[derive(Clone)]
-pub struct FsState {
-    pub cwd: Node,
-    pub umask: u32,
-}
 
 /// An fs state as threads hold it.
 pub type Fs = Rc<KCell<FsState>>;

@@ -8,9 +8,8 @@ use super::SysResult;
 use crate::fs::flags::{O_ACCMODE, O_RDONLY, O_WRONLY};
 use crate::fs::tmpfs::{Kind, Node};
 use crate::mm::space::{AddressSpace, FileMap, Prot};
-use crate::mm::{PAGE_SIZE, TASK_SIZE};
+use crate::mm::{MMAP_TOP, PAGE_SIZE, TASK_SIZE};
 use crate::proc;
-use crate::proc::exec::MMAP_TOP;
 
 const PAGE: u32 = PAGE_SIZE as u32;
 

@@ -23,7 +23,7 @@ pub fn exit_group(code: u32) -> SysResult {
 }
 
 pub fn execve(tf: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> SysResult {
-    proc::exec::execve(tf, path, argv, envp)
+    crate::fs::exec::execve(tf, path, argv, envp)
 }
 
 /// wait4(pid, &status, options, &rusage): the rusage holds the child's CPU

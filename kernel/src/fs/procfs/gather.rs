@@ -16,7 +16,7 @@ use sigil_core::procfs::{self as fmt, Entry, Global, PidFile, State};
 use sigil_core::time::cputime::USER_HZ;
 
 use crate::fs::tmpfs;
-use crate::mm::PAGE_SIZE;
+use crate::mm::{PAGE_SIZE, STACK_TOP};
 use crate::proc::{self, Group, Thread};
 use crate::time::timer::now_ns;
 
@@ -149,7 +149,6 @@ struct Mem {
 fn mem(g: &Group) -> Option<Mem> {
     let space = g.space.as_ref().filter(|_| !g.zombie)?.get();
     let (rss, tables) = space.resident();
-    let stack_top = crate::proc::exec::STACK_TOP;
     let mut m = Mem {
         size: 0,
         rss: rss as u64,
@@ -162,7 +161,7 @@ fn mem(g: &Group) -> Option<Mem> {
     for a in space.areas() {
         let len = (a.end - a.start) as u64;
         m.size += len;
-        if a.end == stack_top {
+        if a.end == STACK_TOP {
             m.stack += len;
         } else if a.prot.write {
             m.data += len;
@@ -189,7 +188,7 @@ fn maps(g: &Group) -> String {
         };
         let name = if a.file.is_some() {
             Some(path.as_str())
-        } else if a.end == crate::proc::exec::STACK_TOP {
+        } else if a.end == STACK_TOP {
             Some("[stack]")
         } else if a.start == space.brk_start && space.brk > space.brk_start {
             Some("[heap]")

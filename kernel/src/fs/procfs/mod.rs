@@ -34,7 +34,6 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
-use core::ops::Range;
 
 use sigil_core::abi::Errno;
 use sigil_core::path::{may_access, MAY_READ, MAY_WRITE};
@@ -46,7 +45,6 @@ use super::stat::{Stat, S_IFDIR, S_IFLNK, S_IFREG};
 use super::{tmpfs, walk, File, FileOps, StatusFlags};
 use crate::kcell::KCell;
 use crate::proc::{self, Thread};
-use crate::time::timer::now_ns;
 use crate::uaccess::copy_to_user;
 
 /// The most a generated file holds (a maps of more areas than fit is cut
@@ -54,42 +52,6 @@ use crate::uaccess::copy_to_user;
 pub(super) const FILE_MAX: usize = 16 * 1024;
 /// The anonymous device /proc's inodes are on.
 const PROC_DEV: (u32, u32) = (0, 4);
-
-/// What /proc shows of a process that Linux keeps elsewhere (in the task
-/// and the mm): its name, where its argument and environment strings are,
-/// when it started.
-pub struct Shown {
-    /// `task->comm`: the exec'd path's last component, 15 bytes at most.
-    pub comm: String,
-    /// The argv and envp strings in the process's memory (Linux's
-    /// `mm->arg_start`..`arg_end`, `env_start`..`env_end`): cmdline and
-    /// environ are read from there, so a program that rewrites its argv in
-    /// place shows the new text, as on Linux.
-    pub args: Range<u32>,
-    pub env: Range<u32>,
-    /// ns since boot at fork.
-    pub start_ns: u64,
-}
-
-impl Shown {
-    /// A new process: the parent's name and string areas (its copy of the
-    /// parent's memory holds them at the same addresses), started now.
-    pub fn fork(parent: Option<&Shown>) -> Shown {
-        Shown {
-            comm: parent.map_or_else(String::new, |p| p.comm.clone()),
-            args: parent.map_or(0..0, |p| p.args.clone()),
-            env: parent.map_or(0..0, |p| p.env.clone()),
-            start_ns: now_ns(),
-        }
-    }
-
-    /// execve of `path` succeeded, with its strings at `args` and `env`.
-    pub fn exec(&mut self, path: &str, args: Range<u32>, env: Range<u32>) {
-        self.comm = fmt::comm(path);
-        self.args = args;
-        self.env = env;
-    }
-}
 
 /// The inode number of the tmpfs directory /proc is mounted on (0: none).
 static MOUNT_INO: KCell<u32> = KCell::new(0);
