@@ -64,7 +64,7 @@ fn mmap_file() {
 /// mapping; code stored through one mapping run from another; a mapping
 /// that outlives close and unlink; an archive file shared; EACCES for writing through a read-only
 /// descriptor; msync's checks; mtime and ctime set by the store that
-/// faults a page in; and no leak with all of it.
+/// faults a page in, the program's or read()'s; and no leak with all of it.
 #[test]
 fn mmap_shared() {
     let out = compare("mmap_shared", &[]);
@@ -91,6 +91,8 @@ fn mmap_shared() {
             "msync unmapped: -1, Cannot allocate memory",
             "ELF magic: 1",
             "a first store through the mapping: mtime set 1, ctime moved 1",
+            "read() from /dev/zero into the mapping: 16, byte 0 0, mtime set 1",
+            "pread() of the file into its own mapping: 4 \"file\", mtime set 1",
             "truncated to 0 under the mapping: -1",
         ],
     );

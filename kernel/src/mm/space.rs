@@ -116,8 +116,8 @@ pub trait Pager {
     /// frame `phys` (a private mapping's fault), zeroes after the end of the file;
     /// Err(Bus) if the page is wholly past the end (Linux's filemap_fault).
     fn copy_page(&self, index: u32, phys: usize) -> Result<(), Fault>;
-    /// A store through a shared mapping faulted a page of the file in: its
-    /// mtime and ctime become now.
+    /// A store through a shared mapping, the program's or the kernel's,
+    /// faulted a page of the file in: its mtime and ctime become now.
     fn written(&self);
     /// What /proc/<pid>/maps names: device, inode number and path.
     fn identity(&self) -> ((u32, u32), u32, String);
@@ -284,25 +284,22 @@ impl AddressSpace {
     }
 
     /// Resolves a fault at `ea`: loads the hardware from the table, or fills a
-    /// fresh zero page in an area (then `Ok(true)`: a page fault as Linux
-    /// counts them). `Err(Bad)` means the access is illegal.
+    /// page of an area (then `Ok(true)`: a page fault as Linux counts them).
+    /// `Err(Bad)` means the access is illegal. The area is looked up once.
     pub fn fault(&mut self, ea: u32, write: bool) -> Result<bool, Fault> {
-        let prot = self.area(ea).ok_or(Fault::Bad)?.prot;
+        let page = ea & !(PAGE_SIZE as u32 - 1);
+        let mapped = self.lookup(page);
+        let area = self.area(ea).ok_or(Fault::Bad)?;
+        let prot = area.prot;
         if (write && !prot.write) || !(prot.read || prot.write || prot.exec) {
             return Err(Fault::Bad);
         }
-        let page = ea & !(PAGE_SIZE as u32 - 1);
-        let mut filled = false;
-        let pte = match self.lookup(page) {
-            Some(p) => p,
+        let (pte, filled) = match mapped {
+            Some(p) => (p, false),
             None => {
-                filled = true;
-                let phys = self.first_frame(page)?;
+                let phys = first_frame(area, page, write)?;
                 self.map(page, phys, prot)?;
-                if write {
-                    self.file_written(page);
-                }
-                self.lookup(page).expect("just mapped")
+                (self.lookup(page).expect("just mapped"), true)
             }
         };
         if write && !Arch::pte_writable(pte) {
@@ -310,49 +307,6 @@ impl AddressSpace {
         }
         Arch::reload(self.ctx, page, pte);
         Ok(filled)
-    }
-
-    /// A write fault mapped `page` in: in a shared file mapping the file
-    /// records the change, as Linux's `fault_dirty_shared_page` calls
-    /// `file_update_time` for a file system without `page_mkwrite` (tmpfs):
-    /// once, at the fault; the stores after it, to a page now mapped
-    /// writable, change the file without touching its times.
-    fn file_written(&self, page: u32) {
-        if let Some(Area { shared: true, file: Some(f), .. }) = self.area(page) {
-            f.pager.written();
-        }
-    }
-
-    /// The frame a page of an area starts with (the page is in an area and
-    /// not mapped): the file's own frame, with one more share of it, in a
-    /// shared file mapping; a fresh frame with the file's bytes as they are
-    /// now in a private one (a page mmap did not copy: past the end of the
-    /// file then); else a fresh zeroed one. Either file kind is SIGBUS on
-    /// a page wholly past the end of the file at the time of the fault.
-    fn first_frame(&self, page: u32) -> Result<usize, Fault> {
-        let area = self.area(page).ok_or(Fault::Bad)?;
-        let phys = match &area.file {
-            Some(f) if area.shared => {
-                let phys = f.pager.frame(f.index(page))?;
-                frames::share(phys);
-                phys
-            }
-            Some(f) => {
-                let phys = frames::alloc().ok_or(Fault::NoMem)?;
-                if let Err(e) = f.pager.copy_page(f.index(page), phys) {
-                    frames::release(phys);
-                    return Err(e);
-                }
-                phys
-            }
-            None => frames::alloc().ok_or(Fault::NoMem)?,
-        };
-        if area.prot.exec {
-            // Zeroes or file bytes, stored through the data cache, which
-            // instruction fetch does not snoop on these cores.
-            crate::arch::sync_icache_range(to_virt(phys), PAGE_SIZE);
-        }
-        Ok(phys)
     }
 
     /// Takes the pages from index `from` on of file `pager` out of this
@@ -376,11 +330,13 @@ impl AddressSpace {
     }
 
     /// Maps the pages of [start, start + len) where a shared mapping of
-    /// file `pager` lies and the file has the page: read() and write() of
-    /// that file call it before they borrow the file, as a fault inside
-    /// their copy could not borrow it again (`Pager::frame`). Linux's
-    /// `fault_in_iov_iter_readable` plays this part for the page cache.
-    pub fn prefault(&mut self, start: u32, len: u32, pager: *const ()) {
+    /// file `pager` lies and the file has the page: read() (`write`: the
+    /// kernel stores into the buffer) and write() of that file call it
+    /// before they borrow the file, as a fault inside their copy could not
+    /// borrow it again (`Pager::frame`). Linux's
+    /// `fault_in_iov_iter_writeable` and `_readable` play this part for
+    /// the page cache.
+    pub fn prefault(&mut self, start: u32, len: u32, pager: *const (), write: bool) {
         let end = start.saturating_add(len);
         let mine = |a: &&Area| {
             a.start < end
@@ -388,19 +344,23 @@ impl AddressSpace {
                 && a.shared
                 && a.file.as_ref().is_some_and(|f| f.is(pager))
         };
-        let ranges: Vec<(u32, u32, Prot)> = self
+        let ranges: Vec<(u32, u32)> = self
             .areas
             .iter()
             .filter(mine)
-            .map(|a| (a.start.max(start & !(PAGE_SIZE as u32 - 1)), a.end.min(end), a.prot))
+            .map(|a| (a.start.max(start & !(PAGE_SIZE as u32 - 1)), a.end.min(end)))
             .collect();
-        for (from, to, prot) in ranges {
+        for (from, to) in ranges {
             for page in (from..to).step_by(PAGE_SIZE) {
                 if self.lookup(page).is_some() {
                     continue;
                 }
-                // Past the end of the file: the copy meets the fault, EFAULT.
-                let Ok(phys) = self.first_frame(page) else { continue };
+                let Some(area) = self.area(page) else { continue };
+                let prot = area.prot;
+                // A store the area refuses will not happen (EFAULT): the
+                // file is not changed by it. Past the end of the file: the
+                // copy meets the fault, EFAULT too.
+                let Ok(phys) = first_frame(area, page, write && prot.write) else { continue };
                 // On failure `map` has dropped the share: nothing to undo.
                 let _ = self.map(page, phys, prot);
             }
@@ -580,17 +540,18 @@ impl AddressSpace {
     /// filling missing pages with their area's protection: for a space that
     /// is not running (exec's, a new process's), and for memory the kernel
     /// fills whatever the program may do to it (a private file mapping, a
-    /// forked child's CLONE_CHILD_SETTID). No window is opened: the kernel
-    /// writes the frames through its own mapping, as Linux's
-    /// `access_process_vm` does.
+    /// forked child's CLONE_CHILD_SETTID). No window is opened: the kernel writes the
+    /// frames through its own mapping, as Linux's `access_process_vm`
+    /// does. A page of a shared file mapping it faults in is a store to
+    /// the file, which records it (`first_frame`).
     pub fn write_bytes(&mut self, mut ea: u32, mut bytes: &[u8]) -> Result<(), Fault> {
         while !bytes.is_empty() {
             let phys = match self.phys(ea) {
                 Some(p) => p,
                 None => {
-                    let prot = self.area(ea).ok_or(Fault::Bad)?.prot;
-                    let page = ea & !(PAGE_SIZE as u32 - 1);
-                    let f = self.first_frame(page)?;
+                    let area = self.area(ea).ok_or(Fault::Bad)?;
+                    let (page, prot) = (ea & !(PAGE_SIZE as u32 - 1), area.prot);
+                    let f = first_frame(area, page, true)?;
                     self.map(page, f, prot)?;
                     f + (ea as usize & (PAGE_SIZE - 1))
                 }
@@ -647,6 +608,48 @@ impl AddressSpace {
             }
         }
     }
+}
+
+/// The frame page `page` of `area` starts with (the page is not mapped):
+/// the file's own frame, with one more share of it, in a shared file
+/// mapping; a fresh frame with the file's bytes as they are now in a
+/// private one (a page mmap did not copy: past the end of the file then);
+/// else a fresh zeroed one. Either file kind is SIGBUS on a
+/// page wholly past the end of the file at the time of the fault.
+///
+/// A `write` (a store, the program's or the kernel's) that faults in a
+/// page of a shared file mapping changes the file, which records it, as
+/// Linux's `fault_dirty_shared_page` calls `file_update_time` for a file
+/// system without `page_mkwrite` (tmpfs): once, here; the stores after it,
+/// to a page now mapped writable, change the file without touching its
+/// times. (Recorded before the page is mapped: if no frame is left for the
+/// page table the access fails anyway, and only a time has moved.)
+fn first_frame(area: &Area, page: u32, write: bool) -> Result<usize, Fault> {
+    let phys = match &area.file {
+        Some(f) if area.shared => {
+            let phys = f.pager.frame(f.index(page))?;
+            frames::share(phys);
+            if write {
+                f.pager.written();
+            }
+            phys
+        }
+        Some(f) => {
+            let phys = frames::alloc().ok_or(Fault::NoMem)?;
+            if let Err(e) = f.pager.copy_page(f.index(page), phys) {
+                frames::release(phys);
+                return Err(e);
+            }
+            phys
+        }
+        None => frames::alloc().ok_or(Fault::NoMem)?,
+    };
+    if area.prot.exec {
+        // Zeroes or file bytes, stored through the data cache, which
+        // instruction fetch does not snoop on these cores.
+        crate::arch::sync_icache_range(to_virt(phys), PAGE_SIZE);
+    }
+    Ok(phys)
 }
 
 /// A new frame with the contents of `phys`, replacing this owner's share of it.
