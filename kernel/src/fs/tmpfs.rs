@@ -6,15 +6,18 @@
 //! or truncate copies them into page frames (`Data`), or until a shared
 //! mapping needs them as frames.
 //!
-//! # Shared mappings
-//! An inode is the `mm::space::Pager` of its MAP_SHARED mappings: a fault
-//! in one maps the file's own frame for that page (a hole gets its frame
-//! then, at fault time, as Linux's shmem fault does), with one more share
-//! of it, so stores through any mapping, read() and write() all meet in
-//! the same frames. A mapping holds the inode (an `Rc`), so an unlinked,
-//! closed file lives on while mapped. A truncate that shrinks a file takes
-//! the cut pages out of every mapping (`Inode::truncate`); their frames go
-//! back when the last share does, and a touch there is SIGBUS.
+//! # Mappings
+//! An inode is the `mm::space::Pager` of its mappings. A fault in a
+//! MAP_SHARED one maps the file's own frame for that page (a hole gets its
+//! frame then, at fault time, as Linux's shmem fault does), with one more
+//! share of it, so stores through any mapping, read() and write() all meet
+//! in the same frames. A MAP_PRIVATE one's first touch of a page copies
+//! the file's bytes as they are then into a frame of its own
+//! (`Pager::copy_page`). A mapping holds the inode (an `Rc`), so an
+//! unlinked, closed file lives on while mapped. A truncate that shrinks a
+//! file takes the cut pages out of every mapping, private copies too
+//! (`Inode::truncate`); their frames go back when the last share does, and
+//! a touch there is SIGBUS.
 //!
 //! # Ownership
 //! - An inode is an `Rc<Inode>` (`Node`). Each directory entry holds one
