@@ -7,7 +7,8 @@ mod common;
 use common::{compare, has_lines};
 
 /// Fork shares read-only pages; mprotect + write on either side stays private,
-/// and MAP_SHARED anonymous memory stays shared.
+/// so does CLONE_CHILD_SETTID aimed at a shared read-only page (the kernel
+/// stores it, not the child), and MAP_SHARED anonymous memory stays shared.
 #[test]
 fn cow() {
     let out = compare("cow", &[]);
@@ -17,6 +18,7 @@ fn cow() {
             "child mprotect RW + write of a shared read-only page: child status 0, parent sees \"parent's page\"",
             "parent mprotect RW + write after fork: child sees \"parent's page\"",
             "child rewrites the program's text: child status 0, parent's function returns 7",
+            "CLONE_CHILD_SETTID into the program's read-only data: parent sees \"read-only data of the program\"",
             "MAP_SHARED anonymous, written by a child: touched page 1234, untouched page 1234",
         ],
     );

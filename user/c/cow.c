@@ -2,13 +2,18 @@
  * (the kernel's choice); whatever either does to its own mappings - mprotect
  * to read/write, then write - the other's memory must not change. That holds
  * for an anonymous read-only page, for read-only data of the program and for
- * the program's own text. MAP_SHARED | MAP_ANONYMOUS memory is the opposite:
+ * the program's own text, and for the kernel's CLONE_CHILD_SETTID store
+ * aimed at read-only data. MAP_SHARED | MAP_ANONYMOUS memory is the opposite:
  * one memory for parent and child, touched before the fork or not.
  */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -113,6 +118,15 @@ int main(void)
 	waitpid(pid, &st, 0);
 	printf("grandchild rewrites a page shared three ways: child status %d, grandparent sees \"%s\"\n",
 	       WEXITSTATUS(st), ro2);
+
+	/* CLONE_CHILD_SETTID aimed at read-only data fork shares: Linux's
+	 * child stores its id as the child (a put_user that faults, and is
+	 * dropped), so the parent's page keeps its bytes. */
+	long id = syscall(SYS_clone, CLONE_CHILD_SETTID | SIGCHLD, 0, 0, 0, rodata);
+	if (id == 0)
+		_exit(0);
+	waitpid(id, &st, 0);
+	printf("CLONE_CHILD_SETTID into the program's read-only data: parent sees \"%s\"\n", rodata);
 
 	/* MAP_SHARED | MAP_ANONYMOUS: written by the child, seen by the parent,
 	 * whether the parent touched the page before the fork or not. */

@@ -4,9 +4,11 @@
  * private mapping stay private; the mapping outlives close and unlink;
  * the program's own file (/proc/self/exe) maps as an ELF; a page wholly
  * past the end of the file is SIGBUS (BUS_ADRERR at the touched address)
- * for a read and a write, and a page the file grows into after mmap reads
- * the file's new bytes; and the errors of Linux's order: EBADF, EACCES,
- * ENODEV, EINVAL.
+ * for a read and a write, a page the file grows into after mmap reads
+ * the file's new bytes, and one ftruncate cuts off is SIGBUS even after a
+ * private store to it (Linux drops the copies too); a write() after mmap
+ * shows through a page not touched yet and not through one stored to;
+ * and the errors of Linux's order: EBADF, EACCES, ENODEV, EINVAL.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -91,7 +93,9 @@ int main(int argc, char **argv)
 	touch("write of a page past the end", p + 2 * PAGE + 9, 1);
 	pwrite(fd, "grown", 5, 2 * PAGE);
 	printf("after the file grows: \"%.5s\"\n", p + 2 * PAGE);
+	p[2 * PAGE] = 'G';
 	ftruncate(fd, PAGE + 11);
+	touch("a stored-to page the file is cut below", p + 2 * PAGE + 1, 0);
 	show("munmap", munmap(p, 3 * PAGE));
 
 	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, PAGE);
@@ -108,6 +112,23 @@ int main(int argc, char **argv)
 	show("mprotect read-only", mprotect(p, PAGE, PROT_READ));
 	printf("still \"%.6s\"\n", p);
 	munmap(p, PAGE);
+
+	/* A write() to the file after mmap shows through a page the program
+	 * has not touched, and not through one it has stored to (its copy
+	 * since): Linux's page cache until the first write, then COW. */
+	int w = open("mw", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	memset(page, 'm', PAGE);
+	write(w, page, PAGE);
+	write(w, page, PAGE);
+	p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, w, 0);
+	p[0] = 'S';
+	pwrite(w, "late", 4, 1);
+	pwrite(w, "LATE", 4, PAGE);
+	printf("a write() after mmap: stored-to page \"%.5s\", untouched page \"%.4s\"\n", p,
+	       p + PAGE);
+	munmap(p, 2 * PAGE);
+	close(w);
+	unlink("mw");
 
 	int self = open("/proc/self/exe", O_RDONLY);
 	unsigned char *e = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, self, 0);

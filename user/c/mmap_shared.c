@@ -11,7 +11,8 @@
  * EACCES for a writable shared mapping of a read-only descriptor and for
  * mprotect to PROT_WRITE of one; msync's EINVAL and ENOMEM. A first
  * store through the mapping (a write fault) sets the file's mtime and
- * ctime, as Linux's fault_dirty_shared_page does.
+ * ctime, as Linux's fault_dirty_shared_page does, and so does read()
+ * filling a page of the mapping (the kernel's store).
  *
  * qemu-ppc 7.2 is wrong twice, so these two are Linux's rules checked on
  * Sigil only: its SIGBUS carries a host address in si_addr (Linux: the
@@ -194,6 +195,26 @@ int main(void)
 		       (after.st_ctim.tv_sec == before.st_ctim.tv_sec &&
 			after.st_ctim.tv_nsec > before.st_ctim.tv_nsec));
 	munmap(w, PAGE);
+
+	/* So does the kernel's store when read() fills a page not yet
+	 * mapped: from /dev/zero (the fault inside the copy), and from the
+	 * file itself into its own mapping (the page the call maps before it
+	 * holds the file). Linux's write fault is the same in both. */
+	int zero = open("/dev/zero", O_RDONLY);
+	w = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, mt, 0);
+	futimens(mt, old);
+	long got = read(zero, w, 16);
+	fstat(mt, &after);
+	printf("read() from /dev/zero into the mapping: %ld, byte 0 %d, mtime set %d\n", got, w[0],
+	       after.st_mtim.tv_sec > 1);
+	write(mt, "file", 4);
+	futimens(mt, old);
+	got = pread(mt, w + PAGE, 4, PAGE);
+	fstat(mt, &after);
+	printf("pread() of the file into its own mapping: %ld \"%.4s\", mtime set %d\n", got,
+	       w + PAGE, after.st_mtim.tv_sec > 1);
+	munmap(w, 2 * PAGE);
+	close(zero);
 	close(mt);
 	unlink("mt");
 

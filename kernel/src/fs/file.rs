@@ -23,12 +23,13 @@ impl OpenFile {
         OpenFile { node, pos: Cell::new(0), flags: StatusFlags::new(oflags) }
     }
 
-    /// Maps the pages of the user buffer that are this file's own, in a
-    /// shared mapping of it, before the file is borrowed for the copy.
-    fn prefault(&self, buf: u32, len: u32) {
+    /// Maps the pages of the user buffer that lie in a mapping of this
+    /// file, before the file is borrowed for the copy; `write`: the copy
+    /// stores into the buffer (read()).
+    fn prefault(&self, buf: u32, len: u32, write: bool) {
         let me = alloc::rc::Rc::as_ptr(&self.node) as *const ();
         if let Some(space) = crate::proc::try_current().and_then(|t| t.group().try_space()) {
-            space.prefault(buf, len, me);
+            space.prefault(buf, len, me, write);
         }
     }
 
@@ -114,7 +115,7 @@ impl FileOps for OpenFile {
             return Err(Errno::EBADF);
         }
         let Kind::File(d) = &self.node.kind else { return Err(Errno::EISDIR) };
-        self.prefault(buf, len);
+        self.prefault(buf, len, true);
         d.borrow().read(off, buf, len)
     }
 
@@ -123,7 +124,7 @@ impl FileOps for OpenFile {
         if !self.writable() {
             return Err(Errno::EBADF);
         }
-        self.prefault(buf, len);
+        self.prefault(buf, len, false);
         let n = d.borrow_mut().write(off, buf, len)?;
         self.node.touch(true);
         Ok(n)

@@ -6,15 +6,18 @@
 //! or truncate copies them into page frames (`Data`), or until a shared
 //! mapping needs them as frames.
 //!
-//! # Shared mappings
-//! An inode is the `mm::space::Pager` of its MAP_SHARED mappings: a fault
-//! in one maps the file's own frame for that page (a hole gets its frame
-//! then, at fault time, as Linux's shmem fault does), with one more share
-//! of it, so stores through any mapping, read() and write() all meet in
-//! the same frames. A mapping holds the inode (an `Rc`), so an unlinked,
-//! closed file lives on while mapped. A truncate that shrinks a file takes
-//! the cut pages out of every mapping (`Inode::truncate`); their frames go
-//! back when the last share does, and a touch there is SIGBUS.
+//! # Mappings
+//! An inode is the `mm::space::Pager` of its mappings. A fault in a
+//! MAP_SHARED one maps the file's own frame for that page (a hole gets its
+//! frame then, at fault time, as Linux's shmem fault does), with one more
+//! share of it, so stores through any mapping, read() and write() all meet
+//! in the same frames. A MAP_PRIVATE one's first touch of a page copies
+//! the file's bytes as they are then into a frame of its own
+//! (`Pager::copy_page`). A mapping holds the inode (an `Rc`), so an
+//! unlinked, closed file lives on while mapped. A truncate that shrinks a
+//! file takes the cut pages out of every mapping, private copies too
+//! (`Inode::truncate`); their frames go back when the last share does, and
+//! a touch there is SIGBUS.
 //!
 //! # Ownership
 //! - An inode is an `Rc<Inode>` (`Node`). Each directory entry holds one
@@ -40,6 +43,7 @@ use alloc::rc::{Rc, Weak};
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
+use core::convert::Infallible;
 
 use sigil_core::abi::Errno;
 
@@ -348,13 +352,13 @@ impl Pager for Inode {
         let dst = frame(phys);
         let mut at = 0;
         // The frame is zeroed already: the tail past the end stays zero.
-        // Only `each` could fail, and it does not.
-        d.chunks(off, PAGE_SIZE as u32, |bytes| {
+        // `chunks` fails only where its closure does, and this one cannot
+        // (its error type has no value), so the copy always completes.
+        let Ok(_) = d.chunks::<Infallible>(off, PAGE_SIZE as u32, |bytes| {
             dst[at..at + bytes.len()].copy_from_slice(bytes);
             at += bytes.len();
             Ok(())
-        })
-        .map_err(|_| Fault::Bad)?;
+        });
         Ok(())
     }
 
@@ -508,14 +512,14 @@ impl Data {
     /// Hands the bytes of [off, off + len), cut at the end of the file, to
     /// `each` in order as kernel slices: an archive file's in one slice, a
     /// page file's a page at a time (a hole as zeros). Returns how many
-    /// bytes there were. read() copies them to user memory, a private
-    /// mmap into the mapping's frames.
-    pub fn chunks(
+    /// bytes there were, or the first error of `each`. read() copies them
+    /// to user memory, a private mapping's first touch into its frame.
+    pub fn chunks<E>(
         &self,
         off: u64,
         len: u32,
-        mut each: impl FnMut(&[u8]) -> Result<(), Errno>,
-    ) -> Result<u32, Errno> {
+        mut each: impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<u32, E> {
         let size = self.size();
         if off >= size {
             return Ok(0);

@@ -14,16 +14,23 @@
 //! frame for that page (`Pager`, which the file system implements), so a
 //! store through the mapping is a store to the file. A file page past the
 //! end of the file is not there to map: SIGBUS (`Fault::Bus`), as on Linux.
-//! A private file mapping's pages inside the file are copied at mmap (no
-//! page cache to copy on write from); the rest are left to the first touch,
-//! which measures the end of the file then, as Linux's filemap_fault does:
-//! a page wholly past it is SIGBUS, and a page the file has grown into
-//! since mmap is copied from the file as it is at the fault. (Unlike
-//! Linux, a page copied at mmap keeps the bytes of that time, and truncate
-//! does not take private pages away.)
+//! A private file mapping's page is a copy of the file's page as it is at
+//! the first touch (`Pager::copy_page`; nothing is copied at mmap), which
+//! also measures the end of the file then, as Linux's filemap_fault does:
+//! a page wholly past it is SIGBUS. So a write() to the file shows through
+//! every page the process has not touched yet, as on Linux, where a private
+//! page is the file's page cache until its first write copies it (COW).
+//! Sigil takes no copy-on-write fault (a store to a present read-only page
+//! is SIGSEGV; fork and `protect` copy ahead instead), so it cannot map the
+//! file's frame read-only until a store: a first *read* copies too, and a
+//! page the process has only read keeps the file's bytes of that time,
+//! where Linux would show a later write() (POSIX leaves it unspecified for
+//! MAP_PRIVATE).
 //! Invariant: a shared file mapping maps only pages inside the file, each
 //! the frame the file holds at that index; truncate keeps it by dropping
-//! the cut pages from every mapping (`drop_file_pages`).
+//! the cut pages from every mapping, private copies too (`drop_file_pages`,
+//! Linux's `unmap_mapping_range` with `even_cows`), so a touch there after
+//! a shrink is SIGBUS in either kind.
 //!
 //! Fork and sharing. Each frame has a share count (`frames`). Fork copies a
 //! private area's writable pages at once and shares its read-only ones; a
@@ -69,8 +76,8 @@ pub struct Area {
     /// MAP_SHARED: fork shares the frames (writable ones too) instead of copying them.
     pub shared: bool,
     /// The file mapped here. Shared: its pages are the file's frames.
-    /// Private: the pages inside the file are copies made at mmap, the
-    /// others copied (or SIGBUS past the end) at their first touch.
+    /// Private: each page a copy of the file's made at its first touch
+    /// (or SIGBUS, wholly past the end of the file then).
     pub file: Option<FileMap>,
 }
 
@@ -113,11 +120,12 @@ pub trait Pager {
     /// (Linux's shmem fault says SIGBUS for both).
     fn frame(&self, index: u32) -> Result<usize, Fault>;
     /// Copies page `index` of the file as it is now into the fresh zeroed
-    /// frame `phys` (a private mapping's fault), zeroes after the end of the file;
-    /// Err(Bus) if the page is wholly past the end (Linux's filemap_fault).
+    /// frame `phys` (a private mapping's first touch), zeroes after the end
+    /// of the file; Err(Bus) if the page is wholly past the end (Linux's
+    /// filemap_fault).
     fn copy_page(&self, index: u32, phys: usize) -> Result<(), Fault>;
-    /// A store through a shared mapping faulted a page of the file in: its
-    /// mtime and ctime become now.
+    /// A store through a shared mapping, the program's or the kernel's,
+    /// faulted a page of the file in: its mtime and ctime become now.
     fn written(&self);
     /// What /proc/<pid>/maps names: device, inode number and path.
     fn identity(&self) -> ((u32, u32), u32, String);
@@ -284,25 +292,22 @@ impl AddressSpace {
     }
 
     /// Resolves a fault at `ea`: loads the hardware from the table, or fills a
-    /// fresh zero page in an area (then `Ok(true)`: a page fault as Linux
-    /// counts them). `Err(Bad)` means the access is illegal.
+    /// page of an area (then `Ok(true)`: a page fault as Linux counts them).
+    /// `Err(Bad)` means the access is illegal. The area is looked up once.
     pub fn fault(&mut self, ea: u32, write: bool) -> Result<bool, Fault> {
-        let prot = self.area(ea).ok_or(Fault::Bad)?.prot;
+        let page = ea & !(PAGE_SIZE as u32 - 1);
+        let mapped = self.lookup(page);
+        let area = self.area(ea).ok_or(Fault::Bad)?;
+        let prot = area.prot;
         if (write && !prot.write) || !(prot.read || prot.write || prot.exec) {
             return Err(Fault::Bad);
         }
-        let page = ea & !(PAGE_SIZE as u32 - 1);
-        let mut filled = false;
-        let pte = match self.lookup(page) {
-            Some(p) => p,
+        let (pte, filled) = match mapped {
+            Some(p) => (p, false),
             None => {
-                filled = true;
-                let phys = self.first_frame(page)?;
+                let phys = first_frame(area, page, write)?;
                 self.map(page, phys, prot)?;
-                if write {
-                    self.file_written(page);
-                }
-                self.lookup(page).expect("just mapped")
+                (self.lookup(page).expect("just mapped"), true)
             }
         };
         if write && !Arch::pte_writable(pte) {
@@ -312,57 +317,16 @@ impl AddressSpace {
         Ok(filled)
     }
 
-    /// A write fault mapped `page` in: in a shared file mapping the file
-    /// records the change, as Linux's `fault_dirty_shared_page` calls
-    /// `file_update_time` for a file system without `page_mkwrite` (tmpfs):
-    /// once, at the fault; the stores after it, to a page now mapped
-    /// writable, change the file without touching its times.
-    fn file_written(&self, page: u32) {
-        if let Some(Area { shared: true, file: Some(f), .. }) = self.area(page) {
-            f.pager.written();
-        }
-    }
-
-    /// The frame a page of an area starts with (the page is in an area and
-    /// not mapped): the file's own frame, with one more share of it, in a
-    /// shared file mapping; a fresh frame with the file's bytes as they are
-    /// now in a private one (a page mmap did not copy: past the end of the
-    /// file then); else a fresh zeroed one. Either file kind is SIGBUS on
-    /// a page wholly past the end of the file at the time of the fault.
-    fn first_frame(&self, page: u32) -> Result<usize, Fault> {
-        let area = self.area(page).ok_or(Fault::Bad)?;
-        let phys = match &area.file {
-            Some(f) if area.shared => {
-                let phys = f.pager.frame(f.index(page))?;
-                frames::share(phys);
-                phys
-            }
-            Some(f) => {
-                let phys = frames::alloc().ok_or(Fault::NoMem)?;
-                if let Err(e) = f.pager.copy_page(f.index(page), phys) {
-                    frames::release(phys);
-                    return Err(e);
-                }
-                phys
-            }
-            None => frames::alloc().ok_or(Fault::NoMem)?,
-        };
-        if area.prot.exec {
-            // Zeroes or file bytes, stored through the data cache, which
-            // instruction fetch does not snoop on these cores.
-            crate::arch::sync_icache_range(to_virt(phys), PAGE_SIZE);
-        }
-        Ok(phys)
-    }
-
     /// Takes the pages from index `from` on of file `pager` out of this
-    /// space's mappings of it (truncate: the file no longer has them, so a
-    /// touch there is SIGBUS, as after Linux's `unmap_mapping_range`).
+    /// space's mappings of it, shared or private (truncate: the file no
+    /// longer has them, so a touch there is SIGBUS, as after Linux's
+    /// `unmap_mapping_range` with `even_cows`, which drops a private
+    /// mapping's copies too).
     pub fn drop_file_pages(&mut self, pager: *const (), from: u32) {
         let cut: Vec<(u32, u32)> = self
             .areas
             .iter()
-            .filter_map(|a| Some((a, a.file.as_ref().filter(|f| a.shared && f.is(pager))?)))
+            .filter_map(|a| Some((a, a.file.as_ref().filter(|f| f.is(pager))?)))
             .filter_map(|(a, f)| {
                 // The first page at or past `from`: indices grow with addresses.
                 let skip = from.saturating_sub(f.index(a.start)) as u64 * PAGE_SIZE as u64;
@@ -375,32 +339,35 @@ impl AddressSpace {
         }
     }
 
-    /// Maps the pages of [start, start + len) where a shared mapping of
-    /// file `pager` lies and the file has the page: read() and write() of
-    /// that file call it before they borrow the file, as a fault inside
-    /// their copy could not borrow it again (`Pager::frame`). Linux's
-    /// `fault_in_iov_iter_readable` plays this part for the page cache.
-    pub fn prefault(&mut self, start: u32, len: u32, pager: *const ()) {
+    /// Maps the pages of [start, start + len) where a mapping of file
+    /// `pager` lies and the file has the page: read() (`write`: the kernel
+    /// stores into the buffer) and write() of that file call it before
+    /// they borrow the file, as a fault inside their copy could not borrow
+    /// it again (`Pager::frame`, `Pager::copy_page`). Linux's
+    /// `fault_in_iov_iter_writeable` and `_readable` play this part for
+    /// the page cache.
+    pub fn prefault(&mut self, start: u32, len: u32, pager: *const (), write: bool) {
         let end = start.saturating_add(len);
         let mine = |a: &&Area| {
-            a.start < end
-                && a.end > start
-                && a.shared
-                && a.file.as_ref().is_some_and(|f| f.is(pager))
+            a.start < end && a.end > start && a.file.as_ref().is_some_and(|f| f.is(pager))
         };
-        let ranges: Vec<(u32, u32, Prot)> = self
+        let ranges: Vec<(u32, u32)> = self
             .areas
             .iter()
             .filter(mine)
-            .map(|a| (a.start.max(start & !(PAGE_SIZE as u32 - 1)), a.end.min(end), a.prot))
+            .map(|a| (a.start.max(start & !(PAGE_SIZE as u32 - 1)), a.end.min(end)))
             .collect();
-        for (from, to, prot) in ranges {
+        for (from, to) in ranges {
             for page in (from..to).step_by(PAGE_SIZE) {
                 if self.lookup(page).is_some() {
                     continue;
                 }
-                // Past the end of the file: the copy meets the fault, EFAULT.
-                let Ok(phys) = self.first_frame(page) else { continue };
+                let Some(area) = self.area(page) else { continue };
+                let prot = area.prot;
+                // A store the area refuses will not happen (EFAULT): the
+                // file is not changed by it. Past the end of the file: the
+                // copy meets the fault, EFAULT too.
+                let Ok(phys) = first_frame(area, page, write && prot.write) else { continue };
                 // On failure `map` has dropped the share: nothing to undo.
                 let _ = self.map(page, phys, prot);
             }
@@ -578,19 +545,19 @@ impl AddressSpace {
 
     /// Copies `bytes` to user address `ea` through the physical frames,
     /// filling missing pages with their area's protection: for a space that
-    /// is not running (exec's, a new process's), and for memory the kernel
-    /// fills whatever the program may do to it (a private file mapping, a
-    /// forked child's CLONE_CHILD_SETTID). No window is opened: the kernel
-    /// writes the frames through its own mapping, as Linux's
-    /// `access_process_vm` does.
+    /// is not running (exec's, a new process's: a forked child's
+    /// CLONE_CHILD_SETTID). No window is opened: the kernel writes the
+    /// frames through its own mapping, as Linux's `access_process_vm`
+    /// does. A page of a shared file mapping it faults in is a store to
+    /// the file, which records it (`first_frame`).
     pub fn write_bytes(&mut self, mut ea: u32, mut bytes: &[u8]) -> Result<(), Fault> {
         while !bytes.is_empty() {
             let phys = match self.phys(ea) {
                 Some(p) => p,
                 None => {
-                    let prot = self.area(ea).ok_or(Fault::Bad)?.prot;
-                    let page = ea & !(PAGE_SIZE as u32 - 1);
-                    let f = self.first_frame(page)?;
+                    let area = self.area(ea).ok_or(Fault::Bad)?;
+                    let (page, prot) = (ea & !(PAGE_SIZE as u32 - 1), area.prot);
+                    let f = first_frame(area, page, true)?;
                     self.map(page, f, prot)?;
                     f + (ea as usize & (PAGE_SIZE - 1))
                 }
@@ -647,6 +614,47 @@ impl AddressSpace {
             }
         }
     }
+}
+
+/// The frame page `page` of `area` starts with (the page is not mapped):
+/// the file's own frame, with one more share of it, in a shared file
+/// mapping; a fresh frame with the file's bytes as they are now in a
+/// private one; else a fresh zeroed one. Either file kind is SIGBUS on a
+/// page wholly past the end of the file at the time of the fault.
+///
+/// A `write` (a store, the program's or the kernel's) that faults in a
+/// page of a shared file mapping changes the file, which records it, as
+/// Linux's `fault_dirty_shared_page` calls `file_update_time` for a file
+/// system without `page_mkwrite` (tmpfs): once, here; the stores after it,
+/// to a page now mapped writable, change the file without touching its
+/// times. (Recorded before the page is mapped: if no frame is left for the
+/// page table the access fails anyway, and only a time has moved.)
+fn first_frame(area: &Area, page: u32, write: bool) -> Result<usize, Fault> {
+    let phys = match &area.file {
+        Some(f) if area.shared => {
+            let phys = f.pager.frame(f.index(page))?;
+            frames::share(phys);
+            if write {
+                f.pager.written();
+            }
+            phys
+        }
+        Some(f) => {
+            let phys = frames::alloc().ok_or(Fault::NoMem)?;
+            if let Err(e) = f.pager.copy_page(f.index(page), phys) {
+                frames::release(phys);
+                return Err(e);
+            }
+            phys
+        }
+        None => frames::alloc().ok_or(Fault::NoMem)?,
+    };
+    if area.prot.exec {
+        // Zeroes or file bytes, stored through the data cache, which
+        // instruction fetch does not snoop on these cores.
+        crate::arch::sync_icache_range(to_virt(phys), PAGE_SIZE);
+    }
+    Ok(phys)
 }
 
 /// A new frame with the contents of `phys`, replacing this owner's share of it.

@@ -94,12 +94,22 @@ pub fn clone(tf: &TrapFrame, a: CloneArgs) -> Result<u32, Errno> {
 /// CLONE_CHILD_SETTID: the child's id at `ctid` in the child's memory
 /// (ours, for a thread or a CLONE_VM child). A bad pointer is ignored, as in
 /// Linux (the child would fault on it).
+///
+/// Linux's child stores the id itself (`schedule_tail`'s `put_user`), so
+/// memory the child may not write stays as it is. `write_bytes` writes
+/// whatever the protection, so the store is made only where the child's
+/// areas allow it: a read-only page's frame may be the parent's, which
+/// fork shared, or a file's opened read-only and mapped shared.
 fn write_child_tid(g: &mut super::Group, ctid: u32, id: u32) {
     let ours = group().space.as_ref();
     if g.space.as_ref().zip(ours).is_some_and(|(a, b)| Rc::ptr_eq(a, b)) {
         let _ = put_user(ctid, id);
     } else if let Some(space) = g.try_space() {
-        let _ = space.write_bytes(ctid, &id.to_be_bytes());
+        let writable =
+            |ea: Option<u32>| ea.and_then(|ea| space.area(ea)).is_some_and(|a| a.prot.write);
+        if writable(Some(ctid)) && writable(ctid.checked_add(3)) {
+            let _ = space.write_bytes(ctid, &id.to_be_bytes());
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! Memory system calls: brk, mmap (anonymous memory, private or shared;
-//! files, shared or as private copies), munmap, mprotect, msync, madvise.
+//! files, shared or as private copies made page by page), munmap,
+//! mprotect, msync, madvise.
 
 use sigil_core::abi::Errno;
 
@@ -7,7 +8,7 @@ use super::SysResult;
 
 use crate::fs::flags::{O_ACCMODE, O_RDONLY, O_WRONLY};
 use crate::fs::tmpfs::{Kind, Node};
-use crate::mm::space::{AddressSpace, FileMap, Prot};
+use crate::mm::space::{FileMap, Prot};
 use crate::mm::{MMAP_TOP, PAGE_SIZE, TASK_SIZE};
 use crate::proc;
 
@@ -91,12 +92,6 @@ pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, pgoff: u32) -> 
     };
     let map = FileMap::new(file.node.clone(), start, pgoff, file.writable);
     space.add_file_area(start, end, prot, shared, map);
-    if !shared {
-        if let Err(e) = file.copy_into(space, start, len, pgoff as u64 * PAGE as u64) {
-            let _ = space.unmap(start, end);
-            return Err(e);
-        }
-    }
     Ok(start)
 }
 
@@ -110,15 +105,14 @@ pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, pgoff: u32) -> 
 /// past the end reads zero.
 ///
 /// MAP_PRIVATE: Linux maps the file's page cache and copies a page at its
-/// first write; Sigil has no page cache, so mmap copies the file's bytes
-/// into the mapping's own frames at once. What a program sees is the same,
-/// the file's contents and its writes private, except that a later
-/// write() to the file does not show through pages the program has not
-/// written (POSIX leaves that unspecified for MAP_PRIVATE). Pages past the
-/// end of the file at mmap are left to their first touch, which copies the
-/// file's bytes then or gives SIGBUS if the page is still wholly past the
-/// end, as Linux (`mm::space`). The frames inside the file are allocated
-/// up front.
+/// first write; Sigil takes no copy-on-write fault, so the first touch of
+/// a page, a read or a write, copies the file's bytes as they are then
+/// into a frame of the mapping's own (or gives SIGBUS if the page is
+/// wholly past the end of the file). Nothing is copied at mmap: a later
+/// write() to the file shows through every page the program has not
+/// touched, as on Linux; a page it has only read keeps its copy, where
+/// Linux would show the write() until the program's first store there
+/// (POSIX leaves either unspecified for MAP_PRIVATE; `mm::space`).
 struct MappedFile {
     node: Node,
     /// Open for writing: a shared mapping may be (or become) writable.
@@ -149,19 +143,6 @@ impl MappedFile {
             }
         }
         Ok(MappedFile { node: node.clone(), writable })
-    }
-
-    /// Copies the file's bytes from `off` into [start, start + len) of
-    /// `space`, writing the frames directly: the protection the program
-    /// asked for (PROT_READ alone, say) binds the program, not this copy.
-    fn copy_into(&self, space: &mut AddressSpace, start: u32, len: u32, off: u64) -> SysResult {
-        let Kind::File(data) = &self.node.kind else { return Err(Errno::ENODEV) };
-        let mut at = start;
-        data.borrow().chunks(off, len, |bytes| {
-            space.write_bytes(at, bytes)?;
-            at += bytes.len() as u32;
-            Ok(())
-        })
     }
 }
 
