@@ -111,7 +111,7 @@ pub fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]], limits: &Limits) -> Resu
         if !space.is_free(start, end) {
             return Err(Errno::ENOEXEC);
         }
-        space.add_area(start, end, prot, false);
+        space.add_area(start, end, prot, false)?;
         let data = &file_data[seg.file_offset as usize..(seg.file_offset + seg.filesz) as usize];
         space.write_bytes(seg.vaddr, data)?;
     }
@@ -124,7 +124,7 @@ pub fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]], limits: &Limits) -> Resu
         STACK_TOP,
         Prot { read: true, write: true, exec: true },
         false,
-    );
+    )?;
 
     let random = crate::random::bytes16();
     let cred = crate::cred::current().exec();
