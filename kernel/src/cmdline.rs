@@ -15,6 +15,9 @@
 //!   fdt=<hex address>     a flattened device tree is in RAM there (put by
 //!                         QEMU's -device loader): the kernel prints what it
 //!                         says (`devtree`); fw_cfg still describes the machine
+//!   heap=<size>           the kernel heap's size (1M to 64M, default 16M), to
+//!                         test what happens when it runs out: every object a
+//!                         program asks for past that point is an errno
 //!   console=pipe          the console's input is a host pipe, framed with
 //!                         its end of file (`dev::tty`); the runner adds it
 //!   console=<uart>        the console's UART, where a board has a choice:
@@ -54,7 +57,8 @@ pub fn parse(line: &'static [u8]) -> Options {
             }
             b"trace=signal" => crate::trace::ENABLED.store(true, Ordering::Relaxed),
             _ if w.starts_with(b"selftest=") => opts.selftest = Some(&w[9..]),
-            _ if w.starts_with(b"fdt=") => {} // read before the allocator starts (kmain)
+            // Read before the allocator starts (kmain).
+            _ if w.starts_with(b"fdt=") || w.starts_with(b"heap=") => {}
             _ => crate::kprintln!(
                 "sigil: unknown boot option {}",
                 core::str::from_utf8(w).unwrap_or("?")

@@ -33,9 +33,7 @@ pub fn at(addr: u32, ram_end: u32) -> Option<&'static [u8]> {
 /// `fdt=<hex address>` on the command line (QEMU boots, where no firmware
 /// passes r3): the address, or None.
 pub fn option(cmdline: &[u8]) -> Option<u32> {
-    let w = sigil_core::cmdline::words(cmdline)
-        .take_while(|w| *w != b"--")
-        .find(|w| w.starts_with(b"fdt="))?;
-    let hex = core::str::from_utf8(&w[4..]).ok()?;
+    let value = sigil_core::cmdline::early_value(cmdline, b"fdt=")?;
+    let hex = core::str::from_utf8(value).ok()?;
     u32::from_str_radix(hex.trim_start_matches("0x"), 16).ok()
 }

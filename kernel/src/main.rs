@@ -33,6 +33,10 @@
 #![no_std]
 #![no_main]
 #![deny(unsafe_op_in_unsafe_fn)]
+// `Box::try_new` and friends: a kernel object a user program asks for is
+// allocated fallibly, so a full heap is ENOMEM, not a panic (as
+// Rust-for-Linux does). build-std already needs RUSTC_BOOTSTRAP.
+#![feature(allocator_api)]
 // Files and devices are shared as `Arc<File>` trait objects whose insides are
 // `RefCell`s: the kernel runs on one CPU with interrupts off while it touches
 // them, so nothing is ever shared across threads and `Send`/`Sync` would
@@ -70,8 +74,26 @@ extern "C" {
     static __kernel_end: u8;
 }
 
-/// Heap: 16 MiB of the RAM.
+/// Heap: 16 MiB of the RAM, unless `heap=` says otherwise.
 const HEAP_FRAMES: usize = 4096;
+/// What `heap=` may ask for: the boot itself needs about 1 MiB; the budgets
+/// (docs/threat-model.md) are sized for the default.
+const HEAP_MIN: usize = 1 << 20;
+const HEAP_MAX: usize = 64 << 20;
+
+/// The heap's size in frames: `heap=<size>` (Linux's memparse syntax, as
+/// `heap=2M`) if it is in range, else the default. A small heap is for
+/// testing what the kernel does when its heap runs out: every object a
+/// user program asks for past that point is an errno.
+fn heap_frames(cmdline: &[u8]) -> Result<usize, &[u8]> {
+    let Some(value) = sigil_core::cmdline::early_value(cmdline, b"heap=") else {
+        return Ok(HEAP_FRAMES);
+    };
+    match sigil_core::cmdline::memparse(value) {
+        Some(n) if (HEAP_MIN..=HEAP_MAX).contains(&n) => Ok(n / mm::PAGE_SIZE),
+        _ => Err(value),
+    }
+}
 
 #[no_mangle]
 extern "C" fn kmain() -> ! {
@@ -93,7 +115,9 @@ extern "C" fn kmain() -> ! {
         (fdt_addr.unwrap_or(0) as usize, fdt.map_or(0, |b| b.len())),
     ];
     let (ranges, n) = free_ranges(first, last, kept);
-    mm::frames::init(&ranges[..n], HEAP_FRAMES, last);
+    let heap = heap_frames(cmdline);
+    let heap_frames = heap.unwrap_or(HEAP_FRAMES);
+    mm::frames::init(&ranges[..n], heap_frames, last);
     let opts = cmdline::parse(cmdline);
     kprintln!(
         "Sigil on {}: CPU PVR {:#010x} ({}), RAM {} MiB, kernel {} KiB, timebase {} Hz",
@@ -117,10 +141,16 @@ extern "C" fn kmain() -> ! {
     time::clock::init();
     dev::tty::init();
     kprintln!("sigil: boot options: {}", core::str::from_utf8(cmdline).unwrap_or("?"));
+    if let Err(bad) = heap {
+        kprintln!(
+            "sigil: heap={}: not a size from 1M to 64M; the heap keeps its default",
+            core::str::from_utf8(bad).unwrap_or("?")
+        );
+    }
     kprintln!(
         "sigil: {} free frames, heap {} KiB, {} TLB reload",
         mm::frames::free_count(),
-        HEAP_FRAMES * 4,
+        heap_frames * 4,
         tlb_reload
     );
     kprintln!("sigil: boot took {} timebase ticks", <arch::Arch as arch::Clock>::now());
@@ -206,6 +236,10 @@ fn leak_check(before: &Usage) {
             "sigil: leak check: LEAK frames {:+} heap {:+} bytes sigqueue nodes {:+}\n",
             frames, heap, nodes
         ));
+    }
+    let refused = mm::heap::REFUSED.load(Ordering::Relaxed);
+    if refused > 0 {
+        kprintln!("sigil: heap full {} times, each answered with an errno", refused);
     }
 }
 

@@ -15,7 +15,7 @@ const USER_PAGE: u32 = 0x1000_0000;
 
 pub fn run(name: &[u8]) -> ! {
     let mut space = AddressSpace::new().expect("memory");
-    space.add_area(USER_PAGE, USER_PAGE + 4096, Prot::RW, false);
+    space.add_area(USER_PAGE, USER_PAGE + 4096, Prot::RW, false).expect("memory");
     space.map(USER_PAGE, frames::alloc().expect("memory"), Prot::RW).expect("map");
     space.activate();
     // No process owns this space, so the fault handler cannot load the page:

@@ -23,7 +23,13 @@ const TIMEOUT: Duration = Duration::from_secs(600);
 /// Boots `name` verbose; asserts no oops, a clean leak check and exit 0.
 /// Returns the console with the program's lines.
 fn run(name: &str, args: &[&str]) -> String {
+    run_with(name, args, &[])
+}
+
+/// `run` with boot options.
+fn run_with(name: &str, args: &[&str], boot_opts: &[&str]) -> String {
     let mut cfg = common::config();
+    cfg.boot_opts = boot_opts.iter().map(|s| s.to_string()).collect();
     cfg.init = Some(program(name));
     cfg.init_args = args.iter().map(|s| s.to_string()).collect();
     cfg.timeout = TIMEOUT;
@@ -140,4 +146,33 @@ fn kernel_stack_overflow_is_an_oops() {
     let names = sigil_qemu::symbols::symbolize_oops(&r.console, &cfg.kernel)
         .unwrap_or_else(|| panic!("no symbols for the oops:\n{}", r.console));
     assert!(names.contains(" sigil::"), "{names}\n{}", r.console);
+}
+
+/// The exhaustion program again with the heap cut to 2 and 5 MiB (the boot
+/// option `heap=`), below what the budgets of docs/threat-model.md are
+/// sized for, so that the heap runs out before the budgets do: whatever a
+/// program asks for past that point is an errno (ENOMEM from fork, mmap,
+/// pipe writes...), the kernel does not panic, every part leaves the
+/// system usable, and nothing leaks.
+#[test]
+fn exhaustion_with_a_small_heap() {
+    for heap in ["heap=2M", "heap=5M"] {
+        let out = run_with("exhaust", &[], &[heap]);
+        let full = out.lines().any(|l| {
+            l.starts_with("sigil: heap full ") && l.ends_with(" times, each answered with an errno")
+        });
+        assert!(full, "{heap}: the heap never ran out:\n{out}");
+        has_lines(
+            &out,
+            &[
+                "fork bomb: system usable afterwards: yes",
+                "address space: system usable afterwards: yes",
+                "physical memory: system usable afterwards: yes",
+                "rt queue: system usable afterwards: yes",
+                "pipe buffers: system usable afterwards: yes",
+                "every limit: system usable afterwards: yes",
+                "unknown syscalls: system usable afterwards: yes",
+            ],
+        );
+    }
 }

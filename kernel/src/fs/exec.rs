@@ -98,7 +98,7 @@ fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]], limits: &Limits) -> Result<I
         if !space.is_free(start, end) {
             return Err(Errno::ENOEXEC);
         }
-        space.add_area(start, end, prot, false);
+        space.add_area(start, end, prot, false)?;
         let data = &file_data[seg.file_offset as usize..(seg.file_offset + seg.filesz) as usize];
         space.write_bytes(seg.vaddr, data)?;
     }
@@ -111,7 +111,7 @@ fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]], limits: &Limits) -> Result<I
         STACK_TOP,
         Prot { read: true, write: true, exec: true },
         false,
-    );
+    )?;
 
     let random = crate::random::bytes16();
     let cred = crate::cred::current().exec();

@@ -327,6 +327,13 @@ impl FileOps for End {
                 let fits = if len <= PIPE_BUF { room >= len - done } else { room > 0 };
                 if fits {
                     let n = room.min(len - done);
+                    // The ring grows on the heap as it fills (its capacity
+                    // is budgeted, its memory is not held in advance): a
+                    // heap that cannot give it is ENOMEM, as Linux's
+                    // pipe_write when alloc_page fails.
+                    if r.buf.try_reserve(n).is_err() {
+                        return if done > 0 { Ok(done as u32) } else { Err(Errno::ENOMEM) };
+                    }
                     let mut copied = 0;
                     while copied < n {
                         let k = (n - copied).min(chunk.len());

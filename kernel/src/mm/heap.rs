@@ -14,8 +14,14 @@
 //! linked list, 2124 with it in a small-block class), the list push and pop
 //! a handful. Cached blocks are never returned to the linked list: the
 //! cache only holds as many as were ever live at once.
+//!
+//! A request the heap cannot meet returns null. The kernel asks fallibly
+//! (`try_reserve`, `Box::try_new`...) wherever a user program makes it
+//! allocate, and answers ENOMEM; `REFUSED` counts those refusals, which
+//! the boot option `heap=` makes happen (qemu/tests/robustness.rs).
 
 use core::alloc::{GlobalAlloc, Layout};
+use core::sync::atomic::{AtomicUsize, Ordering};
 
 use linked_list_allocator::LockedHeap;
 
@@ -56,6 +62,17 @@ const fn class_layout(c: usize) -> Layout {
     }
 }
 
+/// Requests the heap could not meet since boot.
+pub static REFUSED: AtomicUsize = AtomicUsize::new(0);
+
+/// `p`, counted in `REFUSED` if it is null.
+fn counted(p: *mut u8) -> *mut u8 {
+    if p.is_null() {
+        REFUSED.fetch_add(1, Ordering::Relaxed);
+    }
+    p
+}
+
 // SAFETY: small blocks are handed out once and taken back once (the list
 // holds only blocks nobody uses); everything else is `linked_list_allocator`'s.
 // One CPU and no kernel preemption (kcell.rs) make the KCell access exclusive.
@@ -63,12 +80,12 @@ unsafe impl GlobalAlloc for KernelHeap {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let Some(c) = class(layout) else {
             // SAFETY: the caller's contract, passed on.
-            return unsafe { self.list.alloc(layout) };
+            return counted(unsafe { self.list.alloc(layout) });
         };
         let (top, count) = &mut self.small.get()[c];
         if top.is_null() {
             // SAFETY: a class layout has a non-zero size.
-            return unsafe { self.list.alloc(class_layout(c)) };
+            return counted(unsafe { self.list.alloc(class_layout(c)) });
         }
         let block = *top;
         // SAFETY: a block on a class's list is a free block of that class.

@@ -215,20 +215,41 @@ impl AddressSpace {
     /// Declares [start, end) as an area of anonymous memory (it must not
     /// overlap another). An anonymous area that ends at `start` with the
     /// same protection and sharing just grows (brk). Callers acting for
-    /// user space check `room_for(1)` first.
-    pub fn add_area(&mut self, start: u32, end: u32, prot: Prot, shared: bool) {
+    /// user space check `room_for(1)` first; Err(NoMem) if the heap has no
+    /// room for the list to grow.
+    pub fn add_area(
+        &mut self,
+        start: u32,
+        end: u32,
+        prot: Prot,
+        shared: bool,
+    ) -> Result<(), Fault> {
         let grows = |a: &&mut Area| {
             a.end == start && a.prot == prot && a.shared == shared && a.file.is_none()
         };
         match self.areas.iter_mut().find(grows) {
             Some(a) => a.end = end,
-            None => self.areas.push(Area { start, end, prot, shared, file: None }),
+            None => self.push_area(Area { start, end, prot, shared, file: None })?,
         }
+        Ok(())
     }
 
     /// Declares [start, end) as a mapping of a file, as `add_area` does.
-    pub fn add_file_area(&mut self, start: u32, end: u32, prot: Prot, shared: bool, f: FileMap) {
-        self.areas.push(Area { start, end, prot, shared, file: Some(f) });
+    pub fn add_file_area(
+        &mut self,
+        start: u32,
+        end: u32,
+        prot: Prot,
+        shared: bool,
+        f: FileMap,
+    ) -> Result<(), Fault> {
+        self.push_area(Area { start, end, prot, shared, file: Some(f) })
+    }
+
+    fn push_area(&mut self, a: Area) -> Result<(), Fault> {
+        self.areas.try_reserve(1).map_err(|_| Fault::NoMem)?;
+        self.areas.push(a);
+        Ok(())
     }
 
     /// May [start, end) become writable? Not where a shared mapping's file
@@ -381,6 +402,7 @@ impl AddressSpace {
             return Err(Fault::NoMem);
         }
         let mut kept = Vec::new();
+        kept.try_reserve_exact(self.areas.len() + 1).map_err(|_| Fault::NoMem)?;
         for a in self.areas.drain(..) {
             if a.end <= start || a.start >= end {
                 kept.push(a);
@@ -427,6 +449,7 @@ impl AddressSpace {
             return Err(Fault::NoMem);
         }
         let mut pieces = Vec::new();
+        pieces.try_reserve_exact(self.areas.len() + splits).map_err(|_| Fault::NoMem)?;
         let mut covered = 0u64;
         for a in self.areas.drain(..) {
             if a.end <= start || a.start >= end {
@@ -496,7 +519,8 @@ impl AddressSpace {
     pub fn fork(&mut self) -> Result<AddressSpace, Fault> {
         self.fill_shared()?;
         let mut child = AddressSpace::new().ok_or(Fault::NoMem)?;
-        child.areas = self.areas.clone();
+        child.areas.try_reserve_exact(self.areas.len()).map_err(|_| Fault::NoMem)?;
+        child.areas.extend_from_slice(&self.areas);
         child.brk_start = self.brk_start;
         child.brk = self.brk;
         let l1 = table(self.pgdir);

@@ -137,7 +137,7 @@ fn new_thread(tf: &TrapFrame, shares: Shares, vfork: bool) -> Result<u32, Errno>
     let fp = caller_fp();
     let tid = alloc_id();
     let sig = me.sig.for_child(true, vfork);
-    spawn_thread(tid, me.group.clone(), held(shares), sig, fp, tf);
+    spawn_thread(tid, me.group.clone(), held(shares), sig, fp, tf)?;
     Ok(tid)
 }
 
@@ -151,7 +151,7 @@ fn new_process(tf: &TrapFrame, share_vm: bool, vfork: bool, shares: Shares) -> R
     }
     let space = match &g.space {
         Some(ours) if share_vm => ours.clone(),
-        _ => Rc::new(KCell::new(g.space().fork().map_err(|_| Errno::ENOMEM)?)),
+        _ => Rc::try_new(KCell::new(g.space().fork()?)).map_err(|_| Errno::ENOMEM)?,
     };
     let fp = caller_fp();
     let sig = (g.sig.fork(shares.sighand), current().sig.for_child(share_vm, vfork));

@@ -89,6 +89,7 @@ use crate::mm::space::AddressSpace;
 use crate::time::cputime;
 use group::JobIds;
 use shown::Shown;
+use sigil_core::abi::Errno;
 use sigil_core::cred::Cred;
 use sigil_core::job::wait::ChildEvent;
 use sigil_core::rlimit::{Limits, RLIMIT_NPROC};
@@ -119,10 +120,11 @@ const STACK_GUARD: u32 = 0x5157_ac6d;
 const STACK_MARGIN: usize = 1024;
 
 impl KernelStack {
-    fn new() -> Box<KernelStack> {
-        let mut s = Box::new(KernelStack([0; KSTACK_SIZE]));
+    /// A new stack, or Err(ENOMEM) if the heap has no room for it.
+    fn new() -> Result<Box<KernelStack>, Errno> {
+        let mut s = Box::try_new(KernelStack([0; KSTACK_SIZE])).map_err(|_| Errno::ENOMEM)?;
         s.0[..4].copy_from_slice(&STACK_GUARD.to_ne_bytes());
-        s
+        Ok(s)
     }
 
     fn guard_intact(&self) -> bool {
@@ -493,7 +495,8 @@ fn alloc_id() -> u32 {
     }
 }
 
-/// Creates a thread of `group` that will enter user mode with `tf`.
+/// Creates a thread of `group` that will enter user mode with `tf`, or
+/// changes nothing and says ENOMEM if the heap has no room for it.
 fn spawn_thread(
     tid: u32,
     group: Rc<KCell<Group>>,
@@ -501,8 +504,12 @@ fn spawn_thread(
     sig: ThreadSignals,
     fp: FpState,
     tf: &TrapFrame,
-) {
-    let mut t = Box::new(Thread {
+) -> Result<(), Errno> {
+    let table = TABLE.get();
+    group.get().threads.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
+    table.runq.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
+    let kstack = KernelStack::new()?;
+    let mut t = Box::try_new(Thread {
         tid,
         group,
         files: Some(held.0),
@@ -520,14 +527,15 @@ fn spawn_thread(
         cpu_sleepers: CpuSleepers::default(),
         futex: None,
         restart: None,
-        kstack: KernelStack::new(),
+        kstack,
         ksp: 0,
-    });
+    })
+    .map_err(|_| Errno::ENOMEM)?;
     t.ksp = Arch::new_thread(t.kstack_top(), tf);
     t.group().threads.push(tid);
-    let table = TABLE.get();
     table.threads.insert(tid, t);
     table.runq.push_back(tid);
+    Ok(())
 }
 
 /// Creates a process around `space` whose one thread, holding `held` (its
@@ -542,8 +550,7 @@ fn create(
     sig: (GroupSignals, ThreadSignals),
     fp: FpState,
     tf: &TrapFrame,
-) -> Result<u32, sigil_core::abi::Errno> {
-    use sigil_core::abi::Errno;
+) -> Result<u32, Errno> {
     let t = TABLE.get();
     if t.groups.len() >= MAX_PROCS || t.threads.len() >= MAX_THREADS {
         return Err(Errno::EAGAIN);
@@ -563,7 +570,7 @@ fn create(
         }
     }
     let user = parent.map_or_else(crate::cred::UserCounts::new, |p| p.user.clone());
-    let g = Rc::new(KCell::new(Group {
+    let g = Rc::try_new(KCell::new(Group {
         pid,
         ppid,
         name,
@@ -584,9 +591,10 @@ fn create(
         user,
         limits,
         shown: Shown::fork(parent.map(|p| &p.shown)),
-    }));
-    t.groups.insert(pid, g.clone());
-    spawn_thread(pid, g, held, sig.1, fp, tf);
+    }))
+    .map_err(|_| Errno::ENOMEM)?;
+    spawn_thread(pid, g.clone(), held, sig.1, fp, tf)?;
+    t.groups.insert(pid, g);
     Ok(pid)
 }
 
@@ -621,7 +629,7 @@ pub fn run_init(
     image: exec::Image,
     path: &str,
     held: (share::Files, share::Fs),
-) -> Result<u32, sigil_core::abi::Errno> {
+) -> Result<u32, Errno> {
     let exec::Image { space, tf, exe, args, env } = image;
     let sig = (GroupSignals::new(), ThreadSignals::new());
     let space = Rc::new(KCell::new(space));

@@ -30,10 +30,12 @@ pub fn brk(addr: u32) -> SysResult {
     let Some(new_end) = page_ceil(addr) else { return Ok(cur) };
     let old_end = page_ceil(cur).unwrap_or(cur);
     if new_end > old_end {
-        if !space.is_free(old_end, new_end) || !space.room_for(1) {
+        if !space.is_free(old_end, new_end)
+            || !space.room_for(1)
+            || space.add_area(old_end, new_end, Prot::RW, false).is_err()
+        {
             return Ok(cur);
         }
-        space.add_area(old_end, new_end, Prot::RW, false);
     } else if new_end < old_end && space.unmap(new_end, old_end).is_err() {
         return Ok(cur);
     }
@@ -87,11 +89,11 @@ pub fn mmap(addr: u32, len: u32, prot: u32, flags: u32, fd: i32, pgoff: u32) -> 
     };
     let (end, prot, shared) = (start + len, Prot::from_linux(prot), flags & MAP_SHARED != 0);
     let Some(file) = file else {
-        space.add_area(start, end, prot, shared);
+        space.add_area(start, end, prot, shared)?;
         return Ok(start);
     };
     let map = FileMap::new(file.node.clone(), start, pgoff, file.writable);
-    space.add_file_area(start, end, prot, shared, map);
+    space.add_file_area(start, end, prot, shared, map)?;
     Ok(start)
 }
 
