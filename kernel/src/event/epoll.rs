@@ -42,6 +42,7 @@ use sigil_core::epoll::{may_nest, Interest, EPOLL_CTL_ADD, EPOLL_CTL_DEL, EPOLL_
 
 use crate::fs::poll::{PollWait, WaitQueue};
 use crate::fs::{flags, File, FileOps, StatusFlags, POLLIN};
+use crate::mm::heap;
 
 struct Entry {
     fd: u32,
@@ -62,14 +63,14 @@ pub struct Epoll {
 }
 
 /// epoll_create1's file.
-pub fn new() -> Arc<File> {
-    Arc::new(Epoll {
+pub fn new() -> Result<Arc<File>, Errno> {
+    Ok(heap::arc(Epoll {
         entries: RefCell::new(Vec::new()),
         parents: RefCell::new(Vec::new()),
         next: Cell::new(0),
         flags: StatusFlags::new(flags::O_RDWR),
         pollers: WaitQueue::new(),
-    })
+    })?)
 }
 
 /// A file's change count: its wait queue's wake-ups, an epoll's

@@ -10,6 +10,7 @@ use sigil_core::eventfd::{check_len, Counter, Step};
 
 use crate::fs::poll::{PollWait, WaitQueue};
 use crate::fs::{flags, File, FileOps, StatusFlags, POLLIN, POLLOUT};
+use crate::mm::heap;
 use crate::proc;
 use crate::uaccess::{get_user, put_user};
 
@@ -21,9 +22,9 @@ pub struct EventFd {
 
 /// eventfd2's file: `counter` made from its arguments, O_NONBLOCK from
 /// `oflags`.
-pub fn new(counter: Counter, oflags: u32) -> Arc<File> {
+pub fn new(counter: Counter, oflags: u32) -> Result<Arc<File>, Errno> {
     let flags = StatusFlags::new(flags::O_RDWR | oflags & flags::O_NONBLOCK);
-    Arc::new(EventFd { counter: Cell::new(counter), flags, pollers: WaitQueue::new() })
+    Ok(heap::arc(EventFd { counter: Cell::new(counter), flags, pollers: WaitQueue::new() })?)
 }
 
 impl EventFd {

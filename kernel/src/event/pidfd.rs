@@ -15,6 +15,7 @@ use sigil_core::abi::Errno;
 
 use crate::fs::poll::PollWait;
 use crate::fs::{flags, File, FileOps, StatusFlags, POLLIN};
+use crate::mm::heap;
 use crate::proc;
 
 pub struct PidFd {
@@ -24,8 +25,9 @@ pub struct PidFd {
 }
 
 /// pidfd_open's file for `pid`, O_NONBLOCK from `oflags`.
-pub fn new(pid: u32, oflags: u32) -> Arc<File> {
-    Arc::new(PidFd { pid, flags: StatusFlags::new(flags::O_RDWR | oflags & flags::O_NONBLOCK) })
+pub fn new(pid: u32, oflags: u32) -> Result<Arc<File>, Errno> {
+    let flags = StatusFlags::new(flags::O_RDWR | oflags & flags::O_NONBLOCK);
+    Ok(heap::arc(PidFd { pid, flags })?)
 }
 
 /// The pid the caller's descriptor `fd` names, and whether the descriptor

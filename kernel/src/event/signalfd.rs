@@ -29,6 +29,7 @@ use sigil_core::signal::SigSet;
 
 use crate::fs::poll::PollWait;
 use crate::fs::{flags, File, FileOps, StatusFlags, POLLIN};
+use crate::mm::heap;
 use crate::proc;
 use crate::signal::{notify_signalfd, SIGNALFD_READERS};
 use crate::uaccess::{UserWindow, Write};
@@ -40,9 +41,9 @@ pub struct SignalFd {
 }
 
 /// signalfd4's new file for `mask`, O_NONBLOCK from `oflags`.
-pub fn new(mask: SigSet, oflags: u32) -> Arc<File> {
+pub fn new(mask: SigSet, oflags: u32) -> Result<Arc<File>, Errno> {
     let flags = StatusFlags::new(flags::O_RDWR | oflags & flags::O_NONBLOCK);
-    Arc::new(SignalFd { mask: Cell::new(mask), flags })
+    Ok(heap::arc(SignalFd { mask: Cell::new(mask), flags })?)
 }
 
 impl FileOps for SignalFd {

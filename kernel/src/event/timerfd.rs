@@ -38,6 +38,7 @@ use sigil_core::time::CLOCK_REALTIME;
 use crate::fs::poll::{PollWait, WaitQueue};
 use crate::fs::{flags, File, FileOps, StatusFlags, POLLIN};
 use crate::kcell::KCell;
+use crate::mm::heap;
 use crate::time::timer::{self, Event, Key};
 use crate::uaccess::put_user;
 
@@ -62,13 +63,13 @@ static ALL: KCell<BTreeMap<u32, Weak<TimerFd>>> = KCell::new(BTreeMap::new());
 static NEXT_ID: AtomicU32 = AtomicU32::new(1);
 
 /// timerfd_create's file (the clock and flags already checked).
-pub fn new(clockid: u32, oflags: u32) -> Arc<File> {
+pub fn new(clockid: u32, oflags: u32) -> Result<Arc<File>, Errno> {
     let all = ALL.get();
     let mut id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     while all.contains_key(&id) {
         id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     }
-    let t = Arc::new(TimerFd {
+    let t = heap::arc(TimerFd {
         id,
         realtime: clockid == CLOCK_REALTIME,
         state: Cell::new(State::default()),
@@ -77,9 +78,9 @@ pub fn new(clockid: u32, oflags: u32) -> Arc<File> {
         canceled: Cell::new(false),
         flags: StatusFlags::new(flags::O_RDWR | oflags & TFD_NONBLOCK),
         pollers: WaitQueue::new(),
-    });
+    })?;
     all.insert(id, Arc::downgrade(&t));
-    t
+    Ok(t)
 }
 
 /// The timerfd's deadline passed (the decrementer interrupt, through

@@ -11,6 +11,7 @@ use sigil_core::abi::Errno;
 use super::poll::PollWait;
 use super::tmpfs::{self, Kind, Node, ZEROS};
 use super::{stat, walk, Console, File, FileOps, Stat, StatusFlags};
+use crate::mm::heap;
 use crate::uaccess::copy_to_user;
 
 /// /dev/null: reads end at once, writes vanish.
@@ -63,18 +64,21 @@ const NODES: [(&str, (u32, u32), u32); 7] = [
     ("/dev/sigil/uaccess", (10, 240), 0o644),
 ];
 
-/// Opens the device node `node` (made for `path`), with `open_flags`.
-pub fn open(path: &str, node: &Node, open_flags: u32) -> Arc<File> {
+/// Opens the device node `node` (made for `path`), with `open_flags`;
+/// ENOMEM if the heap has no room for the open file.
+pub fn open(path: &str, node: &Node, open_flags: u32) -> Result<Arc<File>, Errno> {
     let node = node.clone();
     let file: Arc<File> = match path {
-        "/dev/null" => Arc::new(DeviceFile { node, dev: Null }),
-        "/dev/zero" => Arc::new(DeviceFile { node, dev: Zero }),
-        "/dev/snd/pcmC0D0p" => Arc::new(DeviceFile { node, dev: crate::dev::pcm::open() }),
-        "/dev/sigil/uaccess" => Arc::new(DeviceFile { node, dev: crate::dev::counters::Counters }),
-        _ => Arc::new(DeviceFile { node, dev: Console::new(open_flags, rdev(path)) }),
+        "/dev/null" => heap::arc(DeviceFile { node, dev: Null })?,
+        "/dev/zero" => heap::arc(DeviceFile { node, dev: Zero })?,
+        "/dev/snd/pcmC0D0p" => heap::arc(DeviceFile { node, dev: crate::dev::pcm::open() })?,
+        "/dev/sigil/uaccess" => {
+            heap::arc(DeviceFile { node, dev: crate::dev::counters::Counters })?
+        }
+        _ => heap::arc(DeviceFile { node, dev: Console::new(open_flags, rdev(path)) })?,
     };
     file.set_status_flags(open_flags);
-    file
+    Ok(file)
 }
 
 /// The device number of the node made for `path`.

@@ -253,7 +253,7 @@ impl FdTable {
     pub fn console() -> FdTable {
         let dev = walk::child(&tmpfs::root(), "dev");
         let node = dev.and_then(|d| walk::child(&d, "console")).expect("devices::populate at boot");
-        let c = devices::open("/dev/console", &node, flags::O_RDWR);
+        let c = devices::open("/dev/console", &node, flags::O_RDWR).expect("heap at boot");
         let fd = || Some(Fd { file: c.clone(), cloexec: false });
         FdTable { fds: alloc::vec![fd(), fd(), fd()] }
     }

@@ -34,6 +34,7 @@ use sigil_core::signal::{SigInfo, Signal};
 use super::poll::{PollWait, WaitQueue};
 use super::tmpfs::Node;
 use super::{flags, File, FileOps, Stat, StatusFlags, POLLERR, POLLHUP, POLLIN, POLLOUT};
+use crate::mm::heap;
 use crate::proc;
 use crate::uaccess::{copy_from_user, copy_to_user, put_user};
 
@@ -124,7 +125,7 @@ impl Pipe {
         let owner = (c.uid.fs, c.gid.fs);
         let ring =
             Ring { buf: VecDeque::new(), cap, readers, writers, r_opens, w_opens, ino, owner };
-        Ok(Rc::new(Pipe { ring: RefCell::new(ring), pollers: WaitQueue::new() }))
+        heap::rc(Pipe { ring: RefCell::new(ring), pollers: WaitQueue::new() })
     }
 }
 
@@ -175,7 +176,7 @@ pub fn new(oflags: u32) -> Result<(Arc<File>, Arc<File>), Errno> {
     let nb = oflags & flags::O_NONBLOCK;
     let r = End::open(&pipe, flags::O_RDONLY | nb, None);
     let w = End::open(&pipe, flags::O_WRONLY | nb, None);
-    Ok((Arc::new(r), Arc::new(w)))
+    Ok((heap::arc(r)?, heap::arc(w)?))
 }
 
 /// A FIFO's inode (mkfifo): the pipe its openers share. The first open
@@ -215,7 +216,7 @@ pub fn open_fifo(fifo: &Fifo, node: &Node, oflags: u32) -> Result<Arc<File>, Err
             _ => {}
         }
     }
-    Ok(Arc::new(end))
+    Ok(heap::arc(end)?)
 }
 
 impl FileOps for End {

@@ -50,7 +50,7 @@ use sigil_core::abi::Errno;
 use super::stat::{self, Stat};
 use crate::kcell::KCell;
 use crate::mm::space::{Fault, Pager};
-use crate::mm::{self, frames, PAGE_SIZE};
+use crate::mm::{self, frames, heap, PAGE_SIZE};
 use crate::uaccess::{copy_from_user, copy_to_user};
 
 pub type Node = Rc<Inode>;
@@ -249,7 +249,7 @@ pub fn new_inode(mode: u32, kind: Kind) -> Result<Node, Errno> {
     s.next_ino = s.next_ino.wrapping_add(1).max(2);
     let mut m = meta(mode);
     m.nlink = 0;
-    Ok(Rc::new(Inode { ino, meta: RefCell::new(m), kind }))
+    heap::rc(Inode { ino, meta: RefCell::new(m), kind })
 }
 
 /// What a new regular file holds: nothing, in no pages.

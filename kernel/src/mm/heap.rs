@@ -20,8 +20,13 @@
 //! allocate, and answers ENOMEM; `REFUSED` counts those refusals, which
 //! the boot option `heap=` makes happen (qemu/tests/robustness.rs).
 
+use alloc::boxed::Box;
+use alloc::rc::Rc;
+use alloc::sync::Arc;
 use core::alloc::{GlobalAlloc, Layout};
 use core::sync::atomic::{AtomicUsize, Ordering};
+
+use sigil_core::abi::Errno;
 
 use linked_list_allocator::LockedHeap;
 
@@ -126,4 +131,20 @@ pub fn init(start: usize, size: usize) {
 pub fn used() -> usize {
     let cached: usize = HEAP.small.get().iter().zip(CLASSES).map(|(l, size)| l.1 * size).sum();
     HEAP.list.lock().used() - cached
+}
+
+/// `v` in a new heap block, or ENOMEM: how the kernel makes an object a
+/// user program asks for (a process, an open file...).
+pub fn boxed<T>(v: T) -> Result<Box<T>, Errno> {
+    Box::try_new(v).map_err(|_| Errno::ENOMEM)
+}
+
+/// `v` counted (`Rc`), or ENOMEM.
+pub fn rc<T>(v: T) -> Result<Rc<T>, Errno> {
+    Rc::try_new(v).map_err(|_| Errno::ENOMEM)
+}
+
+/// `v` counted (`Arc`, as open files are), or ENOMEM.
+pub fn arc<T>(v: T) -> Result<Arc<T>, Errno> {
+    Arc::try_new(v).map_err(|_| Errno::ENOMEM)
 }

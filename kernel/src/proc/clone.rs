@@ -114,12 +114,12 @@ fn write_child_tid(g: &mut super::Group, ctid: u32, id: u32) {
 }
 
 /// The descriptor table and fs state of a new task: the caller's own, or
-/// copies, as `shares` says.
-fn held(shares: Shares) -> (share::Files, share::Fs) {
+/// copies, as `shares` says (ENOMEM if the heap has no room for them).
+fn held(shares: Shares) -> Result<(share::Files, share::Fs), Errno> {
     let me = current();
     let files = me.files.as_ref().expect("a live thread has a descriptor table");
     let fs = me.fs.as_ref().expect("a live thread has an fs state");
-    (share_or_copy(files, shares.files), share_or_copy(fs, shares.fs))
+    Ok((share_or_copy(files, shares.files)?, share_or_copy(fs, shares.fs)?))
 }
 
 /// A thread of the caller's group.
@@ -137,7 +137,7 @@ fn new_thread(tf: &TrapFrame, shares: Shares, vfork: bool) -> Result<u32, Errno>
     let fp = caller_fp();
     let tid = alloc_id();
     let sig = me.sig.for_child(true, vfork);
-    spawn_thread(tid, me.group.clone(), held(shares), sig, fp, tf)?;
+    spawn_thread(tid, me.group.clone(), held(shares)?, sig, fp, tf)?;
     Ok(tid)
 }
 
@@ -151,11 +151,11 @@ fn new_process(tf: &TrapFrame, share_vm: bool, vfork: bool, shares: Shares) -> R
     }
     let space = match &g.space {
         Some(ours) if share_vm => ours.clone(),
-        _ => Rc::try_new(KCell::new(g.space().fork()?)).map_err(|_| Errno::ENOMEM)?,
+        _ => crate::mm::heap::rc(KCell::new(g.space().fork()?))?,
     };
     let fp = caller_fp();
-    let sig = (g.sig.fork(shares.sighand), current().sig.for_child(share_vm, vfork));
-    create(Some(g), g.name.clone(), space, held(shares), sig, fp, tf)
+    let sig = (g.sig.fork(shares.sighand)?, current().sig.for_child(share_vm, vfork));
+    create(Some(g), g.name.clone(), space, held(shares)?, sig, fp, tf)
 }
 
 /// CLONE_VFORK: the caller sleeps until the child execs or exits

@@ -6,7 +6,6 @@
 //! begin_new_exec. Exec's changes to the descriptor table and the signal
 //! handlers are fs's and signal's, made by `fs::exec` after this.
 
-use alloc::rc::Rc;
 use alloc::string::String;
 use core::ops::Range;
 
@@ -35,7 +34,7 @@ pub struct Image {
 /// (nothing changed but the other threads' end) if the group is ending.
 pub fn become_image(tf_out: &mut TrapFrame, image: Image, path: &str) -> Result<(), Errno> {
     let Image { space, tf, exe, args, env } = image;
-    let space = Rc::new(KCell::new(space));
+    let space = crate::mm::heap::rc(KCell::new(space))?;
     de_thread()?;
     let t = super::current();
     let g = t.group();

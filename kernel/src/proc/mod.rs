@@ -85,6 +85,7 @@ use alloc::vec::Vec;
 
 use crate::arch::{self, Arch, Context, FpState, TrapFrame};
 use crate::kcell::KCell;
+use crate::mm::heap;
 use crate::mm::space::AddressSpace;
 use crate::time::cputime;
 use group::JobIds;
@@ -122,7 +123,7 @@ const STACK_MARGIN: usize = 1024;
 impl KernelStack {
     /// A new stack, or Err(ENOMEM) if the heap has no room for it.
     fn new() -> Result<Box<KernelStack>, Errno> {
-        let mut s = Box::try_new(KernelStack([0; KSTACK_SIZE])).map_err(|_| Errno::ENOMEM)?;
+        let mut s = heap::boxed(KernelStack([0; KSTACK_SIZE]))?;
         s.0[..4].copy_from_slice(&STACK_GUARD.to_ne_bytes());
         Ok(s)
     }
@@ -509,7 +510,7 @@ fn spawn_thread(
     group.get().threads.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
     table.runq.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
     let kstack = KernelStack::new()?;
-    let mut t = Box::try_new(Thread {
+    let mut t = heap::boxed(Thread {
         tid,
         group,
         files: Some(held.0),
@@ -529,8 +530,7 @@ fn spawn_thread(
         restart: None,
         kstack,
         ksp: 0,
-    })
-    .map_err(|_| Errno::ENOMEM)?;
+    })?;
     t.ksp = Arch::new_thread(t.kstack_top(), tf);
     t.group().threads.push(tid);
     table.threads.insert(tid, t);
@@ -570,7 +570,7 @@ fn create(
         }
     }
     let user = parent.map_or_else(crate::cred::UserCounts::new, |p| p.user.clone());
-    let g = Rc::try_new(KCell::new(Group {
+    let g = heap::rc(KCell::new(Group {
         pid,
         ppid,
         name,
@@ -591,8 +591,7 @@ fn create(
         user,
         limits,
         shown: Shown::fork(parent.map(|p| &p.shown)),
-    }))
-    .map_err(|_| Errno::ENOMEM)?;
+    }))?;
     spawn_thread(pid, g.clone(), held, sig.1, fp, tf)?;
     t.groups.insert(pid, g);
     Ok(pid)

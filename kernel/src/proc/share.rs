@@ -41,12 +41,13 @@ pub type Files = Rc<KCell<FdTable>>;
 /// An fs state as threads hold it.
 pub type Fs = Rc<KCell<FsState>>;
 
-/// A new holder's object: `ours` itself if `share`, else a copy of it.
-pub fn share_or_copy<T: Clone>(ours: &Rc<KCell<T>>, share: bool) -> Rc<KCell<T>> {
+/// A new holder's object: `ours` itself if `share`, else a copy of it
+/// (ENOMEM if the heap has no room for the copy).
+pub fn share_or_copy<T: Clone>(ours: &Rc<KCell<T>>, share: bool) -> Result<Rc<KCell<T>>, Errno> {
     if share {
-        ours.clone()
+        Ok(ours.clone())
     } else {
-        Rc::new(KCell::new(ours.get().clone()))
+        crate::mm::heap::rc(KCell::new(ours.get().clone()))
     }
 }
 

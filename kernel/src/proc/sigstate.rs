@@ -15,6 +15,7 @@
 //! copy them the way `share.rs` does the files. The pure parts (sets, the
 //! sigqueue, actions, the alternate stack) are sigil-core's already.
 
+use sigil_core::abi::Errno;
 use sigil_core::signal::{AltStack, Disposition, SigAction, SigPending, SigSet, Signal};
 
 use super::{Group, Thread};
@@ -115,13 +116,13 @@ impl GroupSignals {
     }
 
     /// A new process's: the same handlers if `share` (CLONE_SIGHAND), else
-    /// a copy; nothing pending.
-    pub fn fork(&self, share: bool) -> GroupSignals {
-        GroupSignals {
+    /// a copy (ENOMEM if the heap has no room for it); nothing pending.
+    pub fn fork(&self, share: bool) -> Result<GroupSignals, Errno> {
+        Ok(GroupSignals {
             shared: SigPending::new(),
-            actions: super::share::share_or_copy(&self.actions, share),
+            actions: super::share::share_or_copy(&self.actions, share)?,
             work: false,
-        }
+        })
     }
 
     /// Does another process hold these handlers (CLONE_SIGHAND)?

@@ -19,7 +19,7 @@ use crate::proc;
 /// eventfd2(initval, flags): EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC.
 pub fn eventfd2(initval: u32, flags: u32) -> SysResult {
     let counter = Counter::new(initval, flags)?;
-    let file = eventfd::new(counter, flags & EFD_NONBLOCK);
+    let file = eventfd::new(counter, flags & EFD_NONBLOCK)?;
     install(file, flags & EFD_CLOEXEC != 0)
 }
 
@@ -39,7 +39,7 @@ pub fn signalfd4(fd: u32, mask: u32, sizemask: u32, flags: u32) -> SysResult {
         return Err(Errno::EINVAL);
     }
     if fd as i32 == -1 {
-        let file = signalfd::new(mask, flags & SFD_NONBLOCK);
+        let file = signalfd::new(mask, flags & SFD_NONBLOCK)?;
         return install(file, flags & SFD_CLOEXEC != 0);
     }
     proc::share::files().get(fd)?.set_signal_mask(mask)?;
@@ -58,7 +58,7 @@ pub fn pidfd_open(pid: u32, flags: u32) -> SysResult {
     if proc::get(pid).is_none() {
         return Err(if proc::thread(pid).is_some() { Errno::EINVAL } else { Errno::ESRCH });
     }
-    install(pidfd::new(pid, flags), true)
+    install(pidfd::new(pid, flags)?, true)
 }
 
 /// pidfd_send_signal(pidfd, sig, info, flags): kill() to the process the
@@ -95,7 +95,7 @@ pub fn pidfd_send_signal(fd: u32, sig: u32, uinfo: u32, flags: u32) -> SysResult
 /// CLOCK_BOOTTIME; TFD_NONBLOCK, TFD_CLOEXEC. Anything else is EINVAL.
 pub fn timerfd_create(clockid: u32, flags: u32) -> SysResult {
     timerfd::check_create(clockid, flags)?;
-    let file = tfd::new(clockid, flags);
+    let file = tfd::new(clockid, flags)?;
     install(file, flags & timerfd::TFD_CLOEXEC != 0)
 }
 
@@ -134,7 +134,7 @@ pub fn epoll_create1(flags: u32) -> SysResult {
     if flags & !EPOLL_CLOEXEC != 0 {
         return Err(Errno::EINVAL);
     }
-    install(epoll::new(), flags != 0)
+    install(epoll::new()?, flags != 0)
 }
 
 /// epoll_ctl(epfd, op, fd, event), in Linux's order: a bad `event` (not

@@ -13,6 +13,7 @@ use crate::fs::flags::*;
 use crate::fs::path::{self, AT_FDCWD};
 use crate::fs::tmpfs::{self, Kind, Node};
 use crate::fs::{devices, file::OpenFile, pipe, procfs, walk, File, Stat};
+use crate::mm::heap;
 use crate::proc;
 use crate::uaccess::{put_user, Read, UserWindow, Write};
 use sigil_core::path::{MAY_READ, MAY_WRITE};
@@ -202,7 +203,7 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
     }
     let file: Arc<File> = match &node.kind {
         Kind::Device(dev) => {
-            let dev = devices::open(dev, &node, flags);
+            let dev = devices::open(dev, &node, flags)?;
             dev.opened(flags)?;
             dev
         }
@@ -211,9 +212,9 @@ pub fn openat(dirfd: i32, path: u32, flags: u32, mode: u32) -> SysResult {
                 node.truncate(0)?;
                 node.touch(true);
             }
-            Arc::new(OpenFile::new(node.clone(), flags))
+            heap::arc(OpenFile::new(node.clone(), flags))?
         }
-        Kind::Dir(_) => Arc::new(OpenFile::new(node.clone(), flags)),
+        Kind::Dir(_) => heap::arc(OpenFile::new(node.clone(), flags))?,
         Kind::Fifo(fifo) => pipe::open_fifo(fifo, &node, flags)?,
         Kind::Symlink(_) => return Err(Errno::ELOOP),
     };

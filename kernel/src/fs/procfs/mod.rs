@@ -44,6 +44,7 @@ use super::flags::{O_ACCMODE, O_CREAT, O_DIRECTORY, O_EXCL, O_RDONLY, O_TRUNC, O
 use super::stat::{Stat, S_IFDIR, S_IFLNK, S_IFREG};
 use super::{tmpfs, walk, File, FileOps, StatusFlags};
 use crate::kcell::KCell;
+use crate::mm::heap;
 use crate::proc::{self, Thread};
 use crate::uaccess::copy_to_user;
 
@@ -205,16 +206,16 @@ pub fn open(e: Entry, flags: u32, follow: bool) -> Result<Arc<File>, Errno> {
         Entry::Fd(pid, tid, n) => {
             let f = fd_file(pid, tid, n)?;
             match f.inode() {
-                Some(node) => Arc::new(OpenFile::new(node.clone(), flags)),
+                Some(node) => heap::arc(OpenFile::new(node.clone(), flags))?,
                 None => f,
             }
         }
         Entry::File(_, PidFile::Exe) | Entry::TaskFile(_, _, PidFile::Exe) => {
             let node = super::path::lookup(super::path::AT_FDCWD, &readlink(e)?, true)?;
             walk::permitted(&node, MAY_READ)?;
-            Arc::new(OpenFile::new(node, flags))
+            heap::arc(OpenFile::new(node, flags))?
         }
-        _ => Arc::new(ProcFile::new(e, flags)),
+        _ => heap::arc(ProcFile::new(e, flags))?,
     })
 }
 
