@@ -22,6 +22,7 @@ use sigil_core::elf;
 use sigil_core::exec::{build_stack, ExecError, StackSpec, MAX_ARG_STRLEN};
 use sigil_core::rlimit::{self, Limits, RLIMIT_STACK};
 use sigil_core::script::{self, ScriptError};
+use sigil_core::signal::Signal;
 
 use super::tmpfs::Kind;
 use super::{path as fspath, walk, FdTable, FsState};
@@ -218,14 +219,27 @@ pub fn execve(tf_out: &mut TrapFrame, path: u32, argv: u32, envp: u32) -> Result
     let g = t.group();
     // Linux's unshare_files: a table still shared (with another process:
     // the other threads are gone) is copied, so closing the close-on-exec
-    // descriptors does not close the other holder's.
-    t.unshare_files();
+    // descriptors does not close the other holder's. The old image is gone
+    // (the point of no return): a copy the heap cannot give ends the
+    // process with SIGSEGV, as a failure there does on Linux.
+    if t.unshare_files().is_err() {
+        past_no_return();
+    }
     t.files().close_on_exec();
-    g.sig.exec();
+    if g.sig.exec().is_err() {
+        past_no_return();
+    }
     t.sig.exec();
     crate::time::timers::exec(g.pid);
     proc::clone::vfork_done(t);
     Ok(0)
+}
+
+/// execve failed after its point of no return: the process ends as if
+/// killed by SIGSEGV (Linux's `force_fatal_sig(SIGSEGV)`).
+fn past_no_return() -> ! {
+    let status = sigil_core::abi::wait_status::signaled(Signal::SIGSEGV.number(), false);
+    crate::signal::exit::exit_group(status)
 }
 
 /// Runs PID 1, the program at `path`, with the descriptor table and fs

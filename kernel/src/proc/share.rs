@@ -51,11 +51,23 @@ pub fn share_or_copy<T: Clone>(ours: &Rc<KCell<T>>, share: bool) -> Result<Rc<KC
     }
 }
 
-/// `held` made private: a copy if another holder shares it.
-pub fn unshare<T: Clone>(held: &mut Rc<KCell<T>>) {
+/// A private copy of `held` if another holder shares it (None: it is
+/// private already), or ENOMEM.
+fn private_copy<T: Clone>(held: &Rc<KCell<T>>) -> Result<Option<Rc<KCell<T>>>, Errno> {
     if Rc::strong_count(held) > 1 {
-        *held = Rc::new(KCell::new(held.get().clone()));
+        crate::mm::heap::rc(KCell::new(held.get().clone())).map(Some)
+    } else {
+        Ok(None)
     }
+}
+
+/// `held` made private: a copy if another holder shares it (ENOMEM, and
+/// `held` unchanged, if the heap has no room for the copy).
+pub fn unshare<T: Clone>(held: &mut Rc<KCell<T>>) -> Result<(), Errno> {
+    if let Some(copy) = private_copy(held)? {
+        *held = copy;
+    }
+    Ok(())
 }
 
 impl Thread {
@@ -70,8 +82,8 @@ impl Thread {
     }
 
     /// execve's `unshare_files`: the table becomes this thread's alone.
-    pub fn unshare_files(&mut self) {
-        unshare(self.files.as_mut().expect("a live thread has a descriptor table"));
+    pub fn unshare_files(&mut self) -> Result<(), Errno> {
+        unshare(self.files.as_mut().expect("a live thread has a descriptor table"))
     }
 
     /// exit: lets go of the table and the fs state; the last holder's
@@ -110,11 +122,16 @@ pub fn unshare_syscall(flags: u32) -> Result<u32, Errno> {
         vm_shared: g.space_shared(),
     };
     let what = check_unshare(flags, caller)?;
-    if what.files {
-        t.unshare_files();
+    let live = "a live thread holds both";
+    // Both copies are made before either is installed, so ENOMEM changes
+    // nothing (Linux's ksys_unshare).
+    let files = if what.files { private_copy(t.files.as_ref().expect(live))? } else { None };
+    let fs = if what.fs { private_copy(t.fs.as_ref().expect(live))? } else { None };
+    if files.is_some() {
+        t.files = files;
     }
-    if what.fs {
-        unshare(t.fs.as_mut().expect("a live thread has an fs state"));
+    if fs.is_some() {
+        t.fs = fs;
     }
     Ok(0)
 }

@@ -132,14 +132,16 @@ impl GroupSignals {
 
     /// execve: handlers reset to default (ignored stay ignored), in a copy
     /// of their own first if another process shared them (Linux's
-    /// `de_thread`), so the reset is not the other's.
-    pub fn exec(&mut self) {
-        super::share::unshare(&mut self.actions);
+    /// `de_thread`), so the reset is not the other's; ENOMEM, and nothing
+    /// reset, if the heap has no room for that copy.
+    pub fn exec(&mut self) -> Result<(), Errno> {
+        super::share::unshare(&mut self.actions)?;
         for a in self.actions.get().iter_mut() {
             if a.disposition() != Disposition::Ignore {
                 *a = SigAction::default();
             }
         }
+        Ok(())
     }
 
     /// The process ended: drop what was pending (frees the nodes).
