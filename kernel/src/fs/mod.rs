@@ -30,6 +30,8 @@ use core::cell::Cell;
 
 use sigil_core::abi::Errno;
 
+use crate::proc::share::TryClone;
+
 pub use stat::Stat;
 
 /// open(2) flags, with powerpc's values (its O_DIRECTORY, O_NOFOLLOW and
@@ -239,7 +241,6 @@ pub struct Fd {
 /// a `limit` the caller passes: the process's RLIMIT_NOFILE soft limit
 /// (`Limits::nofile`); those already open stay when it is lowered, as on
 /// Linux.
-#[derive(Clone)]
 pub struct FdTable {
     fds: Vec<Option<Fd>>,
 }
@@ -332,6 +333,23 @@ impl FdTable {
 pub struct FsState {
     pub cwd: tmpfs::Node,
     pub umask: u32,
+}
+
+/// fork's and unshare's copies (`proc::share`): the table's entries are
+/// a heap list, copied fallibly.
+impl TryClone for FdTable {
+    fn try_clone(&self) -> Result<FdTable, Errno> {
+        let mut fds = Vec::new();
+        fds.try_reserve_exact(self.fds.len()).map_err(|_| Errno::ENOMEM)?;
+        fds.extend(self.fds.iter().cloned());
+        Ok(FdTable { fds })
+    }
+}
+
+impl TryClone for FsState {
+    fn try_clone(&self) -> Result<FsState, Errno> {
+        Ok(self.clone())
+    }
 }
 
 impl FsState {

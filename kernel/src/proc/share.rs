@@ -41,21 +41,32 @@ pub type Files = Rc<KCell<FdTable>>;
 /// An fs state as threads hold it.
 pub type Fs = Rc<KCell<FsState>>;
 
+/// A copy that the heap may refuse (ENOMEM): how a holder's own copy of a
+/// shared object is made (a descriptor table's entries are a heap list).
+pub trait TryClone: Sized {
+    fn try_clone(&self) -> Result<Self, Errno>;
+}
+
+/// `ours` in a new object of its own, or ENOMEM.
+fn copy<T: TryClone>(ours: &Rc<KCell<T>>) -> Result<Rc<KCell<T>>, Errno> {
+    crate::mm::heap::rc(KCell::new(ours.get().try_clone()?))
+}
+
 /// A new holder's object: `ours` itself if `share`, else a copy of it
 /// (ENOMEM if the heap has no room for the copy).
-pub fn share_or_copy<T: Clone>(ours: &Rc<KCell<T>>, share: bool) -> Result<Rc<KCell<T>>, Errno> {
+pub fn share_or_copy<T: TryClone>(ours: &Rc<KCell<T>>, share: bool) -> Result<Rc<KCell<T>>, Errno> {
     if share {
         Ok(ours.clone())
     } else {
-        crate::mm::heap::rc(KCell::new(ours.get().clone()))
+        copy(ours)
     }
 }
 
 /// A private copy of `held` if another holder shares it (None: it is
 /// private already), or ENOMEM.
-fn private_copy<T: Clone>(held: &Rc<KCell<T>>) -> Result<Option<Rc<KCell<T>>>, Errno> {
+fn private_copy<T: TryClone>(held: &Rc<KCell<T>>) -> Result<Option<Rc<KCell<T>>>, Errno> {
     if Rc::strong_count(held) > 1 {
-        crate::mm::heap::rc(KCell::new(held.get().clone())).map(Some)
+        copy(held).map(Some)
     } else {
         Ok(None)
     }
@@ -63,7 +74,7 @@ fn private_copy<T: Clone>(held: &Rc<KCell<T>>) -> Result<Option<Rc<KCell<T>>>, E
 
 /// `held` made private: a copy if another holder shares it (ENOMEM, and
 /// `held` unchanged, if the heap has no room for the copy).
-pub fn unshare<T: Clone>(held: &mut Rc<KCell<T>>) -> Result<(), Errno> {
+pub fn unshare<T: TryClone>(held: &mut Rc<KCell<T>>) -> Result<(), Errno> {
     if let Some(copy) = private_copy(held)? {
         *held = copy;
     }

@@ -92,6 +92,14 @@ impl ThreadSignals {
 /// the same thing (one load less on delivery than going through the thread).
 pub type Handlers = alloc::rc::Rc<KCell<[SigAction; 64]>>;
 
+/// A process's own copy of the actions (fork without CLONE_SIGHAND, exec
+/// of a process that shared them): plain data, so only the `Rc` can fail.
+impl super::share::TryClone for [SigAction; 64] {
+    fn try_clone(&self) -> Result<Self, Errno> {
+        Ok(*self)
+    }
+}
+
 /// What a thread group shares.
 pub struct GroupSignals {
     /// Signals sent to the process (Linux's `signal_struct` pending set).
