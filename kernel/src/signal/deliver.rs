@@ -109,6 +109,10 @@ pub(crate) trait FrameSink {
             self.put(off + 4 * i as u32, v);
         }
     }
+    /// The 32 GPRs (a run of words: the one window copies them with `lmw`/`stmw`).
+    fn put_gprs(&mut self, off: u32, gprs: &[u32; 32]) {
+        self.put_words(off, gprs);
+    }
     /// Consecutive doublewords (FP registers), big-endian: high word first.
     fn put_dwords(&mut self, off: u32, vals: &[u64]) {
         for (i, &v) in vals.iter().enumerate() {
@@ -126,6 +130,9 @@ impl FrameSink for UserWindow<Write> {
     }
     fn put_words(&mut self, off: u32, vals: &[u32]) {
         self.put_slice(off, vals);
+    }
+    fn put_gprs(&mut self, off: u32, gprs: &[u32; 32]) {
+        self.put_words32(off, gprs);
     }
     fn put_dwords(&mut self, off: u32, vals: &[u64]) {
         self.put_slice(off, vals);
@@ -168,7 +175,7 @@ pub(super) fn put_mcontext(
     fp: Option<&arch::FpState>,
     tramp: Option<[u32; 2]>,
 ) {
-    w.put_words(mc + MContext::GREGS, tf.gprs());
+    w.put_gprs(mc + MContext::GREGS, tf.gprs());
     w.put_words(mc + pt_offset(PT_NIP), &tf.pt_tail(fp.is_some()));
     let fregs = mc + MContext::FREGS;
     if let Some(fp) = fp {
@@ -425,7 +432,7 @@ pub(super) fn read_mcontext(
     tf: &mut TrapFrame,
     fp: &mut arch::FpState,
 ) -> bool {
-    w.get_slice(mc + MContext::GREGS, tf.gprs_mut());
+    w.get_words32(mc + MContext::GREGS, tf.gprs_mut());
     let mut tail = [0u32; arch::PT_RESTORED];
     w.get_slice(mc + pt_offset(PT_NIP), &mut tail);
     tf.set_pt_tail(&tail);
