@@ -13,7 +13,9 @@
 //! satisfied (no mapping, read-only page) is *skipped*: the handler records
 //! the fault in the window and resumes after the faulting instruction
 //! (`fixup`). A skipped load leaves garbage, so every accessor is a single
-//! plain-old-data load or store and `finish()` reports `Err(Efault)`; a
+//! plain-old-data load or store (or the register-set copy's `lmw`/`stmw`,
+//! restartable and zeroed when skipped: `put_words32`) and `finish()`
+//! reports `Err(Efault)`; a
 //! skipped update-form store (`stbu`) still advances its base register
 //! (`arch::skip_faulted_access`), or the rest of a copy loop would go astray. Linux
 //! needs an exception table entry per access to do the same; a window that
@@ -211,7 +213,7 @@ impl<D: CanWrite> UserWindow<D> {
     #[inline(always)]
     pub fn put_words32(&mut self, off: u32, vals: &[u32; 32]) {
         let p = self.ptr_n::<u32>(off, 32);
-        if p as usize % 4 != 0 {
+        if !(p as usize).is_multiple_of(4) {
             return self.put_slice(off, vals);
         }
         // SAFETY: ptr_n checked [p, p + 128) is in the window, which is open
@@ -263,7 +265,7 @@ impl<D: CanRead> UserWindow<D> {
     #[inline(always)]
     pub fn get_words32(&self, off: u32, out: &mut [u32; 32]) {
         let p = self.ptr_n::<u32>(off, 32);
-        if p as usize % 4 != 0 {
+        if !(p as usize).is_multiple_of(4) {
             return self.get_slice(off, out);
         }
         // SAFETY: ptr_n checked [p, p + 128) is in the open window; p is
