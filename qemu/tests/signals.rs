@@ -201,6 +201,21 @@ fn sig_badstack() {
     assert!(out.lines().all(|l| l.ends_with("killed by 11 (Segmentation fault)")), "{out}");
 }
 
+/// The 32-GPR copy (lmw/stmw) faulting in the middle of one multiple-word
+/// access, both ways: EFAULT for swapcontext's save, SIGSEGV for sigreturn.
+#[test]
+fn sig_midcopy() {
+    let out = compare("sig_midcopy", &[]);
+    has_lines(
+        &out,
+        &[
+            "swapcontext into a straddling ucontext: -1 (Bad address)",
+            "sigreturn, mcontext 40 bytes before the boundary: killed by 11 (Segmentation fault)",
+            "sigreturn, mcontext 42 bytes before the boundary: killed by 11 (Segmentation fault)",
+        ],
+    );
+}
+
 /// WCOREDUMP follows RLIMIT_CORE. Sigil only: under qemu-ppc a raised limit
 /// would write real core files, so the expected output is spelled out here.
 #[test]

@@ -8,7 +8,9 @@
 //! also write the effective address back into their base register rA. The
 //! compiler uses them to walk an array (`stbu r5, 1(r9)` in a copy loop), so
 //! a skipped `stbu` must still set rA, or every later store of the loop goes
-//! to the wrong place. `update_base` says which register that is.
+//! to the wrong place. `update_base` says which register that is. A skipped
+//! `lmw` (the signal frames' register copy) leaves its registers half loaded:
+//! `load_multiple_first` says from which register on.
 
 /// The base register an update-form load or store writes back, if `insn` is
 /// one (D-form: lwzu, lbzu, stwu, stbu, lhzu, lhau, sthu and the FP ones;
@@ -29,9 +31,15 @@ pub fn update_base(insn: u32) -> Option<usize> {
     (update && ra != 0).then_some(ra)
 }
 
+/// The first register an `lmw rT, d(rA)` loads (it loads rT..r31), if
+/// `insn` is one.
+pub fn load_multiple_first(insn: u32) -> Option<usize> {
+    (insn >> 26 == 46).then_some(((insn >> 21) & 31) as usize)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::update_base;
+    use super::{load_multiple_first, update_base};
 
     /// Encodes a D-form instruction: opcode, rS/rT, rA, displacement.
     fn d(op: u32, rs: u32, ra: u32, disp: i16) -> u32 {
@@ -60,5 +68,14 @@ mod tests {
         assert_eq!(update_base(x(23, 3, 7, 6)), None); // lwzx
         assert_eq!(update_base(d(14, 3, 3, 1)), None); // addi
         assert_eq!(update_base(d(39, 5, 0, 1)), None); // stbu with rA = 0: invalid form
+    }
+
+    #[test]
+    fn load_multiple_names_its_first_register() {
+        assert_eq!(load_multiple_first(d(46, 14, 4, 0)), Some(14)); // lmw r14, 0(r4)
+        assert_eq!(load_multiple_first(d(46, 18, 4, 72)), Some(18)); // lmw r18, 72(r4)
+        assert_eq!(load_multiple_first(d(47, 14, 3, 0)), None); // stmw r14, 0(r3)
+        assert_eq!(load_multiple_first(d(32, 3, 4, 0)), None); // lwz
+        assert_eq!(update_base(d(46, 14, 4, 0)), None); // lmw writes no base back
     }
 }

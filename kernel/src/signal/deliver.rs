@@ -109,6 +109,10 @@ pub(crate) trait FrameSink {
             self.put(off + 4 * i as u32, v);
         }
     }
+    /// The 32 GPRs (a run of words: the one window copies them with `lmw`/`stmw`).
+    fn put_gprs(&mut self, off: u32, gprs: &[u32; 32]) {
+        self.put_words(off, gprs);
+    }
     /// Consecutive doublewords (FP registers), big-endian: high word first.
     fn put_dwords(&mut self, off: u32, vals: &[u64]) {
         for (i, &v) in vals.iter().enumerate() {
@@ -126,6 +130,9 @@ impl FrameSink for UserWindow<Write> {
     }
     fn put_words(&mut self, off: u32, vals: &[u32]) {
         self.put_slice(off, vals);
+    }
+    fn put_gprs(&mut self, off: u32, gprs: &[u32; 32]) {
+        self.put_words32(off, gprs);
     }
     fn put_dwords(&mut self, off: u32, vals: &[u64]) {
         self.put_slice(off, vals);
@@ -161,6 +168,8 @@ const fn pt_offset(pt: usize) -> u32 {
 
 /// Writes the mcontext (registers, FP if `fp` is given, the trampoline if
 /// `tramp` is) at `mc` (window offset). Also swapcontext's (`context.rs`).
+/// The GPRs go last: their copy is a call (`lmw`/`stmw`), and nothing then
+/// stays live across it to be kept in saved registers (-12 instructions).
 pub(super) fn put_mcontext(
     w: &mut impl FrameSink,
     mc: u32,
@@ -168,7 +177,6 @@ pub(super) fn put_mcontext(
     fp: Option<&arch::FpState>,
     tramp: Option<[u32; 2]>,
 ) {
-    w.put_words(mc + MContext::GREGS, tf.gprs());
     w.put_words(mc + pt_offset(PT_NIP), &tf.pt_tail(fp.is_some()));
     let fregs = mc + MContext::FREGS;
     if let Some(fp) = fp {
@@ -180,6 +188,7 @@ pub(super) fn put_mcontext(
         w.put(pad, t0);
         w.put(pad + 4, t1);
     }
+    w.put_gprs(mc + MContext::GREGS, tf.gprs());
 }
 
 /// Writes a user siginfo_t at `off` (window offset): the 8 meaningful words
@@ -425,15 +434,16 @@ pub(super) fn read_mcontext(
     tf: &mut TrapFrame,
     fp: &mut arch::FpState,
 ) -> bool {
-    w.get_slice(mc + MContext::GREGS, tf.gprs_mut());
     let mut tail = [0u32; arch::PT_RESTORED];
     w.get_slice(mc + pt_offset(PT_NIP), &mut tail);
     tf.set_pt_tail(&tail);
-    if !frame_has_fp(tail[PT_MSR - PT_NIP]) {
-        return false;
+    let has_fp = frame_has_fp(tail[PT_MSR - PT_NIP]);
+    if has_fp {
+        let fregs = mc + MContext::FREGS;
+        w.get_slice(fregs, &mut fp.fpr);
+        fp.fpscr = w.get(fregs + 8 * 32);
     }
-    let fregs = mc + MContext::FREGS;
-    w.get_slice(fregs, &mut fp.fpr);
-    fp.fpscr = w.get(fregs + 8 * 32);
-    true
+    // Last, as in `put_mcontext`: little stays live across the copy's call.
+    w.get_words32(mc + MContext::GREGS, tf.gprs_mut());
+    has_fp
 }

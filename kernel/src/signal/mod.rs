@@ -376,7 +376,7 @@ fn recalc(t: &mut Thread, g: &mut Group) {
 pub fn do_signal(tf: &mut TrapFrame) {
     let t = proc::current();
     if t.sig.work || t.group().sig.work {
-        check_pending(tf);
+        check_pending(tf, t);
     }
 }
 
@@ -389,19 +389,19 @@ pub fn note_restart() {
 }
 
 /// `do_signal` with a work flag set: deliver, or clear the flags; then the
-/// restart and the saved mask.
+/// restart and the saved mask. `t` is the running thread, as `do_signal`
+/// looked it up: passed down, not found again (each `proc::current()` is a
+/// load, a null test and a branch to its panic).
 #[inline(never)]
-fn check_pending(tf: &mut TrapFrame) {
-    let t = proc::current();
+fn check_pending(tf: &mut TrapFrame, t: &'static mut Thread) {
     let g = t.group();
-    if work_pending(t, g) {
-        deliver_pending(tf);
+    let t = if work_pending(t, g) {
+        deliver_pending(tf, t)
     } else {
         recalc(t, g);
-    }
+        t
+    };
     deliver::restart_syscall(tf, None);
-    // It may have switched away (a stop): look the thread up again.
-    let t = proc::current();
     // Test before clearing: `take()` would store None every time (a handler
     // frame has taken the mask already).
     if let Some(mask) = t.sig.saved_mask {
@@ -413,13 +413,14 @@ fn check_pending(tf: &mut TrapFrame) {
 /// The slow half of `do_signal`: a signal is deliverable, or the group is
 /// ending or stopping. Out of line: `check_pending`'s other outcome, after
 /// the sigreturn that emptied the sets, would pay for its saved registers.
+/// Takes the running thread and hands it back, looked up again only after a
+/// stop switched away: what ran meanwhile changed the thread through its own
+/// reference, so the one held from before the switch is not used again.
 #[inline(never)]
-fn deliver_pending(tf: &mut TrapFrame) {
+fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) -> &'static mut Thread {
     // The handler whose frame was set up last: it is the one user mode enters.
     let mut entered = None;
     loop {
-        // Looked up again each round: a stop switches away.
-        let t = proc::current();
         let g = t.group();
         if doomed(t, g) {
             exit::exit(g.exit.expect("doomed"));
@@ -427,6 +428,7 @@ fn deliver_pending(tf: &mut TrapFrame) {
         if g.stop.is_some() {
             t.state = State::Stopped;
             proc::schedule();
+            t = proc::current();
             continue;
         }
         let Some(node) = deliver::dequeue(t) else {
@@ -472,7 +474,8 @@ fn deliver_pending(tf: &mut TrapFrame) {
             }
         }
     }
-    crate::sigtrace!(handler(proc::group().pid, entered, tf.pc(), tf.sp(), tf.return_address()));
+    crate::sigtrace!(handler(t.group().pid, entered, tf.pc(), tf.sp(), tf.return_address()));
+    t
 }
 
 /// A core-dump signal's default action. Linux writes a core only if the

@@ -1,6 +1,7 @@
 //! CPU instructions every 32-bit PowerPC family runs the same way: the PVR,
 //! the timebase and decrementer, waiting for an interrupt, and the one
-//! privileged instruction user code is allowed to try (mfpvr).
+//! privileged instruction user code is allowed to try (mfpvr), the 32-word
+//! register-set copy of the signal frames, and stepping over a faulted access.
 
 use super::frame::TrapFrame;
 
@@ -100,11 +101,31 @@ pub fn emulate_privileged(tf: &mut TrapFrame, insn: u32) -> bool {
 /// The access does not happen, but an update form still writes the effective
 /// address `ea` into its base register, as the compiled loop expects
 /// (`sigil_core::insn` explains why).
+///
+/// A skipped `lmw` (`copy_words32`) may have loaded some of its registers
+/// before the fault; the others still hold the kernel's values, which the
+/// routine's `stmw` would then copy into a user's registers. They all read
+/// as zero instead.
 pub fn skip_faulted_access(tf: &mut TrapFrame, ea: u32) {
     // SAFETY: a kernel-mode fault: nip is kernel text, mapped and readable.
     let insn = unsafe { core::ptr::read_volatile(tf.nip as *const u32) };
     if let Some(ra) = sigil_core::insn::update_base(insn) {
         tf.gpr[ra] = ea;
     }
+    if let Some(rt) = sigil_core::insn::load_multiple_first(insn) {
+        tf.gpr[rt..].fill(0);
+    }
     tf.nip += 4;
+}
+
+extern "C" {
+    /// Copies 32 words from `src` to `dst` with lmw/stmw (entry.S's
+    /// `copy_words32`: nine instructions; it saves the r14-r31 it uses).
+    ///
+    /// # Safety
+    /// Both addresses are word-aligned and valid for 32 words; a user one
+    /// lies inside the open `UserWindow` of its direction, whose fault path
+    /// makes a fault there an EFAULT (entry.S says why a fault in the middle
+    /// of an `lmw`/`stmw` is safe).
+    pub fn copy_words32(dst: *mut u32, src: *const u32);
 }

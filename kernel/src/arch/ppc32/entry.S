@@ -1,5 +1,6 @@
-/* entry.S: the exception entry and exit, and the context switch, shared by
- * every 32-bit PowerPC family (book3s32, mpc8xx).
+/* entry.S: the exception entry and exit, the context switch, and the 32-word
+ * register-set copy of the signal frames (copy_words32), shared by every
+ * 32-bit PowerPC family (book3s32, mpc8xx).
  *
  * A family's vectors (its head.S) save r11/r12 in SPRG1/SPRG2 and SRR0, SRR1,
  * DAR and DSISR (not for a syscall: vector.h) in trap_scratch (offsets 8, 12,
@@ -143,6 +144,35 @@ switch_context:
     lwz     r0, SWITCH_FRAME+4(r1)
     mtlr    r0
     addi    r1, r1, SWITCH_FRAME
+    blr
+
+/* copy_words32(dst: *mut u32, src: *const u32): copies 32 words, a register
+ * set (TrapFrame.gpr <-> a signal frame's mc_gregs), with two lmw/stmw pairs
+ * through r14-r31, which are callee-saved and so saved around it (one stmw,
+ * one lmw). Nine instructions where a load/store loop takes about 70.
+ * Both addresses must be word-aligned (an unaligned lmw/stmw is an
+ * alignment interrupt even where lwz/stw would not be: the caller,
+ * uaccess.rs, checks) and the CPU big-endian (in little-endian mode they
+ * are illegal; Sigil never runs little-endian).
+ *
+ * One side is user memory inside an open UserWindow. A fault in the middle
+ * of a multiple-word access is safe: the architecture makes lmw/stmw
+ * restartable, so a DSI (DAR = the faulting word, inside the window) either
+ * fills the page in and re-executes the whole instruction, or is recorded by
+ * the window and skipped (uaccess::fixup, cpu.rs's skip_faulted_access,
+ * which zeroes the registers a skipped lmw was loading, so no kernel value
+ * can reach a frame); finish() then answers EFAULT. Some words of a skipped
+ * stmw may have been stored: the frame is bad either way. */
+    .globl copy_words32
+copy_words32:
+    stwu    r1, -80(r1)
+    stmw    r14, 8(r1)
+    lmw     r14, 0(r4)          /* words 0..17 */
+    stmw    r14, 0(r3)
+    lmw     r18, 72(r4)         /* words 18..31 */
+    stmw    r18, 72(r3)
+    lmw     r14, 8(r1)
+    addi    r1, r1, 80
     blr
 
     .section .bss
