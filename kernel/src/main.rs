@@ -14,9 +14,9 @@
 //! callback or acts on what the lower one returns. qemu/tests/layers.rs
 //! (`make layers`) checks every `crate::` path against this block; its
 //! `ALLOWED` list holds the upward edges that remain, each with its reason
-//! and, where it can be that narrow, the only paths it may name (proc
-//! names fs's `FdTable` and `FsState`, the types a thread holds, and
-//! nothing else of fs).
+//! and the only paths it may name: proc names fs's `FdTable` and
+//! `FsState`, the types a thread holds (`proc/share.rs`), and nothing else
+//! of fs.
 //! ```text
 //! kcell arch console random devtree | the CPU, MMU, exceptions; console; random; FDT
 //! mm                       | frames, heap, address spaces

@@ -621,9 +621,9 @@ pub fn boot_limits() -> Limits {
 
 /// Runs PID 1, `image` exec'd as `path`, holding the descriptor table and
 /// fs state its caller (`fs::exec::run_init`, for kmain) made for it, on
-/// behalf of the boot thread, which sleeps until the exit path (`signal::exit`) has ended
-/// PID 1 and every other process and switched back here. Returns PID 1's
-/// wait status, with the process table empty.
+/// behalf of the boot thread, which sleeps until the exit path
+/// (`signal::exit`) has ended PID 1 and every other process and switched
+/// back here. Returns PID 1's wait status, with the process table empty.
 pub fn run_init(
     image: exec::Image,
     path: &str,
