@@ -84,7 +84,13 @@ fn user_exception(tf: &mut TrapFrame, event: Exception) {
             }
         }
         Exception::FpUnavailable if crate::fpemu::active() => {
-            proc::current().fp_used = true;
+            // The emulated registers live in `fp` itself. What the
+            // instruction does may leave them initial (glibc's setjmp
+            // stores all 32 unchanged), so `fp_settle` checks before a
+            // frame, as it does after a real FPU's state is saved.
+            let p = proc::current();
+            p.fp_used = true;
+            p.fp_unchecked = true;
             crate::fpemu::emulate(tf)
         }
         Exception::FpUnavailable => {
