@@ -54,7 +54,9 @@
     mfmsr   r11
     ori     r11, r11, 0x30          /* IR | DR */
     mtsrr1  r11
+    .if \num != 0xc00              /* syscall_entry knows its number */
     li      r12, \num
+    .endif
     rfi
 .endm
 
