@@ -179,10 +179,19 @@ fn timer_tick(from_user: bool) {
 fn return_to_user(tf: &mut TrapFrame) {
     // A plain load first: an atomic swap is a lwarx/stwcx. loop on every return.
     if timer::NEED_RESCHED.load(Ordering::Relaxed) {
-        timer::NEED_RESCHED.store(false, Ordering::Relaxed);
-        proc::yield_now();
+        preempt();
     }
     signal::do_signal(tf);
+}
+
+/// The tick asked for a reschedule: give up the CPU. Out of line and cold:
+/// inlined, `yield_now`'s run-queue push kept two more registers live (saved
+/// and restored on every system call) for a path taken once a tick.
+#[cold]
+#[inline(never)]
+fn preempt() {
+    timer::NEED_RESCHED.store(false, Ordering::Relaxed);
+    proc::yield_now();
 }
 
 #[inline(never)]
