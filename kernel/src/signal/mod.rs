@@ -46,7 +46,7 @@ use sigil_core::signal::queue::{queue_limit, SigQueueNode, LIVE_NODES};
 
 use crate::arch::TrapFrame;
 use crate::kcell::KCell;
-use crate::proc::sigstate::{doomed, work_pending};
+use crate::proc::sigstate::{doomed, group_work, work_pending};
 use crate::proc::waitq::WaitQueue;
 use crate::proc::{self, Group, State, Thread};
 
@@ -131,10 +131,7 @@ fn generate(
             t.sig.work = true;
             &mut t.sig.pending
         }
-        None => {
-            g.sig.work = true;
-            &mut g.sig.shared
-        }
+        None => &mut g.sig.shared,
     };
     let limit = match user {
         Some(count) if rt_limit || sig.is_rt() => {
@@ -214,7 +211,7 @@ fn prepare_stop(g: &mut Group) {
 #[inline(never)]
 fn kill_group(g: &mut Group) {
     g.exit = Some(wait_status::signaled(abi::SIGKILL, false));
-    g.sig.work = true;
+    group_work(g);
     g.exec_tid = None;
     g.stop = None;
     for t in g.members() {
@@ -241,11 +238,22 @@ fn complete(g: &mut Group, target: Option<&mut Thread>, sig: Signal) {
     }
 }
 
-/// `complete` for a process-directed signal. Out of line: its loop's
-/// registers would otherwise be saved by every generation.
+/// `complete` for a process-directed signal, just queued on the shared set:
+/// the group's work, set on every member (`proc::sigstate::group_work`) in
+/// the loop that looks for the thread to wake anyway, so each member is
+/// looked up once. Out of line: its loop's registers would otherwise be
+/// saved by every generation.
 #[inline(never)]
 fn complete_process(g: &mut Group, sig: Signal) {
-    wake_taker(g.members().find(|t| wants(t, sig)), sig);
+    g.sig.work = true;
+    let mut taker = None;
+    for t in g.members() {
+        t.sig.work = true;
+        if taker.is_none() && wants(t, sig) {
+            taker = Some(t);
+        }
+    }
+    wake_taker(taker, sig);
 }
 
 /// Wakes `t` if it takes `sig` now; with no such thread, a signalfd reader
@@ -362,20 +370,21 @@ fn notify_parent_stop(g: &mut Group) {
 /// return to user mode takes the out-of-line `check_pending` and finds
 /// nothing to deliver.
 fn recalc(t: &mut Thread, g: &mut Group) {
-    t.sig.work = !t.sig.pending.pending().is_empty();
     g.sig.work = !g.sig.shared.pending().is_empty() || g.stop.is_some() || g.exit.is_some();
+    t.sig.work = g.sig.work || !t.sig.pending.pending().is_empty();
 }
 
 /// Runs on every return to user mode: deliver what is deliverable (Linux
 /// `do_signal` in its exit-to-user loop), then finish an interrupted system call
 /// and put a wait's saved mask back. Almost every return has nothing to do, so
-/// the test comes first and inline, on two flags (as Linux tests its
-/// `_TIF_WORK_MASK` before calling anything): a restart code and a saved mask
-/// set the thread's flag too, so the common return tests nothing else.
+/// the test comes first and inline, on one flag, the thread's (as Linux tests
+/// its `_TIF_WORK_MASK` before calling anything): a restart code, a saved mask
+/// and the group's work (`proc::sigstate::group_work`) set it too, so the
+/// common return tests nothing else.
 #[inline]
 pub fn do_signal(tf: &mut TrapFrame) {
     let t = proc::current();
-    if t.sig.work || t.group().sig.work {
+    if t.sig.work {
         check_pending(tf, t);
     }
 }
@@ -450,7 +459,7 @@ fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) -> &'static m
                 // and nothing stopping or ending, the flags go now, without
                 // another round's lookups and a dequeue that finds nothing.
                 recalc(t, g);
-                if !t.sig.work && !g.sig.work {
+                if !t.sig.work {
                     break;
                 }
             }
@@ -503,7 +512,7 @@ fn core_dump(sig: Signal) -> ! {
 /// (`deliver_pending`); the sleeping ones are woken to do so.
 fn group_stop(g: &mut Group, sig: Signal) {
     g.stop = Some(sig.number());
-    g.sig.work = true;
+    group_work(g);
     g.report = Some(ChildEvent::Stopped(sig.number()));
     for t in g.members() {
         if let State::Sleeping(_) = t.state {
