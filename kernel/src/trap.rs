@@ -170,28 +170,48 @@ fn timer_tick(from_user: bool) {
         }
         timer::Event::TimerFd(id) => crate::event::timerfd::expired(id),
     });
+    // The slice is over: the running thread's way back to user mode looks
+    // (`return_to_user` tests only its work flag). The kernel runs with
+    // interrupts off, so this cannot land between a test and a store of
+    // the flag; a request left over from a tick with no thread, or one
+    // whose thread switched away, goes to whichever runs at the next tick.
+    if timer::NEED_RESCHED.load(Ordering::Relaxed) {
+        if let Some(t) = proc::try_current() {
+            t.sig.work = true;
+        }
+    }
 }
 
-/// The last thing before user mode: take the CPU's turn (preemption), then
-/// deliver pending signals, then finish an interrupted syscall's restart.
-/// Inlined into both paths: the syscall's must not pay for a call.
+/// The last thing before user mode. Inlined into both paths (the syscall's
+/// must not pay for a call), it is one test of one flag, the thread's work
+/// flag (`ThreadSignals::work`, Linux's `_TIF_USER_WORK_MASK` test): a
+/// signal to look at, a restart code, a saved mask, the group's work and
+/// the tick's reschedule all set it. Everything else is behind it.
 #[inline(always)]
 fn return_to_user(tf: &mut TrapFrame) {
-    // A plain load first: an atomic swap is a lwarx/stwcx. loop on every return.
-    if timer::NEED_RESCHED.load(Ordering::Relaxed) {
-        preempt();
+    let t = proc::current();
+    if t.sig.work {
+        work_before_user(tf, t);
     }
-    signal::do_signal(tf);
 }
 
-/// The tick asked for a reschedule: give up the CPU. Out of line and cold:
-/// inlined, `yield_now`'s run-queue push kept two more registers live (saved
-/// and restored on every system call) for a path taken once a tick.
-#[cold]
+/// `return_to_user` with work: take the CPU's turn (preemption) if the tick
+/// asked for it, then deliver pending signals, finish an interrupted
+/// syscall's restart and put a saved mask back (`signal::check_pending`,
+/// which clears the flag when nothing is left). Out of line: its registers
+/// are not saved by every return.
 #[inline(never)]
-fn preempt() {
-    timer::NEED_RESCHED.store(false, Ordering::Relaxed);
-    proc::yield_now();
+fn work_before_user(tf: &mut TrapFrame, t: &'static mut proc::Thread) {
+    // A plain load first: an atomic swap is a lwarx/stwcx. loop.
+    let t = if timer::NEED_RESCHED.load(Ordering::Relaxed) {
+        timer::NEED_RESCHED.store(false, Ordering::Relaxed);
+        proc::yield_now();
+        // What ran meanwhile changed the thread through its own reference.
+        proc::current()
+    } else {
+        t
+    };
+    signal::check_pending(tf, t);
 }
 
 #[inline(never)]

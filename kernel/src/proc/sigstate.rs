@@ -42,7 +42,8 @@ pub struct ThreadSignals {
     /// by `recalc` while that holds. So a return to user mode tests this
     /// one flag, and with it clear skips the signal code, the restart and
     /// the mask restore; mask changes need not touch it (a blocked signal
-    /// keeps it set).
+    /// keeps it set). The tick sets it too when the slice is over
+    /// (`trap::timer_tick`), so the same test covers the reschedule.
     pub work: bool,
 }
 

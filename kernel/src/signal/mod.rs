@@ -374,21 +374,6 @@ fn recalc(t: &mut Thread, g: &mut Group) {
     t.sig.work = g.sig.work || !t.sig.pending.pending().is_empty();
 }
 
-/// Runs on every return to user mode: deliver what is deliverable (Linux
-/// `do_signal` in its exit-to-user loop), then finish an interrupted system call
-/// and put a wait's saved mask back. Almost every return has nothing to do, so
-/// the test comes first and inline, on one flag, the thread's (as Linux tests
-/// its `_TIF_WORK_MASK` before calling anything): a restart code, a saved mask
-/// and the group's work (`proc::sigstate::group_work`) set it too, so the
-/// common return tests nothing else.
-#[inline]
-pub fn do_signal(tf: &mut TrapFrame) {
-    let t = proc::current();
-    if t.sig.work {
-        check_pending(tf, t);
-    }
-}
-
 /// A system call is returning a restart code: the way back to user mode
 /// restarts it or turns it into EINTR (`deliver::restart_syscall`). Inline:
 /// it is two stores on the error path, a call would cost more.
@@ -397,12 +382,19 @@ pub fn note_restart() {
     proc::current().sig.work = true;
 }
 
-/// `do_signal` with a work flag set: deliver, or clear the flags; then the
-/// restart and the saved mask. `t` is the running thread, as `do_signal`
-/// looked it up: passed down, not found again (each `proc::current()` is a
-/// load, a null test and a branch to its panic).
-#[inline(never)]
-fn check_pending(tf: &mut TrapFrame, t: &'static mut Thread) {
+/// A return to user mode whose thread has its work flag set (Linux
+/// `do_signal` in its exit-to-user loop): deliver what is deliverable, or
+/// clear the flags; then finish an interrupted system call and put a wait's
+/// saved mask back. The flag's test is the caller's, inline on every return
+/// (`trap::return_to_user`, as Linux tests its `_TIF_WORK_MASK` before
+/// calling anything): a queued signal, a restart code, a saved mask, the
+/// group's work (`proc::sigstate::group_work`) and the tick's reschedule
+/// all set it, so the common return tests nothing else. `t` is the running
+/// thread, as the caller looked it up: passed down, not found again (each
+/// `proc::current()` is a load, a null test and a branch to its panic).
+/// Inline into that caller's out-of-line slow half.
+#[inline]
+pub fn check_pending(tf: &mut TrapFrame, t: &'static mut Thread) {
     let g = t.group();
     let t = if work_pending(t, g) {
         deliver_pending(tf, t)
@@ -419,7 +411,7 @@ fn check_pending(tf: &mut TrapFrame, t: &'static mut Thread) {
     }
 }
 
-/// The slow half of `do_signal`: a signal is deliverable, or the group is
+/// The slow half of `check_pending`: a signal is deliverable, or the group is
 /// ending or stopping. Out of line: `check_pending`'s other outcome, after
 /// the sigreturn that emptied the sets, would pay for its saved registers.
 /// Takes the running thread and hands it back, looked up again only after a
