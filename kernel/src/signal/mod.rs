@@ -19,7 +19,8 @@
 //! - SIGKILL and every fatal default action end the whole group; a stop
 //!   signal stops every thread (group stop) and SIGCONT resumes them.
 //!
-//! `do_signal` runs on every return to user mode; when something is
+//! `check_pending` runs on every return to user mode whose thread has its
+//! work flag set (`trap::return_to_user` tests it); when something is
 //! deliverable, `deliver_pending` performs each signal's default action or
 //! builds its handler frame (deliver.rs). swapcontext reuses the frame's
 //! mcontext code for glibc's ucontext calls (context.rs). kill()'s
