@@ -9,7 +9,8 @@
  * on the kernel stack (SPRG0 holds the current thread's kernel stack top when
  * coming from user mode) and calls trap_dispatch() in Rust (the generic
  * kernel/src/trap.rs, which asks ../ppc32/trap.rs and the family's classify
- * to decode it).
+ * to decode it). The system call vector goes to syscall_entry instead: the
+ * same frame, and a user `sc` straight to syscall_dispatch(), undecoded.
  */
 /* The frame's offsets from r1; ../ppc32/frame.rs reads these #defines at
  * compile time and asserts them against struct TrapFrame (offset_of!). */
@@ -45,8 +46,8 @@ start_virt:
     bl      kmain
 4:  b       4b
 
-/* trap_entry / syscall_entry: r11/r12 are in SPRG1/2, r12 = vector,
- * translation is on. trap_scratch holds r10 and CR (saved here: no other free
+/* trap_entry / syscall_entry: r11/r12 are in SPRG1/2, r12 = vector (not for
+ * syscall_entry, whose vector is VEC_SYSCALL), translation is on. trap_scratch holds r10 and CR (saved here: no other free
  * register) and the vector's SRR0/SRR1/DAR/DSISR, saved in real mode by the
  * vector: on the 8xx a TLB miss taken here (kernel stack) would overwrite all
  * four. Interrupts are off, so nothing can reuse the scratch meanwhile.
