@@ -158,7 +158,7 @@ fn kind_name(kind: FrameKind) -> &'static str {
     }
 }
 
-/// The end of `do_signal`: if a handler frame was set up (`entered`, the last
+/// The end of `deliver_pending`: if a handler frame was set up (`entered`, the last
 /// one when several were stacked), user mode now starts in that handler with
 /// these nip, r1 and lr (lr = the trampoline in the frame).
 #[cold]

@@ -1,9 +1,9 @@
 //! Generic trap handling: what each kind of exception means to the kernel.
 //!
 //! The arch's entry code calls `trap_dispatch` with the saved `TrapFrame`
-//! (a symbol, so the layer below names nothing above it). A system call from
-//! user mode goes to `syscall` (the hot path, no decoding); anything else the
-//! arch decodes into an `Exception` for `handle`. User faults
+//! (a symbol, so the layer below names nothing above it), or, for a system
+//! call from user mode, `syscall_dispatch` (the hot path, no decoding);
+//! anything else the arch decodes into an `Exception` for `handle`. User faults
 //! become signals; kernel faults on user memory are resolved (page reload,
 //! demand-zero) or fixed up inside an open `UserWindow`; anything else in
 //! kernel mode is an oops: registers, fault address, backtrace, and a
@@ -19,30 +19,36 @@ use crate::mm::TASK_SIZE;
 use crate::time::{cputime, timer, timers};
 use crate::{proc, signal, syscall, uaccess};
 
-/// The first Rust code every exception runs (entry.S: `bl trap_dispatch`).
-/// The common case first, with no `Exception` at all; `handle` (out of line)
-/// saves the registers the rare cases need.
+/// The first Rust code of every exception but a user system call
+/// (entry.S: `bl trap_dispatch`): the arch decodes it, `handle` (out of
+/// line) saves the registers the rare cases need.
 #[no_mangle]
 extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
-    if arch::user_syscall(tf) {
-        syscall(tf);
-    } else {
-        let event = arch::exception(tf, |a| uaccess::get_user::<u32>(a).ok());
-        handle(tf, event);
-    }
+    let event = arch::exception(tf, |a| uaccess::get_user::<u32>(a).ok());
+    handle(tf, event);
 }
 
-/// A system call from user mode, the hot path. Inline in `trap_dispatch`,
-/// apart from `handle`, so the round trip saves only the registers it needs.
-#[inline]
-fn syscall(tf: &mut TrapFrame) {
-    proc::check_kernel_stack_guard();
+/// A system call from user mode, the hot path: the arch's entry code comes
+/// here directly (entry.S: `bl syscall_dispatch`), having already done what
+/// only a system call needs (the frame's reason bits and error flag), so
+/// there is no decoding and no mode test. One function with
+/// `syscall::entry`, `dispatch` and `return_to_user` inlined: one prologue.
+///
+/// No kernel stack guard test here, though the stack is this thread's: the
+/// guard word can only have been overwritten by an overflow during an
+/// earlier kernel entry, which is found anyway, a little later, by the next
+/// context switch (`switch_to` checks the whole stack), the next other trap
+/// from user mode (the timer's tick at the latest) or the next kernel-mode
+/// trap. Found at the next `sc` it would be just as much after the fact, at
+/// eight instructions on every call.
+#[no_mangle]
+extern "C" fn syscall_dispatch(tf: &mut TrapFrame) {
     syscall::entry(tf);
     return_to_user(tf);
 }
 
 /// Every other exception, from user or kernel mode (a user `sc` too, if an
-/// arch does not take the `syscall` path).
+/// arch's entry code does not call `syscall_dispatch`).
 #[inline(never)]
 fn handle(tf: &mut TrapFrame, event: Exception) {
     // The stack check: whole in kernel mode, where a nested trap finds a deep
@@ -170,19 +176,48 @@ fn timer_tick(from_user: bool) {
         }
         timer::Event::TimerFd(id) => crate::event::timerfd::expired(id),
     });
+    // The slice is over: the running thread's way back to user mode looks
+    // (`return_to_user` tests only its work flag). The kernel runs with
+    // interrupts off, so this cannot land between a test and a store of
+    // the flag; a request left over from a tick with no thread, or one
+    // whose thread switched away, goes to whichever runs at the next tick.
+    if timer::NEED_RESCHED.load(Ordering::Relaxed) {
+        if let Some(t) = proc::try_current() {
+            t.sig.work = true;
+        }
+    }
 }
 
-/// The last thing before user mode: take the CPU's turn (preemption), then
-/// deliver pending signals, then finish an interrupted syscall's restart.
-/// Inlined into both paths: the syscall's must not pay for a call.
+/// The last thing before user mode. Inlined into both paths (the syscall's
+/// must not pay for a call), it is one test of one flag, the thread's work
+/// flag (`ThreadSignals::work`, Linux's `_TIF_USER_WORK_MASK` test): a
+/// signal to look at, a restart code, a saved mask, the group's work and
+/// the tick's reschedule all set it. Everything else is behind it.
 #[inline(always)]
 fn return_to_user(tf: &mut TrapFrame) {
-    // A plain load first: an atomic swap is a lwarx/stwcx. loop on every return.
-    if timer::NEED_RESCHED.load(Ordering::Relaxed) {
+    let t = proc::current();
+    if t.sig.work {
+        work_before_user(tf, t);
+    }
+}
+
+/// `return_to_user` with work: take the CPU's turn (preemption) if the tick
+/// asked for it, then deliver pending signals, finish an interrupted
+/// syscall's restart and put a saved mask back (`signal::check_pending`,
+/// which clears the flag when nothing is left). Out of line: its registers
+/// are not saved by every return.
+#[inline(never)]
+fn work_before_user(tf: &mut TrapFrame, t: &'static mut proc::Thread) {
+    // A plain load first: an atomic swap is a lwarx/stwcx. loop.
+    let t = if timer::NEED_RESCHED.load(Ordering::Relaxed) {
         timer::NEED_RESCHED.store(false, Ordering::Relaxed);
         proc::yield_now();
-    }
-    signal::do_signal(tf);
+        // What ran meanwhile changed the thread through its own reference.
+        proc::current()
+    } else {
+        t
+    };
+    signal::check_pending(tf, t);
 }
 
 #[inline(never)]

@@ -136,7 +136,10 @@ fn new_thread(tf: &TrapFrame, shares: Shares, vfork: bool) -> Result<u32, Errno>
     }
     let fp = caller_fp();
     let tid = alloc_id();
-    let sig = me.sig.for_child(true, vfork);
+    let mut sig = me.sig.for_child(true, vfork);
+    // What the group has pending is the new thread's to look at too
+    // (`sigstate::group_work`).
+    sig.work = g.sig.work;
     spawn_thread(tid, me.group.clone(), held(shares)?, sig, fp, tf)?;
     Ok(tid)
 }

@@ -73,7 +73,7 @@ fn de_thread() -> Result<(), Errno> {
     if g.threads.len() > 1 {
         g.exit = Some(sigil_core::abi::wait_status::signaled(sigil_core::abi::SIGKILL, false));
         g.exec_tid = Some(me);
-        g.sig.work = true;
+        super::sigstate::group_work(g);
         g.stop = None;
         for t in g.members().filter(|t| t.tid != me) {
             super::wake(t);

@@ -110,7 +110,8 @@ pub const MAX_THREADS: usize = 160;
 /// A kernel stack. Its lowest word holds STACK_GUARD: a stack that grew
 /// past its bottom overwrites it before it overwrites the heap object below,
 /// and the next check (`check_kernel_stack`, or the guard-only check on the
-/// next entry from user mode) turns that into an oops.
+/// next trap from user mode that is not a system call) turns that into an
+/// oops.
 #[repr(C, align(16))]
 struct KernelStack([u8; KSTACK_SIZE]);
 
@@ -152,7 +153,8 @@ pub fn check_kernel_stack(sp: usize) {
     }
 }
 
-/// `check_kernel_stack` for a trap from user mode, on every system call:
+/// `check_kernel_stack` for a trap from user mode other than a system call
+/// (whose path skips it: `trap::syscall_dispatch` says why):
 /// the stack pointer there is the top of the current thread's kernel stack
 /// less one trap frame, by construction (the entry code takes it from the
 /// CPU's per-thread slot), so only the guard word can be wrong - overwritten

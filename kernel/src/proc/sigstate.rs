@@ -37,10 +37,13 @@ pub struct ThreadSignals {
     /// TIF_SIGPENDING and TIF_RESTORE_SIGMASK, coarser): set when a signal is
     /// queued on `pending`, when a system call returns a restart code
     /// (`signal::note_restart`) and when a wait saves the mask (`save_mask`);
-    /// cleared by `signal::recalc` only when `pending` is empty. So a return
-    /// to user mode with this and the group's flag clear skips the signal
-    /// code, the restart and the mask restore; mask changes need not touch
-    /// it (a blocked signal keeps it set).
+    /// cleared by `signal::recalc` only when `pending` is empty; and set
+    /// on every member whenever the group's flag is (`group_work`), kept
+    /// by `recalc` while that holds. So a return to user mode tests this
+    /// one flag, and with it clear skips the signal code, the restart and
+    /// the mask restore; mask changes need not touch it (a blocked signal
+    /// keeps it set). The tick sets it too when the slice is over
+    /// (`trap::timer_tick`), so the same test covers the reschedule.
     pub work: bool,
 }
 
@@ -107,8 +110,9 @@ pub struct GroupSignals {
     pub actions: Handlers,
     /// The group's half of `ThreadSignals::work`: set when a signal is
     /// queued on `shared` and when the group starts stopping or ending
-    /// (`Group::stop`, `Group::exit`); cleared by `signal::recalc` when none
-    /// holds.
+    /// (`Group::stop`, `Group::exit`), always with every member's flag
+    /// (`group_work`; generation does the same in the loop of its
+    /// `complete_process`); cleared by `signal::recalc` when none holds.
     pub work: bool,
 }
 
@@ -155,6 +159,20 @@ impl GroupSignals {
     /// The process ended: drop what was pending (frees the nodes).
     pub fn flush(&mut self) {
         self.shared.flush_all();
+    }
+}
+
+/// The group has work for its threads' way back to user mode (a signal on
+/// `shared`, a stop, an exit): its flag, and every member's, so that the
+/// return tests one flag, the thread's, with no load of the group (Linux
+/// tests one word of thread flags there too). A thread another one made
+/// later takes the group's flag at `clone`. A member whose own `recalc`
+/// finds nothing for it after another took the signal clears it there: a
+/// spurious visit to `check_pending`, once.
+pub fn group_work(g: &mut Group) {
+    g.sig.work = true;
+    for t in g.members() {
+        t.sig.work = true;
     }
 }
 

@@ -32,7 +32,7 @@ pub fn exit_group(status: u32) -> ! {
     let g = proc::group();
     if g.exit.is_none() {
         g.exit = Some(status);
-        g.sig.work = true;
+        proc::sigstate::group_work(g);
         g.stop = None;
         for t in g.members() {
             proc::wake(t);

@@ -19,7 +19,8 @@
 //! - SIGKILL and every fatal default action end the whole group; a stop
 //!   signal stops every thread (group stop) and SIGCONT resumes them.
 //!
-//! `do_signal` runs on every return to user mode; when something is
+//! `check_pending` runs on every return to user mode whose thread has its
+//! work flag set (`trap::return_to_user` tests it); when something is
 //! deliverable, `deliver_pending` performs each signal's default action or
 //! builds its handler frame (deliver.rs). swapcontext reuses the frame's
 //! mcontext code for glibc's ucontext calls (context.rs). kill()'s
@@ -46,7 +47,7 @@ use sigil_core::signal::queue::{queue_limit, SigQueueNode, LIVE_NODES};
 
 use crate::arch::TrapFrame;
 use crate::kcell::KCell;
-use crate::proc::sigstate::{doomed, work_pending};
+use crate::proc::sigstate::{doomed, group_work, work_pending};
 use crate::proc::waitq::WaitQueue;
 use crate::proc::{self, Group, State, Thread};
 
@@ -131,10 +132,7 @@ fn generate(
             t.sig.work = true;
             &mut t.sig.pending
         }
-        None => {
-            g.sig.work = true;
-            &mut g.sig.shared
-        }
+        None => &mut g.sig.shared,
     };
     let limit = match user {
         Some(count) if rt_limit || sig.is_rt() => {
@@ -214,7 +212,7 @@ fn prepare_stop(g: &mut Group) {
 #[inline(never)]
 fn kill_group(g: &mut Group) {
     g.exit = Some(wait_status::signaled(abi::SIGKILL, false));
-    g.sig.work = true;
+    group_work(g);
     g.exec_tid = None;
     g.stop = None;
     for t in g.members() {
@@ -241,11 +239,22 @@ fn complete(g: &mut Group, target: Option<&mut Thread>, sig: Signal) {
     }
 }
 
-/// `complete` for a process-directed signal. Out of line: its loop's
-/// registers would otherwise be saved by every generation.
+/// `complete` for a process-directed signal, just queued on the shared set:
+/// the group's work, set on every member (`proc::sigstate::group_work`) in
+/// the loop that looks for the thread to wake anyway, so each member is
+/// looked up once. Out of line: its loop's registers would otherwise be
+/// saved by every generation.
 #[inline(never)]
 fn complete_process(g: &mut Group, sig: Signal) {
-    wake_taker(g.members().find(|t| wants(t, sig)), sig);
+    g.sig.work = true;
+    let mut taker = None;
+    for t in g.members() {
+        t.sig.work = true;
+        if taker.is_none() && wants(t, sig) {
+            taker = Some(t);
+        }
+    }
+    wake_taker(taker, sig);
 }
 
 /// Wakes `t` if it takes `sig` now; with no such thread, a signalfd reader
@@ -362,22 +371,8 @@ fn notify_parent_stop(g: &mut Group) {
 /// return to user mode takes the out-of-line `check_pending` and finds
 /// nothing to deliver.
 fn recalc(t: &mut Thread, g: &mut Group) {
-    t.sig.work = !t.sig.pending.pending().is_empty();
     g.sig.work = !g.sig.shared.pending().is_empty() || g.stop.is_some() || g.exit.is_some();
-}
-
-/// Runs on every return to user mode: deliver what is deliverable (Linux
-/// `do_signal` in its exit-to-user loop), then finish an interrupted system call
-/// and put a wait's saved mask back. Almost every return has nothing to do, so
-/// the test comes first and inline, on two flags (as Linux tests its
-/// `_TIF_WORK_MASK` before calling anything): a restart code and a saved mask
-/// set the thread's flag too, so the common return tests nothing else.
-#[inline]
-pub fn do_signal(tf: &mut TrapFrame) {
-    let t = proc::current();
-    if t.sig.work || t.group().sig.work {
-        check_pending(tf, t);
-    }
+    t.sig.work = g.sig.work || !t.sig.pending.pending().is_empty();
 }
 
 /// A system call is returning a restart code: the way back to user mode
@@ -388,12 +383,19 @@ pub fn note_restart() {
     proc::current().sig.work = true;
 }
 
-/// `do_signal` with a work flag set: deliver, or clear the flags; then the
-/// restart and the saved mask. `t` is the running thread, as `do_signal`
-/// looked it up: passed down, not found again (each `proc::current()` is a
-/// load, a null test and a branch to its panic).
-#[inline(never)]
-fn check_pending(tf: &mut TrapFrame, t: &'static mut Thread) {
+/// A return to user mode whose thread has its work flag set (Linux
+/// `do_signal` in its exit-to-user loop): deliver what is deliverable, or
+/// clear the flags; then finish an interrupted system call and put a wait's
+/// saved mask back. The flag's test is the caller's, inline on every return
+/// (`trap::return_to_user`, as Linux tests its `_TIF_WORK_MASK` before
+/// calling anything): a queued signal, a restart code, a saved mask, the
+/// group's work (`proc::sigstate::group_work`) and the tick's reschedule
+/// all set it, so the common return tests nothing else. `t` is the running
+/// thread, as the caller looked it up: passed down, not found again (each
+/// `proc::current()` is a load, a null test and a branch to its panic).
+/// Inline into that caller's out-of-line slow half.
+#[inline]
+pub fn check_pending(tf: &mut TrapFrame, t: &'static mut Thread) {
     let g = t.group();
     let t = if work_pending(t, g) {
         deliver_pending(tf, t)
@@ -410,7 +412,7 @@ fn check_pending(tf: &mut TrapFrame, t: &'static mut Thread) {
     }
 }
 
-/// The slow half of `do_signal`: a signal is deliverable, or the group is
+/// The slow half of `check_pending`: a signal is deliverable, or the group is
 /// ending or stopping. Out of line: `check_pending`'s other outcome, after
 /// the sigreturn that emptied the sets, would pay for its saved registers.
 /// Takes the running thread and hands it back, looked up again only after a
@@ -450,7 +452,7 @@ fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) -> &'static m
                 // and nothing stopping or ending, the flags go now, without
                 // another round's lookups and a dequeue that finds nothing.
                 recalc(t, g);
-                if !t.sig.work && !g.sig.work {
+                if !t.sig.work {
                     break;
                 }
             }
@@ -503,7 +505,7 @@ fn core_dump(sig: Signal) -> ! {
 /// (`deliver_pending`); the sleeping ones are woken to do so.
 fn group_stop(g: &mut Group, sig: Signal) {
     g.stop = Some(sig.number());
-    g.sig.work = true;
+    group_work(g);
     g.report = Some(ChildEvent::Stopped(sig.number()));
     for t in g.members() {
         if let State::Sleeping(_) = t.state {

@@ -27,7 +27,7 @@ pub use super::ppc32::cpu::{
     copy_words32, emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_range,
 };
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Exception, TrapFrame, PT_RESTORED};
-pub use super::ppc32::trap::{exception, user_syscall};
+pub use super::ppc32::trap::exception;
 pub use trap::classify;
 
 /// The book3s/32 family: what it implements of `crate::arch`'s traits.

@@ -21,7 +21,7 @@ pub use super::ppc32::cpu::{
     copy_words32, emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_range,
 };
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Exception, TrapFrame, PT_RESTORED};
-pub use super::ppc32::trap::{exception, user_syscall};
+pub use super::ppc32::trap::exception;
 pub use super::ppc32::BootInfo;
 pub use boot::rtc_seconds;
 pub use trap::classify;

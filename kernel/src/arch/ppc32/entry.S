@@ -9,7 +9,8 @@
  * on the kernel stack (SPRG0 holds the current thread's kernel stack top when
  * coming from user mode) and calls trap_dispatch() in Rust (the generic
  * kernel/src/trap.rs, which asks ../ppc32/trap.rs and the family's classify
- * to decode it).
+ * to decode it). The system call vector goes to syscall_entry instead: the
+ * same frame, and a user `sc` straight to syscall_dispatch(), undecoded.
  */
 /* The frame's offsets from r1; ../ppc32/frame.rs reads these #defines at
  * compile time and asserts them against struct TrapFrame (offset_of!). */
@@ -19,6 +20,7 @@
 #define TF_NIP     144          /* TrapFrame.nip: nip msr ctr lr xer cr trap dar dsisr orig_r3 */
 #define SWITCH_FRAME 96         /* switch_context's frame: back chain, LR slot, CR, r13-r31 */
 #define MSR_PR     0x4000
+#define VEC_SYSCALL 3072        /* 0xc00, the system call vector (frame.rs: VEC_SYSCALL) */
 #include "vector.h"
 
 /* start_virt: where each family's _start lands (by rfi) once translation is
@@ -44,8 +46,8 @@ start_virt:
     bl      kmain
 4:  b       4b
 
-/* trap_entry / syscall_entry: r11/r12 are in SPRG1/2, r12 = vector,
- * translation is on. trap_scratch holds r10 and CR (saved here: no other free
+/* trap_entry / syscall_entry: r11/r12 are in SPRG1/2, r12 = vector (not for
+ * syscall_entry, whose vector is VEC_SYSCALL), translation is on. trap_scratch holds r10 and CR (saved here: no other free
  * register) and the vector's SRR0/SRR1/DAR/DSISR, saved in real mode by the
  * vector: on the 8xx a TLB miss taken here (kernel stack) would overwrite all
  * four. Interrupts are off, so nothing can reuse the scratch meanwhile.
@@ -85,11 +87,21 @@ start_virt:
     mflr    r25
     mfxer   r26
     lwz     r27, 4(r11)             /* cr */
-    mr      r28, r12                /* trap (vector) */
     .if \fault
+    mr      r28, r12                /* trap (vector) */
     lwz     r29, 16(r11)            /* dar */
     lwz     r30, 20(r11)            /* dsisr */
     .else
+    /* A system call: what trap_dispatch and its classify would otherwise
+     * do in Rust, one instruction each here. SRR1's upper half holds the
+     * exception's reason bits, not MSR state (QEMU's rfi would copy them
+     * into the MSR); CR0[SO] is the error flag, cleared so that a call
+     * that succeeds returns it clear (set_error sets it; sigreturn and
+     * the like restore CR whole). The vector set no r12: the trap number
+     * is known. */
+    clrlwi  r23, r23, 16            /* msr: SRR1 without its reason bits */
+    rlwinm  r27, r27, 0, 4, 2       /* cr: CR0[SO] (bit 3) cleared */
+    li      r28, VEC_SYSCALL        /* trap */
     li      r29, 0                  /* a system call has no fault address */
     li      r30, 0
     .endif
@@ -100,12 +112,21 @@ start_virt:
     .globl trap_entry
 trap_entry:
     SAVE_FRAME 1
-    b       2f
+2:  addi    r3, r1, TF
+    bl      trap_dispatch
+    b       trap_return
+
+/* syscall_entry: the system call's own path, which falls through into
+ * trap_return. A user `sc` goes straight to syscall_dispatch (kernel/src/
+ * trap.rs), which neither classifies nor tests the mode: cr0 still holds
+ * SAVE_FRAME's MSR_PR test (nothing after it sets CR), and an `sc` in
+ * kernel mode, a kernel bug, takes trap_entry's generic path to its oops. */
     .globl syscall_entry
 syscall_entry:
     SAVE_FRAME 0
-2:  addi    r3, r1, TF
-    bl      trap_dispatch
+    beq     2b                      /* from kernel mode */
+    addi    r3, r1, TF
+    bl      syscall_dispatch
     .globl trap_return
 trap_return:
     /* r1 points at a trap frame: restore it all and rfi. lmw brings nip ..

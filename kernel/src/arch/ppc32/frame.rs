@@ -129,8 +129,10 @@ const _: () = {
 /// CR0[SO]: set in the saved CR when a syscall fails (r3 then holds errno).
 const CR0_SO: u32 = 0x1000_0000;
 
-/// The system call vector: `sc` traps here (the trap word of such a frame).
-pub const VEC_SYSCALL: u32 = 0xc00;
+/// The system call vector: `sc` traps here (the trap word of such a frame,
+/// which entry.S's syscall_entry stores as a constant).
+pub const VEC_SYSCALL: u32 = asm_define("VEC_SYSCALL") as u32;
+const _: () = assert!(VEC_SYSCALL == 0xc00);
 
 /// The Linux ppc32 calling conventions in words, so that generic code names
 /// no register: a system call passes its number in r0 and its arguments in
@@ -150,14 +152,13 @@ impl TrapFrame {
         self.trap == VEC_SYSCALL
     }
 
-    /// Syscall entry: the number (r0). Clears the error flag first, so a
-    /// call that succeeds leaves it clear unless the call itself set the
-    /// registers (sigreturn restores CR whole).
+    /// Syscall entry: the number (r0). The error flag is clear already:
+    /// entry.S's syscall_entry cleared it in the saved CR, so a call that
+    /// succeeds leaves it clear unless the call itself set the registers
+    /// (sigreturn restores CR whole).
     #[inline(always)]
-    pub fn syscall_begin(&mut self) -> u32 {
-        let nr = self.gpr[0];
-        self.cr &= !CR0_SO;
-        nr
+    pub fn syscall_begin(&self) -> u32 {
+        self.gpr[0]
     }
 
     /// System call argument `i` (0..6): r3..r8.

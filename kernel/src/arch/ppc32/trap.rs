@@ -1,6 +1,7 @@
 //! How a trap's saved `TrapFrame` becomes what the generic kernel handles:
-//! entry.S calls `crate::trap::trap_dispatch`, which asks `user_syscall`
-//! (the hot path) or `exception`. The vector number and its status registers
+//! entry.S calls `crate::trap::trap_dispatch`, which asks `exception` (a user
+//! `sc` never comes here: syscall_entry calls `crate::trap::syscall_dispatch`
+//! with no decoding at all). The vector number and its status registers
 //! become a machine-neutral `Exception`. The vectors every 32-bit PowerPC
 //! shares are decoded here; those a family does its own way (page faults, FP
 //! unavailable) by its `classify`, which hands the rest to `classify_common`.
@@ -26,19 +27,6 @@ pub fn classify_common(tf: &TrapFrame) -> Exception {
         0xd00 => Exception::Trace,
         _ => Exception::Unexpected,
     }
-}
-
-/// Is this trap a system call from user mode? The common case, asked first
-/// and answered with no `Exception` at all: `classify` returns one through
-/// memory. If so, SRR1's upper half is cleared: it holds the exception's
-/// reason bits, not MSR state, and QEMU's rfi would copy them into the MSR.
-#[inline(always)]
-pub fn user_syscall(tf: &mut TrapFrame) -> bool {
-    let yes = tf.is_syscall() && tf.is_user();
-    if yes {
-        tf.msr &= 0xffff;
-    }
-    yes
 }
 
 /// How a family's `classify` reads a user word it needs (the 8xx: the

@@ -10,7 +10,8 @@
  * trap_entry's virtual address (entry.S) with IR/DR on and r12 = n. DAR and
  * DSISR are saved here because on the 8xx a TLB miss between here and
  * trap_entry would overwrite them. The system call vector skips those two
- * (4 instructions of every syscall) and enters at syscall_entry instead,
+ * (4 instructions of every syscall) and the r12 = n (syscall_entry stores
+ * its trap number as a constant), and enters at syscall_entry instead,
  * which puts zeroes in its frame's dar/dsisr: the scratch words are those of
  * the last other exception, maybe another process's (entry.S).
  *
@@ -54,7 +55,9 @@
     mfmsr   r11
     ori     r11, r11, 0x30          /* IR | DR */
     mtsrr1  r11
+    .if \num != 0xc00              /* syscall_entry knows its number */
     li      r12, \num
+    .endif
     rfi
 .endm
 
