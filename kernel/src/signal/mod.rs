@@ -397,12 +397,21 @@ pub fn note_restart() {
 #[inline]
 pub fn check_pending(tf: &mut TrapFrame, t: &'static mut Thread) {
     let g = t.group();
-    let t = if work_pending(t, g) {
-        deliver_pending(tf, t)
+    if work_pending(t, g) {
+        deliver_pending(tf, t);
     } else {
         recalc(t, g);
-        t
-    };
+        finish_return(tf, t);
+    }
+}
+
+/// The end of every `check_pending`: finish an interrupted system call and
+/// put a wait's saved mask back. Inlined into both outcomes, so that after a
+/// delivery `check_pending` does nothing but return (the restart and mask
+/// tests after the call cost it a saved register and 4 instructions a
+/// signal; ppc32 has no tail call to make the call itself go).
+#[inline(always)]
+fn finish_return(tf: &mut TrapFrame, t: &mut Thread) {
     deliver::restart_syscall(tf, None);
     // Test before clearing: `take()` would store None every time (a handler
     // frame has taken the mask already).
@@ -415,11 +424,12 @@ pub fn check_pending(tf: &mut TrapFrame, t: &'static mut Thread) {
 /// The slow half of `check_pending`: a signal is deliverable, or the group is
 /// ending or stopping. Out of line: `check_pending`'s other outcome, after
 /// the sigreturn that emptied the sets, would pay for its saved registers.
-/// Takes the running thread and hands it back, looked up again only after a
-/// stop switched away: what ran meanwhile changed the thread through its own
-/// reference, so the one held from before the switch is not used again.
+/// Takes the running thread, looked up again only after a stop switched
+/// away: what ran meanwhile changed the thread through its own reference, so
+/// the one held from before the switch is not used again. Ends with
+/// `finish_return`, on the thread as it then is.
 #[inline(never)]
-fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) -> &'static mut Thread {
+fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) {
     // The handler whose frame was set up last: it is the one user mode enters.
     let mut entered = None;
     loop {
@@ -477,7 +487,7 @@ fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) -> &'static m
         }
     }
     crate::sigtrace!(handler(t.group().pid, entered, tf.pc(), tf.sp(), tf.return_address()));
-    t
+    finish_return(tf, t);
 }
 
 /// A core-dump signal's default action. Linux writes a core only if the
