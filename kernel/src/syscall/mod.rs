@@ -45,7 +45,7 @@ struct Reported {
 static REPORTED: KCell<Reported> =
     KCell::new(Reported { seen: [0; REPORT_BELOW as usize / 32], high: 0 });
 
-/// Entry from the trap handler (`trap::syscall`), inlined there: the
+/// Entry from the trap handler (`trap::syscall_dispatch`), inlined there: the
 /// round trip is one function, one prologue.
 #[inline(always)]
 pub fn entry(tf: &mut TrapFrame) {

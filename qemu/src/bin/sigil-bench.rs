@@ -196,7 +196,7 @@ fn measure_linux(
     work: &[(&'static Benchmark, &'static Variant)],
 ) -> Vec<sigil_qemu::linux::Figure> {
     let cfg = sigil_qemu::linux::LinuxConfig {
-        board: "g3beige".into(),
+        board: bench::LINUX_BOARD.into(),
         vmlinux: vmlinux.to_path_buf(),
         init: cli.user_dir.join("linux_bench_init"),
         user_dir: cli.user_dir.clone(),
