@@ -212,7 +212,7 @@ impl Pcm {
             &mut []
         };
         let input = sync_ptr_in(way, arg, l, copy).map_err(fault)?;
-        let out = self.stream.borrow_mut().sync_ptr(input, now()).map_err(errno)?;
+        let out = self.stream.borrow_mut().sync_ptr(input, now).map_err(errno)?;
         sync_ptr_out(way, arg, l, &out, copy).map_err(fault)?;
         self.stream.borrow_mut().sync_ptr_commit(input);
         Ok(0)
