@@ -200,6 +200,14 @@ impl Pcm {
     /// SYNC_PTR in layout `l`, the way the boot option chose: read the 3
     /// inputs, let the core answer, store the answer, commit the inputs.
     /// `copy` holds the whole struct for the `copy` way.
+    ///
+    /// Inlined into each of the two `ioctl` arms, with the helpers below, so
+    /// that `l` is a constant there: the window's length and every offset
+    /// are immediates, and the bound check of each `get`/`put` (offset + 4
+    /// <= length) is decided at compile time, one check per layout instead
+    /// of one per word at run time. The range check of the window itself
+    /// (`UserWindow::open`) is the one left at run time.
+    #[inline(always)]
     fn sync_ptr(&self, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
         let way = sync_ptr_way();
         // The struct buffer only for the `copy` way: zeroing 136 bytes costs
@@ -310,6 +318,7 @@ impl Pcm {
 
 /// The three SYNC_PTR inputs: a get_user each (`field`), from a copy of the
 /// whole struct left in `copy` (`copy`), or in one read window (`window`).
+#[inline(always)]
 fn sync_ptr_in(
     way: SyncPtrWay,
     arg: u32,
@@ -341,6 +350,7 @@ fn sync_ptr_in(
 /// The SYNC_PTR answer's word stores: a put_user each (`field`), into the
 /// user's own bytes in `copy` sent back whole (`copy`), or in one write
 /// window (`window`).
+#[inline(always)]
 fn sync_ptr_out(
     way: SyncPtrWay,
     arg: u32,
