@@ -46,6 +46,13 @@ pub enum State {
 
 pub(super) const NS_PER_SEC: u64 = 1_000_000_000;
 
+/// Splits a nanosecond count into (seconds, nanoseconds), a timestamp as
+/// STATUS and SYNC_PTR report it.
+pub(super) fn split_ns(ns: u64) -> (i64, u32) {
+    let (sec, nsec) = crate::time::split_ns(ns);
+    (sec as i64, nsec)
+}
+
 /// One open playback stream. Invariants: `cfg` is Some in every state but
 /// OPEN; then `boundary` is a multiple of buffer_size and both pointers are
 /// below it. In OPEN, like a fresh Linux runtime, everything is zero.
@@ -72,12 +79,16 @@ pub struct Stream {
     /// When the DAC clock last (re)started, and frames counted since then.
     pub(super) origin_ns: u64,
     pub(super) frames_seen: u64,
-    /// Timestamps in ns of the caller's monotonic clock (status/sync_ptr).
-    pub(super) trigger_ns: u64,
-    pub(super) tstamp_ns: u64,
-    pub(super) driver_ns: u64,
+    /// Timestamps of the caller's monotonic clock (status/sync_ptr), as the
+    /// (seconds, nanoseconds) those calls report: split once when stamped,
+    /// not at each report. A stamp changes at most once per update, and
+    /// SYNC_PTR, which reports two on every call, splitting them itself
+    /// was a sixth of its cost.
+    pub(super) trigger_tstamp: (i64, u32),
+    pub(super) tstamp: (i64, u32),
+    pub(super) driver_tstamp: (i64, u32),
     /// Audio timestamp: `played` as a duration, when last stamped.
-    pub(super) audio_ns: u64,
+    pub(super) audio_tstamp: (i64, u32),
     /// Largest avail seen since the last STATUS.
     pub(super) avail_max: u32,
 }
@@ -109,10 +120,10 @@ impl Stream {
             played: 0,
             origin_ns: 0,
             frames_seen: 0,
-            trigger_ns: 0,
-            tstamp_ns: 0,
-            driver_ns: 0,
-            audio_ns: 0,
+            trigger_tstamp: (0, 0),
+            tstamp: (0, 0),
+            driver_tstamp: (0, 0),
+            audio_tstamp: (0, 0),
             avail_max: 0,
         }
     }
@@ -194,7 +205,7 @@ impl Stream {
     /// Moves the stream to `state` as `snd_pcm_stop` does, stamping the trigger time.
     fn stop(&mut self, state: State, at_ns: u64) {
         if self.state != state {
-            self.trigger_ns = at_ns;
+            self.trigger_tstamp = split_ns(at_ns);
             self.state = state;
         }
     }
@@ -203,7 +214,7 @@ impl Stream {
     fn trigger_start(&mut self, state: State, now: u64) {
         self.origin_ns = now;
         self.frames_seen = 0;
-        self.trigger_ns = now;
+        self.trigger_tstamp = split_ns(now);
         self.state = state;
     }
 
@@ -234,11 +245,12 @@ impl Stream {
         let at = if step < delta { self.time_of(self.frames_seen) } else { now };
         if self.tstamp_mode == TSTAMP_ENABLE {
             // update_audio_tstamp: the system stamp moves only with the pointer.
+            let stamp = split_ns(at);
             if step > 0 {
-                self.tstamp_ns = at;
-                self.audio_ns = self.duration_of(self.played, false);
+                self.tstamp = stamp;
+                self.audio_tstamp = split_ns(self.duration_of(self.played, false));
             }
-            self.driver_ns = at;
+            self.driver_tstamp = stamp;
         }
         self.avail_max = self.avail_max.max(self.avail());
         if step >= limit {

@@ -8,17 +8,11 @@
 //! one read window + one write window): they differ only in how the 3 input
 //! and 9 output words cross the user boundary.
 
-use super::stream::{State, Stream};
+use super::stream::{split_ns, State, Stream};
 use super::uapi::{self, get_u32, info, put_u32, sw_params as sw, StatusLayout, SyncPtrLayout};
 use super::uapi::{PROTO_TSTAMP_TYPE, SYNC_PTR_APPL, SYNC_PTR_AVAIL_MIN, SYNC_PTR_HWSYNC};
 use super::uapi::{TSTAMP_ENABLE, TSTAMP_TYPE_LAST};
 use super::PcmError;
-
-/// Splits a nanosecond count into (seconds, nanoseconds).
-fn split_ns(ns: u64) -> (i64, u32) {
-    let (sec, nsec) = crate::time::split_ns(ns);
-    (sec as i64, nsec)
-}
 
 /// `struct snd_pcm_sw_params` (104 bytes), decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -324,14 +318,14 @@ impl Stream {
         if self.state == State::Open {
             return s;
         }
-        s.trigger_tstamp = split_ns(self.trigger_ns);
+        s.trigger_tstamp = self.trigger_tstamp;
         let running = matches!(self.state, State::Running | State::Draining);
         if running {
             let _ = self.update(now);
             if self.tstamp_mode == TSTAMP_ENABLE {
-                s.tstamp = split_ns(self.tstamp_ns);
-                s.driver_tstamp = split_ns(self.driver_ns);
-                s.audio_tstamp = split_ns(self.audio_ns);
+                s.tstamp = self.tstamp;
+                s.driver_tstamp = self.driver_tstamp;
+                s.audio_tstamp = self.audio_tstamp;
                 if audio_tstamp_data & 0xf != 0 {
                     s.audio_tstamp_data = 1 << 4;
                 }
@@ -393,8 +387,8 @@ impl Stream {
         };
         let avail_min =
             if input.flags & SYNC_PTR_AVAIL_MIN == 0 { input.avail_min } else { self.avail_min };
-        let (tstamp_sec, tstamp_nsec) = split_ns(self.tstamp_ns);
-        let (audio_tstamp_sec, audio_tstamp_nsec) = split_ns(self.audio_ns);
+        let (tstamp_sec, tstamp_nsec) = self.tstamp;
+        let (audio_tstamp_sec, audio_tstamp_nsec) = self.audio_tstamp;
         Ok(SyncPtrOut {
             state: self.state as u32,
             hw_ptr: self.hw_ptr % boundary,
