@@ -87,6 +87,14 @@ impl Thread {
         self.files.as_ref().expect("a live thread has a descriptor table").get()
     }
 
+    /// Is the descriptor table this thread's alone (no other thread or
+    /// process holds it)? Then only this thread can close or replace its
+    /// descriptors: `syscall::fs::ioctl` borrows the file instead of taking
+    /// a reference (Linux's `fdget` on an unshared `files_struct`).
+    pub fn files_alone(&self) -> bool {
+        self.files.as_ref().is_some_and(|f| Rc::strong_count(f) == 1)
+    }
+
     /// The thread's working directory and umask.
     pub fn fs(&self) -> &mut FsState {
         self.fs.as_ref().expect("a live thread has an fs state").get()

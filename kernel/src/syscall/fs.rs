@@ -402,7 +402,21 @@ pub fn umask(mask: u32) -> SysResult {
 
 /// ioctl: the file decides. (The console is not a terminal, like a pipe under
 /// qemu-ppc, so glibc buffers stdout the same way on both.)
+///
+/// The file is borrowed from the table, not cloned, when the table is the
+/// caller's alone: only this thread could then close or replace the
+/// descriptor (a thread drops its table only itself, at exit), it is busy
+/// in the call, and no ioctl touches the descriptor table, so the file
+/// outlives the call even if it sleeps. The `Arc`'s count up and down is
+/// two `lwarx`/`stwcx.` loops and a `lwsync` (~14 instructions on every
+/// SYNC_PTR). A shared table takes a reference as before: another thread
+/// may close the descriptor while this one sleeps in DRAIN or a terminal
+/// stop.
 pub fn ioctl(fd: u32, req: u32, arg: u32) -> SysResult {
-    let f = proc::share::files().get(fd)?.clone();
+    let t = proc::current();
+    if t.files_alone() {
+        return t.files().get(fd)?.ioctl(req, arg);
+    }
+    let f = t.files().get(fd)?.clone();
     f.ioctl(req, arg)
 }
