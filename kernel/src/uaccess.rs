@@ -112,6 +112,12 @@ pub struct UserWindow<D: Direction> {
 impl<D: Direction> UserWindow<D> {
     /// Checks [addr, addr + len) and opens it for `_dir` (`Read`, `Write`
     /// or `ReadWrite`). `len` 0 is allowed (no access).
+    ///
+    /// Inlined: a caller with a fixed-size struct then knows the window's
+    /// length, and the bound check of every `get`/`put` at a constant offset
+    /// folds away (one check per layout, at compile time). Out of line, the
+    /// length came back through memory and each access compared it again.
+    #[inline(always)]
     pub fn open(addr: u32, len: u32, _dir: D) -> Result<UserWindow<D>, Efault> {
         let end = addr.checked_add(len).ok_or(Efault)?;
         if end > TASK_SIZE {
