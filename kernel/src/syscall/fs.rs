@@ -411,12 +411,19 @@ pub fn umask(mask: u32) -> SysResult {
 /// two `lwarx`/`stwcx.` loops and a `lwsync` (~14 instructions on every
 /// SYNC_PTR). A shared table takes a reference as before: another thread
 /// may close the descriptor while this one sleeps in DRAIN or a terminal
-/// stop.
+/// stop. That path is a function of its own: inline, its registers (the
+/// clone kept live across the call) were saved on the borrowing path too.
 pub fn ioctl(fd: u32, req: u32, arg: u32) -> SysResult {
     let t = proc::current();
-    if t.files_alone() {
-        return t.files().get(fd)?.ioctl(req, arg);
+    if !t.files_alone() {
+        return ioctl_shared(fd, req, arg);
     }
-    let f = t.files().get(fd)?.clone();
+    t.files().get(fd)?.ioctl(req, arg)
+}
+
+/// `ioctl` on a shared descriptor table: the call holds its own reference.
+#[inline(never)]
+fn ioctl_shared(fd: u32, req: u32, arg: u32) -> SysResult {
+    let f = file(fd)?;
     f.ioctl(req, arg)
 }
