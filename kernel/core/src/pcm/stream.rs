@@ -489,10 +489,22 @@ impl Stream {
     /// 0 before HW_PARAMS); this device's `ack` also refuses a pointer more
     /// than a buffer ahead of hw_ptr, unless it only moves a lagging pointer
     /// toward hw_ptr (a free-running stream that under-ran).
+    ///
+    /// The unchanged pointer (every SYNC_PTR of a program that has not
+    /// written since) is answered inline; the 64-bit modular checks of a
+    /// move are out of line, so their six saved registers are not paid
+    /// for it.
+    #[inline(always)]
     pub fn check_appl_ptr(&self, new: u32) -> Result<(), PcmError> {
         if new == self.appl_ptr {
             return Ok(());
         }
+        self.check_appl_ptr_move(new)
+    }
+
+    /// `check_appl_ptr` for a pointer that moves.
+    #[inline(never)]
+    fn check_appl_ptr_move(&self, new: u32) -> Result<(), PcmError> {
         if new >= self.boundary {
             return Err(PcmError::Inval);
         }
