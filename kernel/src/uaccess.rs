@@ -159,9 +159,10 @@ impl<D: Direction> UserWindow<D> {
     pub fn finish(self) -> Result<(), Efault> {
         self.close();
         core::mem::forget(self); // closed already: no `drop`
-                                 // A load, and a store only after a fault: a `swap` on a bool is a
-                                 // masked lwarx/stwcx. loop (~17 instructions) on every window.
-                                 // Nothing else can set the flag now (the window is closed).
+
+        // A load, and a store only after a fault: a `swap` on a bool is a
+        // masked lwarx/stwcx. loop (~17 instructions) on every window.
+        // Nothing else can set the flag now (the window is closed).
         if FAULTED.load(Ordering::Relaxed) {
             FAULTED.store(false, Ordering::Relaxed);
             Err(Efault)
