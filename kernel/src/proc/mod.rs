@@ -612,12 +612,21 @@ fn create(
     Ok(pid)
 }
 
-/// Frees the threads that have exited, except the running one.
+/// Frees the threads that have exited, except the running one. The test
+/// inline, the freeing out of line: it runs after every context switch,
+/// and almost always finds nothing, where the whole function's prologue
+/// and epilogue (nine callee-saved registers and CR) cost 32 instructions
+/// for that answer.
+#[inline(always)]
 fn reap_dead() {
-    let t = TABLE.get();
-    if t.dead.is_empty() {
-        return;
+    if !TABLE.get().dead.is_empty() {
+        free_dead();
     }
+}
+
+#[inline(never)]
+fn free_dead() {
+    let t = TABLE.get();
     let me = try_current().map(|c| c.tid);
     let dead = core::mem::take(&mut t.dead);
     for tid in dead {
