@@ -66,9 +66,14 @@ pub fn entry(tf: &mut TrapFrame) {
 /// The one `match`: number to handler. Inline in `entry`: the round trip is
 /// one function. Each arm loads the arguments it uses (`a!(i)` is argument i):
 /// six loaded up front would cost every syscall six loads, and an array
-/// passed whole would be stored to the stack first.
+/// passed whole would be stored to the stack first. The arms that only read
+/// the caller's ids find it with `proc::running()`, without `current()`'s
+/// null test (`trap::syscall_dispatch` says why).
 #[inline(always)]
 fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
+    // SAFETY: a user system call has a running thread; the reference lives
+    // for one read of an id, with no other access to the thread meanwhile.
+    let me = || unsafe { &*crate::proc::running() };
     macro_rules! a {
         ($i:literal) => {
             tf.arg($i)
@@ -99,9 +104,9 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Setsid => crate::proc::group::setsid(),
         Getsid => crate::proc::group::getsid(a!(0) as i32),
         Prctl => process::prctl(a!(0), a!(1)),
-        Getpid => Ok(crate::proc::group().pid),
-        Gettid => Ok(crate::proc::current().tid),
-        Getppid => Ok(crate::proc::group().ppid),
+        Getpid => Ok(me().group().pid),
+        Gettid => Ok(me().tid),
+        Getppid => Ok(me().group().ppid),
         SetTidAddress => thread::set_tid_address(a!(0)),
         SetRobustList => thread::set_robust_list(a!(0), a!(1)),
         GetRobustList => thread::get_robust_list(a!(0), a!(1), a!(2)),
