@@ -73,11 +73,19 @@ fn kill_everyone_and_init_protection() {
     assert_eq!(r.status, Some(3));
 }
 
+/// Sigil only, against Linux's code rather than qemu-ppc: `kill_orphaned_pgrp`
+/// (kernel/exit.c) sends SIGHUP, then SIGCONT, to every member of a group
+/// orphaned with a stopped member, running ones included. qemu-ppc answers
+/// with its host kernel, and hosts differ: on the CI machine's
+/// (6.18.44-fc) the running member receives SIGCONT but no SIGHUP, for the
+/// program built for the host with gcc as much as under qemu-ppc, where
+/// earlier hosts gave both members SIGHUP.
 #[test]
 fn orphaned_groups_are_hung_up() {
-    let out = compare("jobs_orphan", &[]);
+    let r = sigil("jobs_orphan", &[], &[]);
+    assert_eq!(r.status, Some(0), "{}", r.console);
     assert_eq!(
-        out,
+        r.console,
         "orphaned with a stopped member:\n  running member: SIGHUP\n  stopped member: SIGHUP\n\
          orphaned, nothing stopped:\n  member 1: no SIGHUP\n  member 2: no SIGHUP\n"
     );
