@@ -183,10 +183,8 @@ pub(super) fn put_mcontext(
         w.put_dwords(fregs, &fp.fpr);
         w.put_dwords(fregs + 8 * 32, &[fp.fpscr]);
     }
-    if let Some([t0, t1]) = tramp {
-        let pad = mc + MContext::PAD;
-        w.put(pad, t0);
-        w.put(pad + 4, t1);
+    if let Some(tramp) = tramp {
+        w.put_words(mc + MContext::PAD, &tramp);
     }
     w.put_gprs(mc + MContext::GREGS, tf.gprs());
 }
@@ -207,23 +205,22 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
     w.put(0, d.tf.sp());
     let (m0, m1) = d.mask.words();
     match kind {
+        // Fields that sit side by side go as one run of words
+        // (`SigContext::RUN`, `UContext::HEAD`, `UContext::REGS_RUN`): the
+        // window checks a run's bounds once, where each single store checks
+        // its own (a compare and a branch).
         FrameKind::Classic => {
-            let sc = frame + SigFrame::SIGCONTEXT;
-            w.put(sc + SigContext::MASK_HI, m1);
-            w.put(sc + SigContext::SIGNAL, d.info.signo());
-            w.put(sc + SigContext::HANDLER, d.handler);
-            w.put(sc + SigContext::OLDMASK, m0);
-            w.put(sc + SigContext::REGS, frame_addr + SigFrame::MCONTEXT);
+            let (sc, regs) = (frame + SigFrame::SIGCONTEXT, frame_addr + SigFrame::MCONTEXT);
+            w.put_words(sc + SigContext::RUN, &[m1, d.info.signo(), d.handler, m0, regs]);
             put_mcontext(w, frame + SigFrame::MCONTEXT, d.tf, d.fp, Some(TRAMP_SIGRETURN));
         }
         FrameKind::Rt => {
             put_siginfo(w, frame + RtSigFrame::INFO, d.info);
             let uc = frame + RtSigFrame::UCONTEXT;
-            w.put(uc + UContext::FLAGS, 0);
-            w.put(uc + UContext::LINK, 0);
-            w.put_words(uc + UContext::STACK, &d.alt.to_words());
-            w.put(uc + UContext::REGS, frame_addr + RtSigFrame::MCONTEXT);
-            w.put_words(uc + UContext::SIGMASK, &[m0, m1]);
+            let [s0, s1, s2] = d.alt.to_words();
+            // uc_flags and uc_link are 0, then uc_stack.
+            w.put_words(uc + UContext::HEAD, &[0, 0, s0, s1, s2]);
+            w.put_words(uc + UContext::REGS_RUN, &[frame_addr + RtSigFrame::MCONTEXT, m0, m1]);
             put_mcontext(w, frame + RtSigFrame::MCONTEXT, d.tf, d.fp, Some(TRAMP_RT_SIGRETURN));
         }
     }
@@ -374,23 +371,21 @@ fn read_frame(
 ) -> Result<(), uaccess::Efault> {
     let w = UserWindow::open(frame, size, Read)?;
     let (mask, mc, alt) = match kind {
+        // The fields come back as the runs `put_frame` stored: one bound
+        // check a run.
         FrameKind::Classic => {
-            let sc = SigFrame::SIGCONTEXT;
-            let mask = SigSet::from_user_words(
-                w.get(sc + SigContext::OLDMASK),
-                w.get(sc + SigContext::MASK_HI),
-            );
-            (mask, w.get::<u32>(sc + SigContext::REGS), None)
+            let mut run = [0u32; 5];
+            w.get_slice(SigFrame::SIGCONTEXT + SigContext::RUN, &mut run);
+            let [mask_hi, _signal, _handler, oldmask, regs] = run;
+            (SigSet::from_user_words(oldmask, mask_hi), regs, None)
         }
         FrameKind::Rt => {
-            let (uc, stack) = (RtSigFrame::UCONTEXT, RtSigFrame::UCONTEXT + UContext::STACK);
-            let alt = StackT::from_words([w.get(stack), w.get(stack + 4), w.get(stack + 8)]);
-            let mask = uc + UContext::SIGMASK;
-            (
-                SigSet::from_user_words(w.get(mask), w.get(mask + 4)),
-                w.get::<u32>(uc + UContext::REGS),
-                Some(alt),
-            )
+            let (mut head, mut regs_run) = ([0u32; 5], [0u32; 3]);
+            w.get_slice(RtSigFrame::UCONTEXT + UContext::HEAD, &mut head);
+            w.get_slice(RtSigFrame::UCONTEXT + UContext::REGS_RUN, &mut regs_run);
+            let [_flags, _link, s0, s1, s2] = head;
+            let [regs, m0, m1] = regs_run;
+            (SigSet::from_user_words(m0, m1), regs, Some(StackT::from_words([s0, s1, s2])))
         }
     };
     // The mcontext is normally inside the frame; Linux follows the pointer

@@ -179,7 +179,12 @@ impl SigContext {
     pub const HANDLER: u32 = offset_of!(SigContext, handler) as u32;
     pub const OLDMASK: u32 = offset_of!(SigContext, oldmask) as u32;
     pub const REGS: u32 = offset_of!(SigContext, regs) as u32;
+    /// MASK_HI, SIGNAL, HANDLER, OLDMASK and REGS are five words side by
+    /// side from here: the frame writer and reader move them as one run.
+    pub const RUN: u32 = Self::MASK_HI;
 }
+
+const _: () = assert!(SigContext::REGS == SigContext::RUN + 16);
 
 impl MContext {
     pub const GREGS: u32 = offset_of!(MContext, mc_gregs) as u32;
@@ -198,7 +203,15 @@ impl UContext {
     pub const REGS: u32 = offset_of!(UContext, uc_regs) as u32;
     pub const SIGMASK: u32 = offset_of!(UContext, uc_sigmask) as u32;
     pub const MCONTEXT: u32 = offset_of!(UContext, uc_mcontext) as u32;
+    /// uc_flags, uc_link and the 3 words of uc_stack, side by side: one run.
+    pub const HEAD: u32 = Self::FLAGS;
+    /// uc_regs and the 2 words of uc_sigmask, side by side: one run.
+    pub const REGS_RUN: u32 = Self::REGS;
 }
+
+const _: () =
+    assert!(UContext::LINK == UContext::HEAD + 4 && UContext::STACK == UContext::HEAD + 8);
+const _: () = assert!(UContext::SIGMASK == UContext::REGS_RUN + 4);
 
 impl SigFrame {
     pub const SIZE: u32 = size_of::<SigFrame>() as u32;
