@@ -201,7 +201,7 @@ impl Pcm {
     /// inputs, let the core answer, store the answer, commit the inputs.
     /// `copy` holds the whole struct for the `copy` way.
     ///
-    /// Inlined into each of the two `ioctl` arms, with the helpers below, so
+    /// The window way is inlined into each of the two `ioctl` arms, with the helpers below, so
     /// that `l` is a constant there: the window's length and every offset
     /// are immediates, and the bound check of each `get`/`put` (offset + 4
     /// <= length) is decided at compile time, one check per layout instead
@@ -209,7 +209,23 @@ impl Pcm {
     /// (`UserWindow::open`) is the one left at run time.
     #[inline(always)]
     fn sync_ptr(&self, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
-        let way = sync_ptr_way();
+        match sync_ptr_way() {
+            SyncPtrWay::Window => self.sync_ptr_by(SyncPtrWay::Window, arg, l),
+            way => self.sync_ptr_compared(way, arg, l),
+        }
+    }
+
+    /// The comparison ways (`field`, `copy`), out of line: inlined, their
+    /// buffer and calls cost the default way saved registers (450 -> 385).
+    /// Here the layout is a run-time value, so their bound checks are too.
+    #[inline(never)]
+    fn sync_ptr_compared(&self, way: SyncPtrWay, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
+        self.sync_ptr_by(way, arg, l)
+    }
+
+    /// SYNC_PTR the way `way` says.
+    #[inline(always)]
+    fn sync_ptr_by(&self, way: SyncPtrWay, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
         // The struct buffer only for the `copy` way: zeroing 136 bytes costs
         // more than the rest of a `window` SYNC_PTR.
         let mut buf;
