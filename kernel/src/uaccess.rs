@@ -174,7 +174,11 @@ impl<D: Direction> UserWindow<D> {
     #[inline(always)]
     fn close(&self) {
         if self.len > 0 {
-            Arch::close();
+            if D::WRITES {
+                Arch::close();
+            } else {
+                Arch::close_read();
+            }
             OPEN_END.store(0, Ordering::Relaxed);
         }
     }

@@ -56,6 +56,9 @@ pub trait UserAccess {
     fn open_write(start: u32, end: u32);
     /// Closes every window.
     fn close();
+    /// Closes a window `open_read` opened (nothing on a family whose read
+    /// open did nothing, so a read window costs no lock there).
+    fn close_read();
     /// Entry of a kernel-mode trap: the open state, then closed.
     fn save_and_close() -> Self::State;
     /// Exit of that trap: the state `save_and_close` returned.

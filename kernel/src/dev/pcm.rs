@@ -201,7 +201,7 @@ impl Pcm {
     /// inputs, let the core answer, store the answer, commit the inputs.
     /// `copy` holds the whole struct for the `copy` way.
     ///
-    /// Inlined into each of the two `ioctl` arms, with the helpers below, so
+    /// The window way is inlined into each of the two `ioctl` arms, with the helpers below, so
     /// that `l` is a constant there: the window's length and every offset
     /// are immediates, and the bound check of each `get`/`put` (offset + 4
     /// <= length) is decided at compile time, one check per layout instead
@@ -209,7 +209,23 @@ impl Pcm {
     /// (`UserWindow::open`) is the one left at run time.
     #[inline(always)]
     fn sync_ptr(&self, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
-        let way = sync_ptr_way();
+        match sync_ptr_way() {
+            SyncPtrWay::Window => self.sync_ptr_by(SyncPtrWay::Window, arg, l),
+            way => self.sync_ptr_compared(way, arg, l),
+        }
+    }
+
+    /// The comparison ways (`field`, `copy`), out of line: inlined, their
+    /// buffer and calls cost the default way saved registers (450 -> 385).
+    /// Here the layout is a run-time value, so their bound checks are too.
+    #[inline(never)]
+    fn sync_ptr_compared(&self, way: SyncPtrWay, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
+        self.sync_ptr_by(way, arg, l)
+    }
+
+    /// SYNC_PTR the way `way` says.
+    #[inline(always)]
+    fn sync_ptr_by(&self, way: SyncPtrWay, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
         // The struct buffer only for the `copy` way: zeroing 136 bytes costs
         // more than the rest of a `window` SYNC_PTR.
         let mut buf;
@@ -420,7 +436,26 @@ impl FileOps for Pcm {
         self.write_frames(buf, len / fb).map(|f| f * fb)
     }
 
+    /// SYNC_PTR is the hot request (alsa-lib makes one per period, more
+    /// with mmap'ed buffers): its two numbers are compared before any
+    /// decode, and every other request goes to `ioctl_decoded`, out of
+    /// line, so that SYNC_PTR pays neither the decode's search nor the
+    /// registers the other arms keep (it saved all 18 for every request).
     fn ioctl(&self, req: u32, arg: u32) -> Result<u32, Errno> {
+        const SYNC_PTR32: u32 = PcmIoctl::SyncPtr32.raw();
+        const SYNC_PTR64: u32 = PcmIoctl::SyncPtr64.raw();
+        match req {
+            SYNC_PTR32 => self.sync_ptr(arg, &uapi::SYNC_PTR32),
+            SYNC_PTR64 => self.sync_ptr(arg, &uapi::SYNC_PTR64),
+            _ => self.ioctl_decoded(req, arg),
+        }
+    }
+}
+
+impl Pcm {
+    /// Every request but SYNC_PTR (see `ioctl`).
+    #[inline(never)]
+    fn ioctl_decoded(&self, req: u32, arg: u32) -> Result<u32, Errno> {
         use PcmIoctl as I;
         match PcmIoctl::from_raw(req).map_err(errno)? {
             I::Pversion => put_user(arg, uapi::PCM_VERSION).map(|_| 0).map_err(fault),
@@ -453,8 +488,7 @@ impl FileOps for Pcm {
                 put_user(arg, d).map(|_| 0).map_err(fault)
             }
             I::Hwsync => self.simple(|s| s.hwsync(now())),
-            I::SyncPtr32 => self.sync_ptr(arg, &uapi::SYNC_PTR32),
-            I::SyncPtr64 => self.sync_ptr(arg, &uapi::SYNC_PTR64),
+            I::SyncPtr32 | I::SyncPtr64 => unreachable!("answered by `ioctl` before the decode"),
             I::Prepare => self.simple(|s| s.prepare(now())),
             I::Reset => self.simple(|s| s.reset(now())),
             I::Start => self.simple(|s| s.start(now())),

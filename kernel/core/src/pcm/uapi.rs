@@ -22,99 +22,101 @@ pub const PCM_VERSION: u32 = 0x0002_000f;
 /// bits 8-15 and the command in bits 0-7, so a layout with a different size is
 /// a different ioctl: that is how the kernel tells time32 from time64 callers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
 pub enum PcmIoctl {
     /// `_IOR('A', 0x00, int)`: write `PCM_VERSION` to the user's int.
-    Pversion,
+    Pversion = 0x4004_4100,
     /// `_IOR('A', 0x01, snd_pcm_info)` (288 bytes).
-    Info,
+    Info = 0x4120_4101,
     /// `_IOW('A', 0x02, int)`: obsolete, accepted and ignored.
-    Tstamp,
+    Tstamp = 0x8004_4102,
     /// `_IOW('A', 0x03, int)`: timestamp type (0 gettimeofday .. 2 monotonic raw).
-    Ttstamp,
+    Ttstamp = 0x8004_4103,
     /// `_IOW('A', 0x04, int)`: the protocol version the program was built for.
-    UserPversion,
+    UserPversion = 0x8004_4104,
     /// `_IOWR('A', 0x10, snd_pcm_hw_params)` (604 bytes).
-    HwRefine,
+    HwRefine = 0xc25c_4110,
     /// `_IOWR('A', 0x11, snd_pcm_hw_params)`.
-    HwParams,
+    HwParams = 0xc25c_4111,
     /// `_IO('A', 0x12)`.
-    HwFree,
+    HwFree = 0x2000_4112,
     /// `_IOWR('A', 0x13, snd_pcm_sw_params)` (104 bytes).
-    SwParams,
+    SwParams = 0xc068_4113,
     /// `_IOR('A', 0x20, snd_pcm_status)`, 108-byte time32 layout.
-    Status32,
+    Status32 = 0x406c_4120,
     /// The same with the 128-byte time64 layout.
-    Status64,
+    Status64 = 0x4080_4120,
     /// `_IOWR('A', 0x24, snd_pcm_status)`, time32: reads `audio_tstamp_data` first.
-    StatusExt32,
+    StatusExt32 = 0xc06c_4124,
     /// The same with the time64 layout.
-    StatusExt64,
+    StatusExt64 = 0xc080_4124,
     /// `_IOR('A', 0x21, snd_pcm_sframes_t)`.
-    Delay,
+    Delay = 0x4004_4121,
     /// `_IO('A', 0x22)`.
-    Hwsync,
+    Hwsync = 0x2000_4122,
     /// `_IOWR('A', 0x23, snd_pcm_sync_ptr)`, packed 132-byte time32 layout.
-    SyncPtr32,
+    SyncPtr32 = 0xc084_4123,
     /// The same with the 136-byte time64 layout.
-    SyncPtr64,
+    SyncPtr64 = 0xc088_4123,
     /// `_IO('A', 0x40)`.
-    Prepare,
+    Prepare = 0x2000_4140,
     /// `_IO('A', 0x41)`.
-    Reset,
+    Reset = 0x2000_4141,
     /// `_IO('A', 0x42)`.
-    Start,
+    Start = 0x2000_4142,
     /// `_IO('A', 0x43)`.
-    Drop,
+    Drop = 0x2000_4143,
     /// `_IO('A', 0x44)`.
-    Drain,
+    Drain = 0x2000_4144,
     /// `_IOW('A', 0x45, int)`: the int *value* (not a pointer) is 1 = pause, 0 = release.
-    Pause,
+    Pause = 0x8004_4145,
     /// `_IO('A', 0x48)`: force an xrun (used by tests and by alsa-lib).
-    Xrun,
+    Xrun = 0x2000_4148,
     /// `_IOW('A', 0x50, snd_xferi)` (12 bytes).
-    WriteiFrames,
+    WriteiFrames = 0x800c_4150,
 }
 
 impl PcmIoctl {
-    /// Every ioctl with its ppc32 number: the single table `from_raw` and
-    /// `raw` read, so a number can never decode to one ioctl and encode to another.
-    const TABLE: [(u32, PcmIoctl); 25] = [
-        (0x4004_4100, PcmIoctl::Pversion),
-        (0x4120_4101, PcmIoctl::Info),
-        (0x8004_4102, PcmIoctl::Tstamp),
-        (0x8004_4103, PcmIoctl::Ttstamp),
-        (0x8004_4104, PcmIoctl::UserPversion),
-        (0xc25c_4110, PcmIoctl::HwRefine),
-        (0xc25c_4111, PcmIoctl::HwParams),
-        (0x2000_4112, PcmIoctl::HwFree),
-        (0xc068_4113, PcmIoctl::SwParams),
-        (0x406c_4120, PcmIoctl::Status32),
-        (0x4080_4120, PcmIoctl::Status64),
-        (0xc06c_4124, PcmIoctl::StatusExt32),
-        (0xc080_4124, PcmIoctl::StatusExt64),
-        (0x4004_4121, PcmIoctl::Delay),
-        (0x2000_4122, PcmIoctl::Hwsync),
-        (0xc084_4123, PcmIoctl::SyncPtr32),
-        (0xc088_4123, PcmIoctl::SyncPtr64),
-        (0x2000_4140, PcmIoctl::Prepare),
-        (0x2000_4141, PcmIoctl::Reset),
-        (0x2000_4142, PcmIoctl::Start),
-        (0x2000_4143, PcmIoctl::Drop),
-        (0x2000_4144, PcmIoctl::Drain),
-        (0x8004_4145, PcmIoctl::Pause),
-        (0x2000_4148, PcmIoctl::Xrun),
-        (0x800c_4150, PcmIoctl::WriteiFrames),
+    /// Every ioctl; each one's discriminant is its ppc32 number, the one
+    /// place `from_raw` and `raw` read, so a number can never decode to one
+    /// ioctl and encode to another.
+    const ALL: [PcmIoctl; 25] = [
+        PcmIoctl::Pversion,
+        PcmIoctl::Info,
+        PcmIoctl::Tstamp,
+        PcmIoctl::Ttstamp,
+        PcmIoctl::UserPversion,
+        PcmIoctl::HwRefine,
+        PcmIoctl::HwParams,
+        PcmIoctl::HwFree,
+        PcmIoctl::SwParams,
+        PcmIoctl::Status32,
+        PcmIoctl::Status64,
+        PcmIoctl::StatusExt32,
+        PcmIoctl::StatusExt64,
+        PcmIoctl::Delay,
+        PcmIoctl::Hwsync,
+        PcmIoctl::SyncPtr32,
+        PcmIoctl::SyncPtr64,
+        PcmIoctl::Prepare,
+        PcmIoctl::Reset,
+        PcmIoctl::Start,
+        PcmIoctl::Drop,
+        PcmIoctl::Drain,
+        PcmIoctl::Pause,
+        PcmIoctl::Xrun,
+        PcmIoctl::WriteiFrames,
     ];
 
     /// Decodes an ioctl request number; anything else is ENOTTY, as in
     /// Linux's `snd_pcm_common_ioctl`.
     pub fn from_raw(request: u32) -> Result<PcmIoctl, PcmError> {
-        Self::TABLE.iter().find(|(n, _)| *n == request).map(|(_, c)| *c).ok_or(PcmError::NoTty)
+        Self::ALL.iter().find(|c| c.raw() == request).copied().ok_or(PcmError::NoTty)
     }
 
     /// The ppc32 request number of this ioctl.
-    pub fn raw(self) -> u32 {
-        Self::TABLE.iter().find(|(_, c)| *c == self).map(|(n, _)| *n).unwrap_or(0)
+    pub const fn raw(self) -> u32 {
+        self as u32
     }
 }
 

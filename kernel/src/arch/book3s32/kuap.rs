@@ -47,6 +47,10 @@ impl crate::arch::UserAccess for Book3s32 {
         set(0);
     }
 
+    /// A read window unlocked nothing, so there is nothing to lock.
+    #[inline(always)]
+    fn close_read() {}
+
     /// The current unlock state; a kernel-mode trap saves it and locks, its
     /// exit restores it, so an interrupt never runs with a window it did not
     /// open (user mode always runs locked: traps from there have nothing to

@@ -48,6 +48,12 @@ impl crate::arch::UserAccess for Mpc8xx {
         set(false);
     }
 
+    /// Reads were opened with the one switch, so they close with it too.
+    #[inline(always)]
+    fn close_read() {
+        set(false);
+    }
+
     /// A kernel-mode trap saves the state and locks; its exit restores it.
     #[inline(always)]
     fn save_and_close() -> u32 {
