@@ -43,7 +43,10 @@ __vectors:
  * a load, WRITE for a store. WRITE alone is enough for a store because a PTE
  * is either 0 or what `make_pte` built (mmu.rs), and `make_pte` sets WRITE
  * only beside PRESENT; `andi.`'s zero test then is the whole check (a two-bit
- * test took a `cmpwi` more, one instruction of each reload).
+ * test took a `cmpwi` more, one instruction of each reload). For the same
+ * reason the software bits are 0xe00 alone (PRESENT, WRITE, EXEC: SW_MASK's
+ * 0x004 is never set), one contiguous run that a single rlwinm clears
+ * (`li` + `andc` of 0xe04 before).
  *
  * QEMU's model of this TLB holds one entry per effective address: its tlbld
  * invalidates whatever the set's other way holds for the same page, whatever
@@ -70,8 +73,7 @@ __vectors:
     lwzx    r3, r2, r1
     andi.   r1, r3, \bit
     beq     \fault
-    li      r1, 0xe04               /* drop the software bits */
-    andc    r3, r3, r1
+    rlwinm  r3, r3, 0, 23, 19       /* drop the software bits 0xe00 */
     mtspr   RPA, r3
     mfsrr1  r1
     mtcrf   0x80, r1                /* CR0 as it was (SRR1 bits 0-3) */
