@@ -37,7 +37,24 @@ __vectors:
 /* 0x1000-0x1200: 603/e300 software TLB reload. The CPU enters in real mode with
  * MSR[TGPR] set, so r0-r3 are four shadow registers and need no saving. We walk
  * Sigil's two-level table (its physical address is at PGDIR_SLOT), load the PTE
- * into the TLB and return; a missing or forbidden page becomes an ISI/DSI. */
+ * into the TLB and return; a missing or forbidden page becomes an ISI/DSI.
+ *
+ * One bit of the PTE says whether the access may go on: PRESENT for a fetch or
+ * a load, WRITE for a store. WRITE alone is enough for a store because a PTE
+ * is either 0 or what `make_pte` built (mmu.rs), and `make_pte` sets WRITE
+ * only beside PRESENT; `andi.`'s zero test then is the whole check (a two-bit
+ * test took a `cmpwi` more, one instruction of each reload). For the same
+ * reason the software bits are 0xe00 alone (PRESENT, WRITE, EXEC: SW_MASK's
+ * 0x004 is never set), one contiguous run that a single rlwinm clears
+ * (`li` + `andc` of 0xe04 before).
+ *
+ * QEMU's model of this TLB holds one entry per effective address: its tlbld
+ * invalidates whatever the set's other way holds for the same page, whatever
+ * the VSID (target/ppc, `ppc6xx_tlb_store`). Two processes of one program
+ * (fork: the same addresses, other VSIDs) therefore evict each other's entry
+ * for every page both touch, at each switch between them, where a real
+ * e300's two ways keep both: the signal ping-pong pays six reloads a signal
+ * on qemu-e300 that way (docs/benchmarks.md, the twelfth pass). */
 #define PGDIR_SLOT 0xf0
 #define IMISS 980
 #define DMISS 976
@@ -45,7 +62,7 @@ __vectors:
 #define PTE_PRESENT 0x800
 #define PTE_WRITE   0x400
 
-.macro TLBMISS missspr, need, load, fault
+.macro TLBMISS missspr, bit, load, fault
     mfspr   r0, \missspr
     lwz     r2, PGDIR_SLOT(0)
     rlwinm  r1, r0, 12, 20, 29      /* (EA >> 22) * 4: L1 index */
@@ -54,11 +71,9 @@ __vectors:
     beq     \fault
     rlwinm  r1, r0, 22, 20, 29      /* ((EA >> 12) & 0x3ff) * 4: L2 index */
     lwzx    r3, r2, r1
-    andi.   r1, r3, \need
-    cmpwi   r1, \need
-    bne     \fault
-    li      r1, 0xe04               /* drop the software bits */
-    andc    r3, r3, r1
+    andi.   r1, r3, \bit
+    beq     \fault
+    rlwinm  r3, r3, 0, 23, 19       /* drop the software bits 0xe00 */
     mtspr   RPA, r3
     mfsrr1  r1
     mtcrf   0x80, r1                /* CR0 as it was (SRR1 bits 0-3) */
@@ -73,7 +88,7 @@ __vectors:
     . = 0x1100
     TLBMISS DMISS, PTE_PRESENT, tlbld, dtlb_fault
     . = 0x1200
-    TLBMISS DMISS, (PTE_PRESENT | PTE_WRITE), tlbld, dtlb_store_fault
+    TLBMISS DMISS, PTE_WRITE, tlbld, dtlb_store_fault
 
 /* A miss the table cannot satisfy: leave TGPR and enter the ordinary
  * ISI/DSI path with the registers those vectors expect. */

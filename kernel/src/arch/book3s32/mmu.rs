@@ -128,7 +128,8 @@ fn flush_all() {
 
 /// Segments and the hash table (750) or software TLB reload (603/e300).
 impl Mmu for Book3s32 {
-    /// The PTE for a user page at `phys` (read is implied).
+    /// The PTE for a user page at `phys` (read is implied). WRITE only ever
+    /// beside PRESENT: the e300's store-miss vector (head.S) tests WRITE alone.
     #[inline(always)]
     fn make_pte(phys: usize, write: bool, exec: bool) -> u32 {
         let mut v = phys as u32 | pte::PRESENT | pte::R | pte::C;
