@@ -219,7 +219,12 @@ impl Pcm {
     /// buffer and calls cost the default way saved registers (450 -> 385).
     /// Here the layout is a run-time value, so their bound checks are too.
     #[inline(never)]
-    fn sync_ptr_compared(&self, way: SyncPtrWay, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
+    fn sync_ptr_compared(
+        &self,
+        way: SyncPtrWay,
+        arg: u32,
+        l: &SyncPtrLayout,
+    ) -> Result<u32, Errno> {
         self.sync_ptr_by(way, arg, l)
     }
 
