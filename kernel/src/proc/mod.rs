@@ -814,6 +814,7 @@ pub fn yield_now() {
 pub fn unqueue_exiting(t: &mut Thread) {
     let me = NonNull::from(&mut *t);
     TABLE.get().runq.retain(|&q| q != me);
+    futex::unqueue(t);
 }
 
 /// Takes zombie `pid` out of the table for good (auto-reaping): it can no
