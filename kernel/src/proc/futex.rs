@@ -11,6 +11,14 @@
 //! signal, and it takes itself off the queue. The queues are bounded by the
 //! number of threads (each waits on at most one futex).
 //!
+//! A queue entry holds the thread itself, a pointer into its Box, so a wake
+//! reaches it without a search of the thread table. The pointer is live
+//! because the entry is there only while its thread is inside `wait` (the
+//! field set = on a list): a killed waiter, or one whose group execs, is
+//! woken like any signalled one and takes itself off before it returns to
+//! exit; and the exit path takes the thread off anyway before it can be
+//! freed (`proc::unqueue_exiting`, the module invariants of `proc`).
+//!
 //! As Linux's `futex_queues`, the waiters live in a fixed table of lists
 //! picked by a hash of the key (`FutexKey::bucket`), each list in arrival
 //! order, so a key's waiters wake first come, first served. A list keeps
@@ -19,18 +27,20 @@
 //! node and a queue for every wait).
 
 use alloc::vec::Vec;
+use core::ptr::NonNull;
 
 use sigil_core::abi::Errno;
 use sigil_core::futex::{self as rules, FutexKey, WakeOp, FUTEX_BUCKETS};
 use sigil_core::signal::restart::RestartBlock;
 
-use super::{current, group, thread};
+use super::{current, group, Thread};
 use crate::kcell::KCell;
 use crate::uaccess::{get_user, put_user};
 
 struct Waiter {
     key: FutexKey,
-    tid: u32,
+    /// Live while queued (module doc).
+    thread: NonNull<Thread>,
     bitset: u32,
 }
 
@@ -99,8 +109,8 @@ pub fn wait(
     }
     let me = current();
     let tid = me.tid;
-    list(k).push(Waiter { key: k, tid, bitset });
     me.futex = Some(k);
+    list(k).push(Waiter { key: k, thread: NonNull::from(me), bitset });
     let timer = deadline.map(|d| crate::time::timer::arm(d, crate::time::timer::Event::Wake(tid)));
     let r = loop {
         let me = current();
@@ -120,16 +130,19 @@ pub fn wait(
     if let Some(t) = timer {
         crate::time::timer::cancel(t);
     }
-    if let Some(k) = current().futex.take() {
-        unqueue(k, tid);
-    }
+    unqueue(current());
     r
 }
 
-fn unqueue(k: FutexKey, tid: u32) {
-    let l = list(k);
-    if let Some(i) = l.iter().position(|w| w.tid == tid) {
-        l.remove(i);
+/// Takes `t` off the list it waits on, if any: the end of its own `wait`
+/// when no waker did, and its exit (`proc::unqueue_exiting`).
+pub fn unqueue(t: &mut Thread) {
+    if let Some(k) = t.futex.take() {
+        let me = NonNull::from(t);
+        let l = list(k);
+        if let Some(i) = l.iter().position(|w| w.thread == me) {
+            l.remove(i);
+        }
     }
 }
 
@@ -141,10 +154,10 @@ fn wake_key(k: FutexKey, n: u32, bitset: u32) -> u32 {
             return true;
         }
         woken += 1;
-        if let Some(t) = thread(w.tid) {
-            t.futex = None;
-            super::wake(t);
-        }
+        // SAFETY: a queued waiter's thread is live (module doc).
+        let t = unsafe { &mut *w.thread.as_ptr() };
+        t.futex = None;
+        super::wake(t);
         false
     });
     woken
@@ -199,9 +212,8 @@ pub fn requeue(
     }
     let count = moved.len() as u32;
     for mut w in moved {
-        if let Some(t) = thread(w.tid) {
-            t.futex = Some(k2);
-        }
+        // SAFETY: as in `wake_key`: still queued, only on another list.
+        unsafe { w.thread.as_mut() }.futex = Some(k2);
         w.key = k2;
         list(k2).push(w);
     }

@@ -50,6 +50,18 @@
 //!   is `State::Dead` and off that list, and its Box is freed by the next
 //!   thread that resumes from a context switch (`reap_dead`): never by
 //!   itself, since it is still running on the stack being freed.
+//! - The run queue (`TABLE.runq`) and the futex wait lists (`futex.rs`)
+//!   hold pointers into threads' Boxes, not ids: the scheduler and a futex
+//!   wake reach the thread without a search of `TABLE.threads`. A queued
+//!   pointer is always live because a Box is freed only once its thread is
+//!   Dead (`reap_dead`), and a thread is off both before it is marked Dead:
+//!   the exit path takes it out (`unqueue_exiting`, called by
+//!   `wait::finish`), as Linux dequeues an exiting task. Moreover a queued
+//!   thread is Runnable: only the running thread makes itself anything
+//!   else (sleep, stop, exit), and it is in the run queue only inside
+//!   `schedule`, when an interrupt in the idle loop woke it. A futex
+//!   waiter is on a list only while its thread is inside `futex::wait`,
+//!   which takes it off (if no waker did) before it returns.
 //! - One CPU, no kernel preemption (`kcell.rs`): a `&mut Thread` or
 //!   `&mut Group` obtained from this module is valid until the next context
 //!   switch (`schedule`, `sleep`, `yield_now`), and must not be used after
@@ -82,6 +94,7 @@ use alloc::collections::{BTreeMap, VecDeque};
 use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::ptr::NonNull;
 
 use crate::arch::{self, Arch, Context, FpState, TrapFrame};
 use crate::kcell::KCell;
@@ -359,7 +372,10 @@ impl Thread {
 struct Table {
     threads: BTreeMap<u32, Box<Thread>>,
     groups: BTreeMap<u32, Rc<KCell<Group>>>,
-    runq: VecDeque<u32>,
+    /// The threads waiting for the CPU, in turn: pointers into their Boxes,
+    /// so the scheduler reaches the next one without searching `threads`
+    /// (see the module invariants for why they stay valid).
+    runq: VecDeque<NonNull<Thread>>,
     /// Threads that have exited, to be freed once off the CPU.
     dead: Vec<u32>,
     next_id: u32,
@@ -548,8 +564,9 @@ fn spawn_thread(
     })?;
     t.ksp = Arch::new_thread(t.kstack_top(), tf);
     t.group().threads.push(tid);
+    // The Box's heap address, which the insert below does not move.
+    table.runq.push_back(NonNull::from(&mut *t));
     table.threads.insert(tid, t);
-    table.runq.push_back(tid);
     Ok(())
 }
 
@@ -703,7 +720,7 @@ pub fn make_runnable(tid: u32) {
 pub fn wake(t: &mut Thread) {
     if t.state != State::Dead && t.state != State::Runnable {
         t.state = State::Runnable;
-        TABLE.get().runq.push_back(t.tid);
+        TABLE.get().runq.push_back(NonNull::from(t));
     }
 }
 
@@ -722,7 +739,7 @@ pub fn wakeup(chan: usize) {
     for p in t.threads.values_mut() {
         if p.state == State::Sleeping(chan) {
             p.state = State::Runnable;
-            t.runq.push_back(p.tid);
+            t.runq.push_back(NonNull::from(&mut **p));
         }
     }
 }
@@ -783,9 +800,21 @@ pub fn sleep(chan: usize) -> Result<(), ()> {
 pub fn yield_now() {
     let t = TABLE.get();
     if !t.runq.is_empty() {
-        t.runq.push_back(current().tid);
+        t.runq.push_back(NonNull::from(current()));
         schedule();
     }
+}
+
+/// The exiting thread `t` leaves every queue that holds a pointer to it
+/// (`wait::finish`, before it is marked Dead and so may be freed: module
+/// invariants). It is in neither as it runs its exit: it ran, so it left
+/// the run queue, and its futex wait returned before the exit began. The
+/// removal, a pass over a short queue once per exit, is what makes the
+/// pointers' validity hold by construction rather than by that argument.
+pub fn unqueue_exiting(t: &mut Thread) {
+    let me = NonNull::from(&mut *t);
+    TABLE.get().runq.retain(|&q| q != me);
+    futex::unqueue(t);
 }
 
 /// Takes zombie `pid` out of the table for good (auto-reaping): it can no
@@ -800,10 +829,13 @@ pub fn detach(pid: u32) {
 pub fn schedule() {
     loop {
         let t = TABLE.get();
-        while let Some(tid) = t.runq.pop_front() {
-            let Some(next) = thread(tid).filter(|p| p.state == State::Runnable) else { continue };
-            if tid != current().tid {
-                switch_to(next);
+        if let Some(mut next) = t.runq.pop_front() {
+            // Queued threads are Runnable (module invariants). The running
+            // thread is among them only if an interrupt in the idle loop
+            // below woke it in its own sleep: it just goes on.
+            if next.as_ptr() != running() {
+                // SAFETY: a queued thread is live (module invariants).
+                switch_to(unsafe { next.as_mut() });
             }
             return;
         }

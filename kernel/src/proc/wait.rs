@@ -107,6 +107,7 @@ pub fn finish() -> ! {
     if let Some(waiter) = g.exec_tid.filter(|_| g.threads.len() == 1) {
         super::make_runnable(waiter);
     }
+    super::unqueue_exiting(t);
     t.state = State::Dead;
     t.fp_live = false;
     TABLE.get().dead.push(t.tid);
