@@ -190,8 +190,9 @@ fn timer_tick(from_user: bool) {
     // The slice is over: the running thread's way back to user mode looks
     // (`return_to_user` tests only its work flag). The kernel runs with
     // interrupts off, so this cannot land between a test and a store of
-    // the flag; a request left over from a tick with no thread, or one
-    // whose thread switched away, goes to whichever runs at the next tick.
+    // the flag. A request whose thread switched away before it reached
+    // user mode goes to whichever runs at the next tick; one from a tick
+    // taken while idle is dropped when idle ends (`timer::idle`).
     if timer::NEED_RESCHED.load(Ordering::Relaxed) {
         if let Some(t) = proc::try_current() {
             t.sig.work = true;

@@ -146,12 +146,17 @@ pub fn tick(now: u64, mut due: impl FnMut(Event)) {
 
 /// Nothing can run: sleep until the next deadline or another interrupt,
 /// without a slice to end. Called by the scheduler's idle loop, between
-/// `cputime::idle_begin` and `idle_end`.
+/// `cputime::idle_begin` and `idle_end`. Whatever runs next starts a whole
+/// slice, so a reschedule asked for by a tick taken while idle (the old
+/// slice's end had passed) is void: cleared, it cannot cut the next
+/// thread's first slice short (Linux's `__schedule` clears the picked
+/// task's need-resched flag likewise).
 pub fn idle() {
     program(now_ns(), false);
     arch::idle();
     let now = now_ns();
     *SLICE_END.get() = now + SLICE_NS;
+    NEED_RESCHED.store(false, Ordering::Relaxed);
     program(now, true);
 }
 
