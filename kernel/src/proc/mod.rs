@@ -842,11 +842,20 @@ pub fn schedule() {
         if current().state == State::Runnable {
             return;
         }
-        cputime::idle_begin(try_current().map(Thread::charged));
-        crate::time::timer::idle();
-        cputime::idle_end(try_current().is_some_and(|p| p.state == State::Runnable));
-        crate::time::loadavg::sample(crate::time::timer::now_ns(), || 0);
+        idle_round();
     }
+}
+
+/// One round of the idle loop: wait for an interrupt, charging nobody for
+/// the wait. Out of line and cold: inlined, its calls' registers were
+/// saved and restored by every `schedule`, at every context switch.
+#[cold]
+#[inline(never)]
+fn idle_round() {
+    cputime::idle_begin(try_current().map(Thread::charged));
+    crate::time::timer::idle();
+    cputime::idle_end(try_current().is_some_and(|p| p.state == State::Runnable));
+    crate::time::loadavg::sample(crate::time::timer::now_ns(), || 0);
 }
 
 /// Context switches since boot (/proc/stat's `ctxt`).
