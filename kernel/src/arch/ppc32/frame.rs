@@ -32,10 +32,11 @@ const _: () = assert!(core::mem::size_of::<TrapFrame>() == 176);
 const _: () = assert!(core::mem::offset_of!(TrapFrame, nip) == 128);
 const _: () = assert!(core::mem::offset_of!(TrapFrame, orig_r3) == 164);
 
+/// The TrapFrame's offset in entry.S's frame (above the ABI header).
+pub(super) const TF: usize = asm_define("TF");
 // entry.S's offsets (its `#define`s, read here at compile time) agree with
 // the struct: the header, r0.., and the ten words from nip that one stmw
 // stores and one lmw loads in this order.
-const TF: usize = asm_define("TF");
 const _: () = assert!(asm_define("FRAME") == TF + core::mem::size_of::<TrapFrame>());
 const _: () = assert!(asm_define("TF_GPR") == TF + core::mem::offset_of!(TrapFrame, gpr));
 const _: () = {
