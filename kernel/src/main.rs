@@ -12,11 +12,12 @@
 //! ones below it, so the kernel reads bottom-up. Where a lower layer must
 //! reach one above (a timer that wakes a thread), the upper one passes it a
 //! callback or acts on what the lower one returns. qemu/tests/layers.rs
-//! (`make layers`) checks every `crate::` path against this block; its
-//! `ALLOWED` list holds the upward edges that remain, each with its reason
-//! and the only paths it may name: proc names fs's `FdTable` and
-//! `FsState`, the types a thread holds (`proc/share.rs`), and nothing else
-//! of fs.
+//! (`make layers`) checks every `crate::` path against this block, and no
+//! upward edge remains (its `ALLOWED` list is empty). Where a lower layer
+//! holds a type an upper one defines, it declares the type, as C's
+//! `struct files_struct;` does: a thread holds a descriptor table and an fs
+//! state that proc names only as `Held`'s associated types, and fs says
+//! what they are (`proc/share.rs`).
 //! ```text
 //! kcell arch console random devtree | the CPU, MMU, exceptions; console; random; FDT
 //! mm                       | frames, heap, address spaces

@@ -13,6 +13,7 @@
 //!   kernel-internal restart codes.
 //! - signal constants (`SIGSEGV`, `SA_SIGINFO`, `SI_QUEUE`, ...) and the wait
 //!   status encoding ([`wait_status`]).
+//! - [`mode`]: the file type bits of a mode (`S_IFDIR`, ...).
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -21,6 +22,7 @@
 extern crate std;
 
 mod errno;
+pub mod mode;
 pub mod sig;
 mod sysno;
 

@@ -4,7 +4,8 @@
 //!
 //! One definition each: the kernel's `mm` and arch code, the 8xx MMU model,
 //! exec's auxv and the ELF loader's checks all read these (the assembly's `KERNELBASE` in
-//! `ppc32/vector.h` is checked against this one by `mmu8xx`'s `asm_agrees`).
+//! `ppc32/vector.h` is checked against this one by `mmu8xx`'s `asm_agrees`,
+//! the linker scripts' by the test below).
 
 /// ppc32 page size (AT_PAGESZ).
 pub const PAGE_SIZE: u32 = 4096;
@@ -30,4 +31,23 @@ pub const fn to_virt(phys: usize) -> usize {
 /// The physical address of a kernel virtual address in the linear map.
 pub const fn to_phys(virt: usize) -> usize {
     virt - KERNELBASE as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KERNELBASE;
+
+    /// Each family's linker script links the kernel at this KERNELBASE.
+    #[test]
+    fn linker_scripts_agree() {
+        for ld in ["book3s32.ld", "mpc8xx.ld"] {
+            let path = std::format!("{}/../../linker/{ld}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).expect(ld);
+            let value = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("KERNELBASE = 0x")?.strip_suffix(';'))
+                .unwrap_or_else(|| panic!("{ld} sets no KERNELBASE"));
+            assert_eq!(u32::from_str_radix(value, 16), Ok(KERNELBASE), "{ld}");
+        }
+    }
 }

@@ -30,7 +30,7 @@ use core::cell::Cell;
 
 use sigil_core::abi::Errno;
 
-use crate::proc::share::TryClone;
+use crate::proc::share::{Held, Kernel, TryClone};
 
 pub use stat::Stat;
 
@@ -333,6 +333,14 @@ impl FdTable {
 pub struct FsState {
     pub cwd: tmpfs::Node,
     pub umask: u32,
+}
+
+/// The types a thread holds, which `proc::share` declares but leaves to fs
+/// (as sched.h declares `struct files_struct;`): proc holds, shares,
+/// copies and drops them and calls nothing else of them.
+impl Held for Kernel {
+    type FdTable = FdTable;
+    type FsState = FsState;
 }
 
 /// fork's and unshare's copies (`proc::share`): the table's entries are

@@ -9,12 +9,9 @@ use sigil_core::abi::Errno;
 
 use crate::uaccess::copy_to_user;
 
-pub const S_IFIFO: u32 = 0o010000;
-pub const S_IFCHR: u32 = 0o020000;
-pub const S_IFDIR: u32 = 0o040000;
-pub const S_IFREG: u32 = 0o100000;
-pub const S_IFLNK: u32 = 0o120000;
-pub const S_IFMT: u32 = 0o170000;
+/// The file type bits of `Stat::mode` (the ABI crate's, checked against
+/// Linux's headers), for fs and its callers.
+pub use sigil_core::abi::mode::{S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFMT, S_IFREG};
 
 /// Linux's device number for the initramfs (a tmpfs-like anonymous device).
 const RAMFS_DEV: (u32, u32) = (0, 1);

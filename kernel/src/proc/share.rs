@@ -2,9 +2,13 @@
 //! (Linux's `files_struct`) and its working directory and umask
 //! (`fs_struct`), each a separately counted object (`Rc<KCell<..>>`, as the
 //! address space's `Space`); and unshare(2), which gives the caller its own
-//! copy of either. Both types are fs's (`fs::FdTable`, `fs::FsState`), as
-//! Linux's are fs/'s: proc only shares, copies and drops them, and calls
-//! nothing in fs (qemu/tests/layers.rs allows exactly these two names).
+//! copy of either. Both types are fs's, as Linux's are fs/'s, and proc
+//! names neither: it declares them, as sched.h declares `struct
+//! files_struct;` without defining it, as the associated types of `Held`,
+//! and fs says what they are (`impl Held for Kernel` in fs/mod.rs). The
+//! compiler resolves the names at build time, so a thread's table is the
+//! same `Rc` of the same type as if proc named fs: no indirection, no
+//! run-time check. proc only shares, copies and drops them.
 //!
 //! Linux hangs both off the task, not the thread group: pthread_create
 //! shares them (CLONE_FILES | CLONE_FS), but a thread may have its own, and
@@ -32,8 +36,26 @@ use sigil_core::abi::Errno;
 use sigil_core::clone::{check_unshare, UnshareCaller};
 
 use super::{current, Group, Thread};
-use crate::fs::{FdTable, FsState};
 use crate::kcell::KCell;
+
+/// What a thread holds that a higher layer defines: the types are declared
+/// here and defined by fs (`impl Held for Kernel`), so proc can hold,
+/// share, copy and drop them without naming fs, and the compiler checks
+/// that fs defines both.
+pub trait Held {
+    /// The descriptor table (Linux's `files_struct`).
+    type FdTable: TryClone;
+    /// The working directory and umask (Linux's `fs_struct`).
+    type FsState: TryClone;
+}
+
+/// The kernel, whose `Held` types fs defines; no value of it exists.
+pub enum Kernel {}
+
+/// fs's descriptor table, by its declared name.
+type FdTable = <Kernel as Held>::FdTable;
+/// fs's working directory and umask, by their declared name.
+type FsState = <Kernel as Held>::FsState;
 
 /// A descriptor table as threads hold it.
 pub type Files = Rc<KCell<FdTable>>;

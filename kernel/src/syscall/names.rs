@@ -5,6 +5,9 @@
 
 use alloc::string::String;
 
+use sigil_core::abi::mode::{
+    S_IFBLK, S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFMT, S_IFREG, S_IFSOCK,
+};
 use sigil_core::abi::Errno;
 use sigil_core::path::MAY_EXEC;
 
@@ -12,7 +15,6 @@ use super::fs::{tmpfs_mode, AT_EMPTY_PATH};
 use super::SysResult;
 use crate::fs::path::{self, AT_FDCWD};
 use crate::fs::procfs;
-use crate::fs::stat::{S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFMT, S_IFREG};
 use crate::fs::tmpfs::{self, Kind, Node};
 use crate::fs::walk;
 use crate::proc;
@@ -58,8 +60,6 @@ pub fn mkdirat(dirfd: i32, p: u32, mode: u32) -> SysResult {
 /// device number is EPERM too, Linux's answer for a node type the file
 /// system does not support (there are no Unix sockets to bind one to).
 pub fn mknodat(dirfd: i32, p: u32, mode: u32, dev: u32) -> SysResult {
-    const S_IFBLK: u32 = 0o060000;
-    const S_IFSOCK: u32 = 0o140000;
     let ty = mode & S_IFMT;
     match ty {
         0 | S_IFREG | S_IFCHR | S_IFBLK | S_IFIFO | S_IFSOCK => {}

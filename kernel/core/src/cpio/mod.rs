@@ -40,17 +40,13 @@
 
 use alloc::vec::Vec;
 
+use crate::abi::mode::{S_IFDIR, S_IFLNK, S_IFMT, S_IFREG};
+
 /// Header magic of the "new ASCII" format (`070702`, the CRC variant, is
 /// refused, as Linux's initramfs unpacker does).
 const MAGIC: &[u8; 6] = b"070701";
 const HEADER_LEN: usize = 110;
 const TRAILER: &str = "TRAILER!!!";
-
-/// File type bits of `mode` (`st_mode`).
-const S_IFMT: u32 = 0o170_000;
-const S_IFDIR: u32 = 0o040_000;
-const S_IFREG: u32 = 0o100_000;
-const S_IFLNK: u32 = 0o120_000;
 
 /// One file of the archive, as read or as to be written. On read, `name` has
 /// no leading `./` or `/`, and `data` borrows from the archive.

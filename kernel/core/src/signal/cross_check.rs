@@ -233,6 +233,14 @@ fn constants(t: &mut Table) {
         WEXITED = abi::WEXITED,
         WCONTINUED = abi::WCONTINUED,
         WNOWAIT = abi::WNOWAIT,
+        S_IFMT = abi::mode::S_IFMT,
+        S_IFSOCK = abi::mode::S_IFSOCK,
+        S_IFLNK = abi::mode::S_IFLNK,
+        S_IFREG = abi::mode::S_IFREG,
+        S_IFBLK = abi::mode::S_IFBLK,
+        S_IFDIR = abi::mode::S_IFDIR,
+        S_IFCHR = abi::mode::S_IFCHR,
+        S_IFIFO = abi::mode::S_IFIFO,
         PT_R1 = PT_R1,
         PT_R3 = PT_R3,
         PT_NIP = PT_NIP,
@@ -317,7 +325,7 @@ fn glibc_side(t: &mut Table) -> String {
 
 const UAPI_PRELUDE: &str = "#include <stddef.h>\n#include <asm/ucontext.h>\n#include <asm/sigcontext.h>\n\
 #include <asm/siginfo.h>\n#include <asm/signal.h>\n#include <asm/ptrace.h>\n#include <asm/errno.h>\n\
-#include <linux/signal.h>\n#include <linux/wait.h>\n#include <asm/termios.h>\nint printf(const char *, ...);\n\
+#include <linux/signal.h>\n#include <linux/wait.h>\n#include <linux/stat.h>\n#include <asm/termios.h>\nint printf(const char *, ...);\n\
 struct sigframe { struct sigcontext sctx; struct mcontext mctx; int abigap[56]; };\n\
 struct rt_sigframe { struct siginfo info; struct ucontext uc; int abigap[56]; };\n";
 

@@ -52,6 +52,15 @@ static VICTIM: AtomicU32 = AtomicU32::new(0);
 /// absolute `lwz`: the current address space's L1 table.
 pub const PGDIR_SLOT: usize = 0xf0;
 
+// head.S's miss handlers repeat these as `#define`s: they must agree.
+const _: () = {
+    use crate::arch::ppc32::frame::define_in;
+    let head = include_str!("head.S");
+    assert!(define_in(head, "PGDIR_SLOT") == PGDIR_SLOT);
+    assert!(define_in(head, "PTE_PRESENT") == pte::PRESENT as usize);
+    assert!(define_in(head, "PTE_WRITE") == pte::WRITE as usize);
+};
+
 fn set_sr(seg: u32, v: u32) {
     // SAFETY: only user segments (0-11) change meaning; the kernel runs from BATs.
     unsafe {

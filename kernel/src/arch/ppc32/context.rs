@@ -12,7 +12,7 @@
 //! The FP registers then belong to that process until another one needs them
 //! or it is switched out, when they are saved (`fp_save`).
 
-use super::frame::{asm_define, TrapFrame, MSR_FP};
+use super::frame::{asm_define, TrapFrame, MSR_FP, TF};
 
 /// Bytes between a kernel stack's top and its TrapFrame's ABI header
 /// (entry.S's FRAME, which `frame.rs` checks against the struct).
@@ -35,7 +35,9 @@ fn boot_stack_bounds() -> (usize, usize) {
 
 /// The user TrapFrame at the top of the kernel stack ending at `top`.
 fn user_frame(top: usize) -> *mut TrapFrame {
-    (top - TRAP_FRAME_BYTES + asm_define("TF")) as *mut TrapFrame
+    // A const, not `asm_define` here: a const fn called outside a const
+    // context runs at run time, and this one scans entry.S's text.
+    (top - TRAP_FRAME_BYTES + TF) as *mut TrapFrame
 }
 
 /// Prepares the kernel stack ending at `top` so that switching to the returned

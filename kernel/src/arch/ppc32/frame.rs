@@ -32,10 +32,11 @@ const _: () = assert!(core::mem::size_of::<TrapFrame>() == 176);
 const _: () = assert!(core::mem::offset_of!(TrapFrame, nip) == 128);
 const _: () = assert!(core::mem::offset_of!(TrapFrame, orig_r3) == 164);
 
+/// The TrapFrame's offset in entry.S's frame (above the ABI header).
+pub(super) const TF: usize = asm_define("TF");
 // entry.S's offsets (its `#define`s, read here at compile time) agree with
 // the struct: the header, r0.., and the ten words from nip that one stmw
 // stores and one lmw loads in this order.
-const TF: usize = asm_define("TF");
 const _: () = assert!(asm_define("FRAME") == TF + core::mem::size_of::<TrapFrame>());
 const _: () = assert!(asm_define("TF_GPR") == TF + core::mem::offset_of!(TrapFrame, gpr));
 const _: () = {
@@ -60,33 +61,48 @@ const _: () = {
     }
 };
 
-/// The value of entry.S's `#define NAME <decimal>`, at compile time (a
+/// The value of entry.S's `#define NAME <number>`, at compile time (a
 /// missing name fails the build).
 pub(super) const fn asm_define(name: &str) -> usize {
-    const TEXT: &[u8] = include_str!("entry.S").as_bytes();
+    define_in(include_str!("entry.S"), name)
+}
+
+/// The value of `#define NAME <number>` (decimal or 0x hex) in an assembly
+/// source, at compile time: how Rust constants that the assembly repeats
+/// are asserted equal to it (a missing name fails the build).
+pub(in crate::arch) const fn define_in(text: &str, name: &str) -> usize {
     const DEFINE: &[u8] = b"#define ";
-    let name = name.as_bytes();
+    let (text, name) = (text.as_bytes(), name.as_bytes());
     let mut at = 0;
-    while at + DEFINE.len() + name.len() < TEXT.len() {
+    while at + DEFINE.len() + name.len() < text.len() {
         let n = at + DEFINE.len();
-        if starts_with(TEXT, at, DEFINE)
-            && starts_with(TEXT, n, name)
-            && TEXT[n + name.len()] == b' '
+        if starts_with(text, at, DEFINE)
+            && starts_with(text, n, name)
+            && text[n + name.len()] == b' '
         {
             let mut i = n + name.len();
-            while TEXT[i] == b' ' {
+            while text[i] == b' ' {
                 i += 1;
             }
-            let mut v = 0;
-            while TEXT[i].is_ascii_digit() {
-                v = v * 10 + (TEXT[i] - b'0') as usize;
+            let hex = starts_with(text, i, b"0x");
+            let (base, mut v) = if hex { (16, 0) } else { (10, 0) };
+            if hex {
+                i += 2;
+            }
+            loop {
+                let d = match text[i] {
+                    c @ b'0'..=b'9' => c - b'0',
+                    c @ b'a'..=b'f' if hex => c - b'a' + 10,
+                    _ => break,
+                };
+                v = v * base + d as usize;
                 i += 1;
             }
             return v;
         }
         at += 1;
     }
-    panic!("entry.S has no such #define");
+    panic!("the assembly has no such #define");
 }
 
 const fn starts_with(text: &[u8], at: usize, prefix: &[u8]) -> bool {
@@ -108,6 +124,8 @@ use sigil_core::signal::frame::{
     PT_ORIG_R3, PT_RESULT, PT_TRAP, PT_XER,
 };
 pub use sigil_core::signal::frame::{MSR_FP, MSR_PR, MSR_USER};
+// entry.S tests MSR[PR] of the interrupted context with its own copy.
+const _: () = assert!(asm_define("MSR_PR") == MSR_PR as usize);
 
 /// The mc_gregs words from PT_NIP on (the registers after r31).
 pub const PT_TAIL: usize = PT_RESULT + 1 - PT_NIP;
