@@ -22,7 +22,9 @@ fn set(open: bool) {
     OPEN.store(open, Ordering::Relaxed);
     let v = if open { MD_AP_OPEN } else { MD_AP_LOCKED };
     // SAFETY: MD_AP only changes what the kernel may do to group-3 (user) pages.
-    unsafe { core::arch::asm!("mtspr 794, {0}", "isync", in(reg) v, options(nostack)) };
+    unsafe {
+        core::arch::asm!("mtspr {spr}, {0}", "isync", in(reg) v, spr = const super::MD_AP, options(nostack))
+    };
 }
 
 /// One switch for all of user memory, reads and writes: the state is

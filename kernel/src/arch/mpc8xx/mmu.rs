@@ -38,9 +38,11 @@ impl Mmu for Mpc8xx {
 
     /// Makes the table at `pgdir_phys` the current user address space.
     fn activate(_ctx: u32, pgdir_phys: usize) {
-        // SAFETY: M_TWB (SPR 796) is read only by the TLB-miss handlers; the
-        // table is a live, zero-initialised level-1 frame.
-        unsafe { core::arch::asm!("mtspr 796, {0}", in(reg) pgdir_phys, options(nostack)) };
+        // SAFETY: M_TWB is read only by the TLB-miss handlers; the table is
+        // a live, zero-initialised level-1 frame.
+        unsafe {
+            core::arch::asm!("mtspr {spr}, {0}", in(reg) pgdir_phys, spr = const super::M_TWB, options(nostack))
+        };
         flush_all();
     }
 

@@ -29,6 +29,18 @@ pub use trap::classify;
 /// The machine, for the boot banner.
 pub const MACHINE: &str = "MPC885ADS (U-Boot)";
 
+/// The MMU special-purpose registers the Rust side writes: MD_AP, the data
+/// access-protection groups (KUAP's switch, kuap.rs), and M_TWB, the
+/// level-1 table base the TLB-miss handlers walk from (mmu.rs). head.S
+/// names them too; the build checks that both say the same.
+const MD_AP: usize = 794;
+const M_TWB: usize = 796;
+const _: () = {
+    use super::ppc32::frame::define_in;
+    assert!(define_in(include_str!("head.S"), "MD_AP") == MD_AP);
+    assert!(define_in(include_str!("head.S"), "M_TWB") == M_TWB);
+};
+
 /// Finds the CPM through IMMR, starts the timebase, reads U-Boot's registers.
 pub fn early_init() -> Option<BootInfo> {
     let immr = boot::immr()?;

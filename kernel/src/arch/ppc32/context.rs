@@ -66,10 +66,17 @@ unsafe fn switch(save: *mut usize, next: usize) {
     unsafe { switch_context(save, next) }
 }
 
+/// SPRG0, the special-purpose register that holds the running thread's
+/// kernel stack top (vector.h's `SPRG0`, which the build checks it against).
+const SPRG0: usize = 272;
+const _: () = assert!(super::frame::define_in(include_str!("vector.h"), "SPRG0") == SPRG0);
+
 /// Where the next trap from user mode starts its kernel stack (SPRG0).
 fn set_kernel_stack(top: usize) {
     // SAFETY: SPRG0 is read only by trap_entry, for exactly this.
-    unsafe { core::arch::asm!("mtspr 272, {0}", in(reg) top, options(nostack)) };
+    unsafe {
+        core::arch::asm!("mtspr {spr}, {0}", in(reg) top, spr = const SPRG0, options(nostack))
+    };
 }
 
 /// A process's floating-point registers, as `stfd`/`mffs` leave them.
