@@ -17,7 +17,7 @@
 //! | `frame`     | deliver::handle_signal        | frame address and size, the window opened     |
 //! | `handler`   | signal::deliver_pending       | the user registers the handler starts with    |
 //! | `sigreturn` | deliver::restore_frame        | the frame read back, where user mode resumes  |
-//! | `default`   | signal::deliver_pending       | a default (or SIG_IGN) action instead of a handler |
+//! | `default`   | signal::no_handler            | a default (or SIG_IGN) action instead of a handler |
 //!
 //! # Cost when off
 //! Call sites write `sigtrace!(event(args))`, which expands to

@@ -35,7 +35,7 @@ use sigil_core::signal::frame::{
     TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
 };
 use sigil_core::signal::info::SIGINFO_USER_WORDS;
-use sigil_core::signal::{handler_mask, SigInfo, SigQueueNode, SigSet, Signal, StackT};
+use sigil_core::signal::{handler_mask, SigAction, SigInfo, SigQueueNode, SigSet, Signal, StackT};
 
 use crate::arch::{self, Arch, Context, TrapFrame};
 use crate::proc::{self, Thread};
@@ -230,12 +230,20 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
 /// true if it did. A frame that cannot be written gets the process SIGSEGV.
 /// `p` is the running thread, as the caller's loop looked it up: passed down
 /// rather than found again (each `proc::current()` is a load, a null test and
-/// a branch to its panic).
+/// a branch to its panic). `info` is the dequeued signal's (the node's own,
+/// on the fast path), which the caller frees once its siginfo is on the
+/// user stack; `action` is the signal's stored action, as the caller found
+/// it (a handler): looked up once.
 #[cfg_attr(sigil_stepping, inline(never))]
-pub fn handle_signal(tf: &mut TrapFrame, p: &mut Thread, dq: Dequeued) -> bool {
+pub fn handle_signal(
+    tf: &mut TrapFrame,
+    p: &mut Thread,
+    info: &SigInfo,
+    action: &mut SigAction,
+) -> bool {
     let g = p.group();
-    let sig = dq.info().signal();
-    let act = g.sig.action(sig).take_for_delivery();
+    let sig = info.signal();
+    let act = action.take_for_delivery();
     let kind = FrameKind::for_flags(act.flags);
     restart_syscall(tf, Some(act.flags));
     flush_fp(p, tf);
@@ -249,7 +257,7 @@ pub fn handle_signal(tf: &mut TrapFrame, p: &mut Thread, dq: Dequeued) -> bool {
         tf,
         fp: p.fp_used.then_some(&p.fp),
         mask,
-        info: dq.info(),
+        info,
         handler: act.handler,
         alt: p.sig.altstack.saved(),
     };
@@ -268,7 +276,6 @@ pub fn handle_signal(tf: &mut TrapFrame, p: &mut Thread, dq: Dequeued) -> bool {
             Err(_) => (false, 0),
         }
     };
-    drop(dq); // the node's last moment: its siginfo is on the user stack now
     crate::sigtrace!(frame(g.pid, sig.number(), kind, place.frame, (base, len), windows, ok));
     if !ok {
         frame_failed(tf, sig);
@@ -306,7 +313,7 @@ pub(super) fn flush_fp(p: &mut Thread, tf: &mut TrapFrame) {
 /// Linux `force_sigsegv`: a frame for SIGSEGV itself that fails kills.
 fn frame_failed(tf: &TrapFrame, sig: Signal) {
     if sig.number() == abi::SIGSEGV {
-        *proc::group().sig.action(sig) = sigil_core::signal::SigAction::DEFAULT;
+        *proc::group().sig.action(sig) = SigAction::DEFAULT;
     }
     super::force_fault(tf, abi::SIGSEGV, abi::SI_KERNEL, 0);
 }

@@ -50,6 +50,7 @@ use crate::kcell::KCell;
 use crate::proc::sigstate::{doomed, group_work, work_pending};
 use crate::proc::waitq::WaitQueue;
 use crate::proc::{self, Group, State, Thread};
+use deliver::Dequeued;
 
 /// RLIMIT_SIGPENDING, per user (`queue::SIGQUEUE_MAX`, with the whole
 /// kernel's bound and `queue_limit`; the timer layer bounds POSIX timers by
@@ -422,72 +423,103 @@ fn finish_return(tf: &mut TrapFrame, t: &mut Thread) {
 }
 
 /// The slow half of `check_pending`: a signal is deliverable, or the group is
-/// ending or stopping. Out of line: `check_pending`'s other outcome, after
-/// the sigreturn that emptied the sets, would pay for its saved registers.
-/// Takes the running thread, looked up again only after a stop switched
-/// away: what ran meanwhile changed the thread through its own reference, so
-/// the one held from before the switch is not used again. Ends with
-/// `finish_return`, on the thread as it then is.
-#[inline(never)]
+/// ending or stopping. Each round is `deliver_next`, until it finds nothing
+/// more to do (Linux calls `get_signal` from its exit-to-user loop the same
+/// way). The loop is only the call: with the frame writer inside a loop,
+/// LLVM hoisted its constants (the trampoline's words, the MSR masks, static
+/// addresses) out of the loop into saved registers and stack slots, which
+/// every delivery paid for in the prologue. Ends with `finish_return`, on
+/// the thread as it then is.
+#[inline(always)]
 fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) {
     // The handler whose frame was set up last: it is the one user mode enters.
     let mut entered = None;
-    loop {
-        let g = t.group();
-        if doomed(t, g) {
-            exit::exit(g.exit.expect("doomed"));
-        }
-        if g.stop.is_some() {
-            t.state = State::Stopped;
-            proc::schedule();
-            t = proc::current();
-            continue;
-        }
-        let Some(node) = deliver::dequeue(t) else {
-            // Nothing left to deliver: the flags can go now, so the
-            // sigreturn that ends the handler finds them clear.
-            recalc(t, g);
-            break;
-        };
-        let sig = node.info().signal();
-        match g.sig.action(sig).disposition() {
-            // Every deliverable signal gets its frame now, each stacked on the
-            // last (as Linux's exit-to-user loop does): the last one set up
-            // runs first, and each handler's mask applies to the ones after it.
-            Disposition::Handler(_) => {
-                if deliver::handle_signal(tf, t, node) {
-                    entered = Some(sig);
-                }
-                // Usually that was the only signal: with both sets empty
-                // and nothing stopping or ending, the flags go now, without
-                // another round's lookups and a dequeue that finds nothing.
-                recalc(t, g);
-                if !t.sig.work {
-                    break;
-                }
-            }
-            Disposition::Ignore => {
-                crate::sigtrace!(default_action(g.pid, sig.number(), DefaultAction::Ignore))
-            }
-            Disposition::Default => {
-                // Free the node first: a terminating action never returns
-                // here, so a node still owned by this frame would leak.
-                drop(node);
-                let action = default_action(sig);
-                crate::sigtrace!(default_action(g.pid, sig.number(), action));
-                match action {
-                    DefaultAction::Ignore | DefaultAction::Continue => {}
-                    DefaultAction::Stop => group_stop(g, sig),
-                    DefaultAction::Terminate => {
-                        exit::exit_group(wait_status::signaled(sig.number(), false))
-                    }
-                    DefaultAction::CoreDump => core_dump(sig),
-                }
-            }
-        }
-    }
+    while deliver_next(tf, &mut t, &mut entered) {}
     crate::sigtrace!(handler(t.group().pid, entered, tf.pc(), tf.sp(), tf.return_address()));
     finish_return(tf, t);
+}
+
+/// One round of `deliver_pending`: end or stop the group, or take the next
+/// deliverable signal and build its handler's frame (or perform its default
+/// action). True if another round is needed. Out of line: its caller's
+/// other outcome, after the sigreturn that emptied the sets, would pay for
+/// its saved registers. The rare arms (exit, stop, SIG_IGN and SIG_DFL) are
+/// out of line too, so that the common one, a handled signal, saves only
+/// the registers the frame writer needs. `t` is the running thread, looked
+/// up again only after a stop switched away: what ran meanwhile changed the
+/// thread through its own reference, so the one held from before the switch
+/// is not used again.
+#[inline(never)]
+fn deliver_next(
+    tf: &mut TrapFrame,
+    t: &mut &'static mut Thread,
+    entered: &mut Option<Signal>,
+) -> bool {
+    let g = t.group();
+    if doomed(t, g) || g.stop.is_some() {
+        exit_or_stop(t, g);
+        return true;
+    }
+    let Some(node) = deliver::dequeue(t) else {
+        // Nothing left to deliver: the flags can go now, so the sigreturn
+        // that ends the handler finds them clear.
+        recalc(t, g);
+        return false;
+    };
+    let sig = node.info().signal();
+    // The action is looked up once, here, and handed down.
+    let action = g.sig.action(sig);
+    if !matches!(action.disposition(), Disposition::Handler(_)) {
+        no_handler(g, sig, node);
+        return true;
+    }
+    // Every deliverable signal gets its frame now, each stacked on the last
+    // (as Linux's exit-to-user loop does): the last one set up runs first,
+    // and each handler's mask applies to the ones after it.
+    if deliver::handle_signal(tf, t, node.info(), action) {
+        *entered = Some(sig);
+    }
+    drop(node); // the node's last moment: its siginfo is on the user stack now
+                // Usually that was the only signal: with both sets empty and nothing
+                // stopping or ending, the flags go now, without another round's
+                // lookups and a dequeue that finds nothing.
+    recalc(t, g);
+    t.sig.work
+}
+
+/// The group is ending (the thread leaves now) or stopping: the thread
+/// stops until SIGCONT, and `t` becomes the running thread as it then is.
+#[cold]
+#[inline(never)]
+fn exit_or_stop(t: &mut &'static mut Thread, g: &mut Group) {
+    if doomed(t, g) {
+        exit::exit(g.exit.expect("doomed"));
+    }
+    t.state = State::Stopped;
+    proc::schedule();
+    *t = proc::current();
+}
+
+/// A dequeued signal whose action is SIG_IGN or SIG_DFL: its default action
+/// (which may stop the group, or end it and never return).
+#[cold]
+#[inline(never)]
+fn no_handler(g: &mut Group, sig: Signal, node: Dequeued) {
+    if g.sig.action(sig).disposition() == Disposition::Ignore {
+        crate::sigtrace!(default_action(g.pid, sig.number(), DefaultAction::Ignore));
+        return;
+    }
+    // Free the node first: a terminating action never returns here, so a
+    // node still owned by this frame would leak.
+    drop(node);
+    let action = default_action(sig);
+    crate::sigtrace!(default_action(g.pid, sig.number(), action));
+    match action {
+        DefaultAction::Ignore | DefaultAction::Continue => {}
+        DefaultAction::Stop => group_stop(g, sig),
+        DefaultAction::Terminate => exit::exit_group(wait_status::signaled(sig.number(), false)),
+        DefaultAction::CoreDump => core_dump(sig),
+    }
 }
 
 /// A core-dump signal's default action. Linux writes a core only if the
