@@ -207,11 +207,16 @@ impl Pcm {
     /// <= length) is decided at compile time, one check per layout instead
     /// of one per word at run time. The range check of the window itself
     /// (`UserWindow::open`) is the one left at run time.
+    ///
+    /// The way is tested as the stored byte against `Window`'s: the match in
+    /// `sync_ptr_way` compiles to a compare chain (11 instructions where this
+    /// takes 3); the comparison ways decode it out of line.
     #[inline(always)]
     fn sync_ptr(&self, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
-        match sync_ptr_way() {
-            SyncPtrWay::Window => self.sync_ptr_by(SyncPtrWay::Window, arg, l),
-            way => self.sync_ptr_compared(way, arg, l),
+        if SYNC_PTR_WAY.load(Ordering::Relaxed) == SyncPtrWay::Window as u8 {
+            self.sync_ptr_by(SyncPtrWay::Window, arg, l)
+        } else {
+            self.sync_ptr_compared(arg, l)
         }
     }
 
@@ -219,13 +224,8 @@ impl Pcm {
     /// buffer and calls cost the default way saved registers (450 -> 385).
     /// Here the layout is a run-time value, so their bound checks are too.
     #[inline(never)]
-    fn sync_ptr_compared(
-        &self,
-        way: SyncPtrWay,
-        arg: u32,
-        l: &SyncPtrLayout,
-    ) -> Result<u32, Errno> {
-        self.sync_ptr_by(way, arg, l)
+    fn sync_ptr_compared(&self, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
+        self.sync_ptr_by(sync_ptr_way(), arg, l)
     }
 
     /// SYNC_PTR the way `way` says.
