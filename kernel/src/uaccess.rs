@@ -156,6 +156,7 @@ impl<D: Direction> UserWindow<D> {
     }
 
     /// Closes the window and says whether every access in it succeeded.
+    #[inline(always)]
     pub fn finish(self) -> Result<(), Efault> {
         self.close();
         core::mem::forget(self); // closed already: no `drop`

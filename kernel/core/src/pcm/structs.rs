@@ -380,12 +380,46 @@ impl Stream {
         input: SyncPtrIn,
         now: impl FnOnce() -> u64,
     ) -> Result<SyncPtrOut, PcmError> {
+        self.sync_ptr_check(input, now)?;
+        Ok(self.sync_ptr_answer(input))
+    }
+
+    /// `sync_ptr`'s steps 1 and 2, the ones that can fail: the HWSYNC
+    /// update and the check of the user's appl_ptr.
+    #[inline(always)]
+    pub fn sync_ptr_check(
+        &mut self,
+        input: SyncPtrIn,
+        now: impl FnOnce() -> u64,
+    ) -> Result<(), PcmError> {
         if input.flags & SYNC_PTR_HWSYNC != 0 {
             self.hwsync(now())?;
         }
+        if input.flags & SYNC_PTR_APPL == 0 {
+            self.check_appl_ptr(input.appl_ptr)?;
+        }
+        Ok(())
+    }
+
+    /// Has `sync_ptr_check` anything to do for `input`? Not for the usual
+    /// call (no HWSYNC, the appl_ptr the stream has or none), which the
+    /// glue then answers without calling out: a call there kept the
+    /// inputs in saved registers.
+    #[inline(always)]
+    pub fn sync_ptr_needs_check(&self, input: SyncPtrIn) -> bool {
+        input.flags & SYNC_PTR_HWSYNC != 0
+            || (input.flags & SYNC_PTR_APPL == 0 && input.appl_ptr != self.appl_ptr)
+    }
+
+    /// `sync_ptr`'s answer, for an `input` that `sync_ptr_check` accepted
+    /// just before (nothing ran in between): loads, no change. The window
+    /// way calls it with its write window open, so that the values go from
+    /// the stream straight to their stores instead of waiting in registers
+    /// (saved ones) while the window opens.
+    #[inline(always)]
+    pub fn sync_ptr_answer(&self, input: SyncPtrIn) -> SyncPtrOut {
         let boundary = if self.boundary == 0 { 0x7fff_ffff } else { self.boundary };
         let appl_ptr = if input.flags & SYNC_PTR_APPL == 0 {
-            self.check_appl_ptr(input.appl_ptr)?;
             input.appl_ptr
         } else {
             self.appl_ptr % boundary
@@ -394,7 +428,7 @@ impl Stream {
             if input.flags & SYNC_PTR_AVAIL_MIN == 0 { input.avail_min } else { self.avail_min };
         let (tstamp_sec, tstamp_nsec) = self.tstamp;
         let (audio_tstamp_sec, audio_tstamp_nsec) = self.audio_tstamp;
-        Ok(SyncPtrOut {
+        SyncPtrOut {
             state: self.state as u32,
             hw_ptr: self.hw_ptr % boundary,
             tstamp_sec,
@@ -404,7 +438,7 @@ impl Stream {
             audio_tstamp_nsec,
             appl_ptr,
             avail_min,
-        })
+        }
     }
 
     /// SYNC_PTR's committing half, for an `input` that `sync_ptr` accepted
