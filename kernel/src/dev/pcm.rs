@@ -94,8 +94,10 @@ fn sync_ptr_way() -> SyncPtrWay {
 }
 
 /// An open /dev/snd/pcmC0D0p. The `RefCell` is borrowed only for the length
-/// of one core call, never across a sleep or a user access, so a process
-/// sharing the file (fork) can use it while another one blocks in it.
+/// of one core call, never across a sleep, so a process sharing the file
+/// (fork) can use it while another one blocks in it. SYNC_PTR's window way
+/// alone holds it across its write window, which cannot sleep
+/// (`Pcm::sync_ptr_window`).
 pub struct Pcm {
     stream: RefCell<Stream>,
     /// O_NONBLOCK: a full buffer or a DRAIN answers EAGAIN instead of waiting.
