@@ -426,11 +426,15 @@ impl Stream {
         };
         let avail_min =
             if input.flags & SYNC_PTR_AVAIL_MIN == 0 { input.avail_min } else { self.avail_min };
+        // Below a set boundary already (every update wraps it there): one
+        // compare, where the remainder took a `divwu` and two registers.
+        let hw_ptr =
+            if self.hw_ptr < self.boundary { self.hw_ptr } else { self.hw_ptr % boundary };
         let (tstamp_sec, tstamp_nsec) = self.tstamp;
         let (audio_tstamp_sec, audio_tstamp_nsec) = self.audio_tstamp;
         SyncPtrOut {
             state: self.state as u32,
-            hw_ptr: self.hw_ptr % boundary,
+            hw_ptr,
             tstamp_sec,
             tstamp_nsec,
             suspended_state: 0,
