@@ -176,7 +176,7 @@ impl<D: Direction> UserWindow<D> {
     fn close(&self) {
         if self.len > 0 {
             if D::WRITES {
-                Arch::close();
+                Arch::close(self.start);
             } else {
                 Arch::close_read();
             }

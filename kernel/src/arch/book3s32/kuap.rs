@@ -53,16 +53,16 @@ impl crate::arch::UserAccess for Book3s32 {
         }
     }
 
-    /// Locks every user segment again. One unlocked segment (what
-    /// `open_write` unlocks in line) is locked in line too.
+    /// Locks every user segment again. When only the segment of `start`
+    /// is unlocked (what `open_write` unlocks in line) that one is locked
+    /// in line: the segment comes from the window, not from the mask.
     #[inline(always)]
-    fn close() {
-        let m = UNLOCKED.load(Ordering::Relaxed);
-        if m != 0 && m & (m - 1) == 0 {
+    fn close(start: u32) {
+        let seg = start >> 28;
+        if UNLOCKED.load(Ordering::Relaxed) == 1 << seg {
             UNLOCKED.store(0, Ordering::Relaxed);
-            let seg = m.trailing_zeros();
             mmu::set_user_sr(seg, mmu::user_sr(seg) | mmu::SR_KS_BIT);
-        } else if m != 0 {
+        } else {
             set_inline(0);
         }
     }
