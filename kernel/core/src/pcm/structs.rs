@@ -418,18 +418,16 @@ impl Stream {
     /// (saved ones) while the window opens.
     #[inline(always)]
     pub fn sync_ptr_answer(&self, input: SyncPtrIn) -> SyncPtrOut {
-        let boundary = if self.boundary == 0 { 0x7fff_ffff } else { self.boundary };
-        let appl_ptr = if input.flags & SYNC_PTR_APPL == 0 {
-            input.appl_ptr
-        } else {
-            self.appl_ptr % boundary
-        };
+        // The boundary the pointers are reported modulo, only where needed:
+        // a shared `let` was computed (a test and a branch) on every call.
+        let wrap = |p: u32| p % if self.boundary == 0 { 0x7fff_ffff } else { self.boundary };
+        let appl_ptr =
+            if input.flags & SYNC_PTR_APPL == 0 { input.appl_ptr } else { wrap(self.appl_ptr) };
         let avail_min =
             if input.flags & SYNC_PTR_AVAIL_MIN == 0 { input.avail_min } else { self.avail_min };
         // Below a set boundary already (every update wraps it there): one
         // compare, where the remainder took a `divwu` and two registers.
-        let hw_ptr =
-            if self.hw_ptr < self.boundary { self.hw_ptr } else { self.hw_ptr % boundary };
+        let hw_ptr = if self.hw_ptr < self.boundary { self.hw_ptr } else { wrap(self.hw_ptr) };
         let (tstamp_sec, tstamp_nsec) = self.tstamp;
         let (audio_tstamp_sec, audio_tstamp_nsec) = self.audio_tstamp;
         SyncPtrOut {
