@@ -6,7 +6,9 @@
 //! SYNC_PTR is one pure function, `Stream::sync_ptr`, shared by the glue's
 //! three user-access strategies (per-field get/put_user, whole-struct copies,
 //! one read window + one write window): they differ only in how the 3 input
-//! and 9 output words cross the user boundary.
+//! and 9 output words cross the user boundary. (The window way calls its two
+//! halves, `sync_ptr_check` and `sync_ptr_answer`, on either side of opening
+//! its write window.)
 
 use super::stream::{split_ns, State, Stream};
 use super::uapi::{self, get_u32, info, put_u32, sw_params as sw, StatusLayout, SyncPtrLayout};
