@@ -156,6 +156,7 @@ impl<D: Direction> UserWindow<D> {
     }
 
     /// Closes the window and says whether every access in it succeeded.
+    #[inline(always)]
     pub fn finish(self) -> Result<(), Efault> {
         self.close();
         core::mem::forget(self); // closed already: no `drop`
@@ -175,7 +176,7 @@ impl<D: Direction> UserWindow<D> {
     fn close(&self) {
         if self.len > 0 {
             if D::WRITES {
-                Arch::close();
+                Arch::close(self.start);
             } else {
                 Arch::close_read();
             }

@@ -54,8 +54,10 @@ pub trait UserAccess {
     fn open_read(start: u32, end: u32);
     /// Opens [start, end) (non-empty, below TASK_SIZE) for kernel writes.
     fn open_write(start: u32, end: u32);
-    /// Closes every window.
-    fn close();
+    /// Closes every window; `start` is where the write window being closed
+    /// begins (what it opened, as Linux's `prevent_user_access` is given
+    /// the range: a family may lock just that in line).
+    fn close(start: u32);
     /// Closes a window `open_read` opened (nothing on a family whose read
     /// open did nothing, so a read window costs no lock there).
     fn close_read();

@@ -44,7 +44,7 @@
 //! All three ways store the same words (`SyncPtrOut::stores`), so the user
 //! sees identical bytes whichever way the kernel was booted with.
 
-use core::cell::RefCell;
+use core::cell::{RefCell, RefMut};
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use sigil_core::abi::Errno;
@@ -94,8 +94,10 @@ fn sync_ptr_way() -> SyncPtrWay {
 }
 
 /// An open /dev/snd/pcmC0D0p. The `RefCell` is borrowed only for the length
-/// of one core call, never across a sleep or a user access, so a process
-/// sharing the file (fork) can use it while another one blocks in it.
+/// of one core call, never across a sleep, so a process sharing the file
+/// (fork) can use it while another one blocks in it. SYNC_PTR's window way
+/// alone holds it across its write window, which cannot sleep
+/// (`Pcm::sync_ptr_window`).
 pub struct Pcm {
     stream: RefCell<Stream>,
     /// O_NONBLOCK: a full buffer or a DRAIN answers EAGAIN instead of waiting.
@@ -207,11 +209,16 @@ impl Pcm {
     /// <= length) is decided at compile time, one check per layout instead
     /// of one per word at run time. The range check of the window itself
     /// (`UserWindow::open`) is the one left at run time.
+    ///
+    /// The way is tested as the stored byte against `Window`'s: the match in
+    /// `sync_ptr_way` compiles to a compare chain (11 instructions where this
+    /// takes 3); the comparison ways decode it out of line.
     #[inline(always)]
     fn sync_ptr(&self, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
-        match sync_ptr_way() {
-            SyncPtrWay::Window => self.sync_ptr_by(SyncPtrWay::Window, arg, l),
-            way => self.sync_ptr_compared(way, arg, l),
+        if SYNC_PTR_WAY.load(Ordering::Relaxed) == SyncPtrWay::Window as u8 {
+            self.sync_ptr_window(arg, l)
+        } else {
+            self.sync_ptr_compared(arg, l)
         }
     }
 
@@ -219,15 +226,33 @@ impl Pcm {
     /// buffer and calls cost the default way saved registers (450 -> 385).
     /// Here the layout is a run-time value, so their bound checks are too.
     #[inline(never)]
-    fn sync_ptr_compared(
-        &self,
-        way: SyncPtrWay,
-        arg: u32,
-        l: &SyncPtrLayout,
-    ) -> Result<u32, Errno> {
-        self.sync_ptr_by(way, arg, l)
+    fn sync_ptr_compared(&self, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
+        self.sync_ptr_by(sync_ptr_way(), arg, l)
     }
 
+    /// SYNC_PTR the `window` way. The stream stays borrowed across the
+    /// write window (a window never sleeps: a fault in it is filled in or
+    /// skipped at once, `trap::kernel_trap`), and the answer is read from
+    /// it with the window open: each value goes from the stream straight
+    /// to its store, where an answer computed first waited in saved
+    /// registers while the window opened.
+    ///
+    /// A call that needs the check's work (HWSYNC, an appl_ptr that moves)
+    /// goes out of line (`sync_ptr_window_checked`): with the calls that
+    /// work makes here, every input stayed in a saved register.
+    #[inline(always)]
+    fn sync_ptr_window(&self, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
+        let input = sync_ptr_in(SyncPtrWay::Window, arg, l, &mut []).map_err(fault)?;
+        let s = self.stream.borrow_mut();
+        if s.sync_ptr_needs_check(input) {
+            // The words one by one: a struct argument goes through memory.
+            let SyncPtrIn { flags, appl_ptr, avail_min } = input;
+            return sync_ptr_window_checked(s, arg, l, flags, appl_ptr, avail_min);
+        }
+        sync_ptr_window_out(s, arg, l, input)
+    }
+
+    /// SYNC_PTR the way `way` says.
     /// SYNC_PTR the way `way` says.
     #[inline(always)]
     fn sync_ptr_by(&self, way: SyncPtrWay, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
@@ -366,6 +391,38 @@ fn sync_ptr_in(
             w.finish().map(|_| input)
         }
     }
+}
+
+/// The window way's SYNC_PTR with the check's work to do (see
+/// `Pcm::sync_ptr_window`).
+#[inline(never)]
+fn sync_ptr_window_checked(
+    mut s: RefMut<'_, Stream>,
+    arg: u32,
+    l: &SyncPtrLayout,
+    flags: u32,
+    appl_ptr: u32,
+    avail_min: u32,
+) -> Result<u32, Errno> {
+    let input = SyncPtrIn { flags, appl_ptr, avail_min };
+    s.sync_ptr_check(input, now).map_err(errno)?;
+    sync_ptr_window_out(s, arg, l, input)
+}
+
+/// The window way's answer, for an `input` the stream `s` accepted: one
+/// write window with the answer's stores, then the commit.
+#[inline(always)]
+fn sync_ptr_window_out(
+    mut s: RefMut<'_, Stream>,
+    arg: u32,
+    l: &SyncPtrLayout,
+    input: SyncPtrIn,
+) -> Result<u32, Errno> {
+    let mut w = UserWindow::open(arg, l.size as u32, Write).map_err(fault)?;
+    s.sync_ptr_answer(input).stores(l, |off, v| w.put(off as u32, v));
+    w.finish().map_err(fault)?;
+    s.sync_ptr_commit(input);
+    Ok(0)
 }
 
 /// The SYNC_PTR answer's word stores: a put_user each (`field`), into the

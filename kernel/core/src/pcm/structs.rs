@@ -6,7 +6,9 @@
 //! SYNC_PTR is one pure function, `Stream::sync_ptr`, shared by the glue's
 //! three user-access strategies (per-field get/put_user, whole-struct copies,
 //! one read window + one write window): they differ only in how the 3 input
-//! and 9 output words cross the user boundary.
+//! and 9 output words cross the user boundary. (The window way calls its two
+//! halves, `sync_ptr_check` and `sync_ptr_answer`, on either side of opening
+//! its write window.)
 
 use super::stream::{split_ns, State, Stream};
 use super::uapi::{self, get_u32, info, put_u32, sw_params as sw, StatusLayout, SyncPtrLayout};
@@ -380,23 +382,59 @@ impl Stream {
         input: SyncPtrIn,
         now: impl FnOnce() -> u64,
     ) -> Result<SyncPtrOut, PcmError> {
+        self.sync_ptr_check(input, now)?;
+        Ok(self.sync_ptr_answer(input))
+    }
+
+    /// `sync_ptr`'s steps 1 and 2, the ones that can fail: the HWSYNC
+    /// update and the check of the user's appl_ptr.
+    #[inline(always)]
+    pub fn sync_ptr_check(
+        &mut self,
+        input: SyncPtrIn,
+        now: impl FnOnce() -> u64,
+    ) -> Result<(), PcmError> {
         if input.flags & SYNC_PTR_HWSYNC != 0 {
             self.hwsync(now())?;
         }
-        let boundary = if self.boundary == 0 { 0x7fff_ffff } else { self.boundary };
-        let appl_ptr = if input.flags & SYNC_PTR_APPL == 0 {
+        if input.flags & SYNC_PTR_APPL == 0 {
             self.check_appl_ptr(input.appl_ptr)?;
-            input.appl_ptr
-        } else {
-            self.appl_ptr % boundary
-        };
+        }
+        Ok(())
+    }
+
+    /// Has `sync_ptr_check` anything to do for `input`? Not for the usual
+    /// call (no HWSYNC, the appl_ptr the stream has or none), which the
+    /// glue then answers without calling out: a call there kept the
+    /// inputs in saved registers.
+    #[inline(always)]
+    pub fn sync_ptr_needs_check(&self, input: SyncPtrIn) -> bool {
+        input.flags & SYNC_PTR_HWSYNC != 0
+            || (input.flags & SYNC_PTR_APPL == 0 && input.appl_ptr != self.appl_ptr)
+    }
+
+    /// `sync_ptr`'s answer, for an `input` that `sync_ptr_check` accepted
+    /// just before (nothing ran in between): loads, no change. The window
+    /// way calls it with its write window open, so that the values go from
+    /// the stream straight to their stores instead of waiting in registers
+    /// (saved ones) while the window opens.
+    #[inline(always)]
+    pub fn sync_ptr_answer(&self, input: SyncPtrIn) -> SyncPtrOut {
+        // The boundary the pointers are reported modulo, only where needed:
+        // a shared `let` was computed (a test and a branch) on every call.
+        let wrap = |p: u32| p % if self.boundary == 0 { 0x7fff_ffff } else { self.boundary };
+        let appl_ptr =
+            if input.flags & SYNC_PTR_APPL == 0 { input.appl_ptr } else { wrap(self.appl_ptr) };
         let avail_min =
             if input.flags & SYNC_PTR_AVAIL_MIN == 0 { input.avail_min } else { self.avail_min };
+        // Below a set boundary already (every update wraps it there): one
+        // compare, where the remainder took a `divwu` and two registers.
+        let hw_ptr = if self.hw_ptr < self.boundary { self.hw_ptr } else { wrap(self.hw_ptr) };
         let (tstamp_sec, tstamp_nsec) = self.tstamp;
         let (audio_tstamp_sec, audio_tstamp_nsec) = self.audio_tstamp;
-        Ok(SyncPtrOut {
+        SyncPtrOut {
             state: self.state as u32,
-            hw_ptr: self.hw_ptr % boundary,
+            hw_ptr,
             tstamp_sec,
             tstamp_nsec,
             suspended_state: 0,
@@ -404,7 +442,7 @@ impl Stream {
             audio_tstamp_nsec,
             appl_ptr,
             avail_min,
-        })
+        }
     }
 
     /// SYNC_PTR's committing half, for an `input` that `sync_ptr` accepted

@@ -46,7 +46,7 @@ impl crate::arch::UserAccess for Mpc8xx {
     }
 
     #[inline(always)]
-    fn close() {
+    fn close(_start: u32) {
         set(false);
     }
 

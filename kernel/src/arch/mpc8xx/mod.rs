@@ -75,7 +75,7 @@ pub fn sync_icache(addr: u32, len: u32) {
     let kuap = Mpc8xx::save_and_close();
     Mpc8xx::open_read(addr, addr + len);
     sync_icache_range(addr as usize, len as usize);
-    Mpc8xx::close();
+    Mpc8xx::close_read();
     Mpc8xx::restore(kuap);
 }
 
