@@ -253,7 +253,6 @@ impl Pcm {
     }
 
     /// SYNC_PTR the way `way` says.
-    /// SYNC_PTR the way `way` says.
     #[inline(always)]
     fn sync_ptr_by(&self, way: SyncPtrWay, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
         // The struct buffer only for the `copy` way: zeroing 136 bytes costs
@@ -425,9 +424,11 @@ fn sync_ptr_window_out(
     Ok(0)
 }
 
-/// The SYNC_PTR answer's word stores: a put_user each (`field`), into the
-/// user's own bytes in `copy` sent back whole (`copy`), or in one write
-/// window (`window`).
+/// The SYNC_PTR answer's word stores for the comparison ways: a put_user
+/// each (`field`), or into the user's own bytes in `copy` sent back whole
+/// (`copy`). The `window` way never comes here: `Pcm::sync_ptr_window`
+/// reads its answer from the stream inside its own write window
+/// (`sync_ptr_window_out`).
 #[inline(always)]
 fn sync_ptr_out(
     way: SyncPtrWay,
@@ -442,11 +443,7 @@ fn sync_ptr_out(
             out.stores(l, |off, v| put_u32(copy, off, v));
             copy_to_user(arg, copy)
         }
-        SyncPtrWay::Window => {
-            let mut w = UserWindow::open(arg, l.size as u32, Write)?;
-            out.stores(l, |off, v| w.put(off as u32, v));
-            w.finish()
-        }
+        SyncPtrWay::Window => unreachable!("the window way answers in sync_ptr_window_out"),
     }
 }
 
