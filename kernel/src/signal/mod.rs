@@ -235,44 +235,48 @@ fn wants(t: &Thread, sig: Signal) -> bool {
 #[inline(always)]
 fn complete(g: &mut Group, target: Option<&mut Thread>, sig: Signal) {
     match target {
-        Some(t) => wake_taker(Some(t), sig),
+        Some(t) => wake_taker(t, sig),
         None => complete_process(g, sig),
     }
 }
 
 /// `complete` for a process-directed signal, just queued on the shared set:
-/// the group's work, set on every member (`proc::sigstate::group_work`) in
-/// the loop that looks for the thread to wake anyway, so each member is
-/// looked up once. Out of line: its loop's registers would otherwise be
-/// saved by every generation.
+/// the group's work (`proc::sigstate::group_work`), then the taker, as
+/// Linux's `complete_signal` picks it: the main thread (the oldest member)
+/// if it wants the signal, else the first other thread that does; with none,
+/// it waits on the shared set (and a signalfd reader may take it). The
+/// members are reached by pointer, so the second walk costs a few loads.
+/// Out of line: its loops' registers would otherwise be saved by every
+/// generation.
 #[inline(never)]
 fn complete_process(g: &mut Group, sig: Signal) {
-    g.sig.work = true;
-    let mut taker = None;
-    for t in g.members() {
-        t.sig.work = true;
-        if taker.is_none() && wants(t, sig) {
-            taker = Some(t);
-        }
+    group_work(g);
+    match g.members().find(|t| wants(t, sig)) {
+        Some(t) => wake_sleeping(t),
+        None => notify_signalfd(),
     }
-    wake_taker(taker, sig);
 }
 
-/// Wakes `t` if it takes `sig` now; with no such thread, a signalfd reader
-/// or poller may be waiting for it (Linux `signalfd_notify`). A thread that
-/// takes the signal needs no such wake-up: a signalfd read it sleeps in is
-/// interrupted.
+/// Wakes `t` if it takes `sig` now (a thread-directed signal's target); if
+/// it blocks it, a signalfd reader or poller may be waiting for it (Linux
+/// `signalfd_notify`). A thread that takes the signal needs no such
+/// wake-up: a signalfd read it sleeps in is interrupted.
 #[inline(always)]
-fn wake_taker(t: Option<&mut Thread>, sig: Signal) {
-    if let Some(t) = t {
-        if !t.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
-            if let State::Sleeping(_) = t.state {
-                proc::wake(t);
-            }
-            return;
-        }
+fn wake_taker(t: &mut Thread, sig: Signal) {
+    if !t.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
+        wake_sleeping(t);
+    } else {
+        notify_signalfd();
     }
-    notify_signalfd();
+}
+
+/// The taker of a signal ends an interruptible sleep (a stopped thread
+/// stays stopped: SIGCONT or SIGKILL wakes it).
+#[inline(always)]
+fn wake_sleeping(t: &mut Thread) {
+    if let State::Sleeping(_) = t.state {
+        proc::wake(t);
+    }
 }
 
 /// Every thread blocked reading, or polling, any signalfd (event/signalfd.rs
