@@ -107,8 +107,7 @@ fn generate(
     let info = &node.info;
     let sig = info.signal();
     prepare(g, sig);
-    let id = target.as_ref().map_or(g.pid, |t| t.tid);
-    crate::sigtrace!(generate(id, info));
+    crate::sigtrace!(generate(receiver_id(g, target.as_deref()), info));
     // PID 1 (init) drops what it has no handler for, as Linux's init does
     // (`init_drops_default`), whichever of its threads it is sent to.
     // SIG_DFL SIGCONT counts as ignored here too (Linux `sig_task_ignored`):
@@ -117,7 +116,7 @@ fn generate(
         && g.sig.action(sig).disposition() == Disposition::Default
         && init_drops_default(info);
     if (init_drops || g.sig.action(sig).is_ignored(sig, SigSet::EMPTY))
-        && dropped(g, target.as_deref(), id, sig)
+        && dropped(g, target.as_deref(), sig)
     {
         return Ok(());
     }
@@ -153,10 +152,22 @@ fn generate(
         _ => usize::MAX,
     };
     let queued = pending.enqueue(node, limit, user);
-    crate::sigtrace!(queue(id, sig, queued, pending));
+    crate::sigtrace!(queue(
+        receiver_id(g, target.as_deref()),
+        sig,
+        queued,
+        target.as_ref().map_or(&g.sig.shared, |t| &t.sig.pending)
+    ));
     queued?;
     complete(g, target, sig);
     Ok(())
+}
+
+/// The id the signal trace gives a signal's receiver: the thread's for a
+/// thread-directed signal, the process's for a process-directed one.
+/// Computed in each trace, so that `generate` keeps no register for it.
+fn receiver_id(g: &Group, target: Option<&Thread>) -> u32 {
+    target.map_or(g.pid, |t| t.tid)
 }
 
 /// An ignored signal is dropped unless blocked: Linux `sig_ignored` looks
@@ -166,7 +177,7 @@ fn generate(
 /// registers its lookups need would be saved by every `generate`.
 #[cold]
 #[inline(never)]
-fn dropped(g: &mut Group, target: Option<&Thread>, id: u32, sig: Signal) -> bool {
+fn dropped(g: &mut Group, target: Option<&Thread>, sig: Signal) -> bool {
     let blocked = match target {
         Some(t) => t.sig.blocked,
         None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
@@ -174,7 +185,7 @@ fn dropped(g: &mut Group, target: Option<&Thread>, id: u32, sig: Signal) -> bool
     if blocked.contains(sig) {
         return false;
     }
-    crate::sigtrace!(ignored(id, sig));
+    crate::sigtrace!(ignored(receiver_id(g, target), sig));
     true
 }
 
