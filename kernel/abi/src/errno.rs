@@ -115,6 +115,21 @@ impl Errno {
                 | Errno::ERESTART_RESTARTBLOCK
         )
     }
+
+    /// Decodes `nr` if it is one of the four restart codes, else None: what
+    /// the way back to user mode asks of a failed system call's r3
+    /// (`signal::deliver::restart_failed_syscall`). Four compares where
+    /// `from_raw`'s search of every errno was a call of its own.
+    #[inline]
+    pub const fn restart_from_raw(nr: u32) -> Option<Errno> {
+        match nr {
+            512 => Some(Errno::ERESTARTSYS),
+            513 => Some(Errno::ERESTARTNOINTR),
+            514 => Some(Errno::ERESTARTNOHAND),
+            516 => Some(Errno::ERESTART_RESTARTBLOCK),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -131,8 +146,12 @@ mod tests {
         for &e in Errno::ALL {
             assert_eq!(Errno::from_raw(e.raw()), Some(e));
             assert_eq!(e.is_restart(), e.raw() >= 512);
+            let restart = Errno::restart_from_raw(e.raw() as u32);
+            assert_eq!(restart, Some(e).filter(|e| e.is_restart()));
         }
         assert!(Errno::ALL.windows(2).all(|w| w[0].raw() < w[1].raw()));
         assert_eq!(Errno::from_raw(515), None); // ENOIOCTLCMD: never used by Sigil
+        assert_eq!(Errno::restart_from_raw(515), None);
+        assert_eq!(Errno::restart_from_raw(0), None);
     }
 }

@@ -46,10 +46,12 @@
 //!   (`sigstate::Handlers`) are owned by the groups holding them, one `Rc`
 //!   per group (every thread of a group has the same ones: CLONE_THREAD
 //!   needs CLONE_SIGHAND), and go with the last such group.
-//! - `Group::threads` lists the live threads, by id; a thread that has exited
-//!   is `State::Dead` and off that list, and its Box is freed by the next
-//!   thread that resumes from a context switch (`reap_dead`): never by
-//!   itself, since it is still running on the stack being freed.
+//! - `Group::threads` lists the live threads, by pointer into their Boxes;
+//!   a thread that has exited is `State::Dead` and off that list
+//!   (`wait::leave` takes it off before `finish` marks it Dead), and its
+//!   Box is freed by the next thread that resumes from a context switch
+//!   (`reap_dead`): never by itself, since it is still running on the
+//!   stack being freed. So a listed pointer is always live.
 //! - The run queue (`TABLE.runq`) and the futex wait lists (`futex.rs`)
 //!   hold pointers into threads' Boxes, not ids: the scheduler and a futex
 //!   wake reach the thread without a search of `TABLE.threads`. A queued
@@ -220,8 +222,10 @@ pub struct Group {
     /// None once the process has ended.
     pub space: Option<Space>,
     pub sig: GroupSignals,
-    /// Live threads, by id, oldest first.
-    pub threads: Vec<u32>,
+    /// Live threads, oldest first: pointers into their Boxes, so that a
+    /// group's members are reached without a search of `TABLE.threads`
+    /// (see the module invariants for why each stays live).
+    pub threads: Vec<NonNull<Thread>>,
     /// Set when the group is ending (exit_group, a fatal signal, or exec
     /// killing the other threads): the wait status; every thread but
     /// `exec_tid` leaves on its way back to user mode.
@@ -279,7 +283,9 @@ impl Group {
 
     /// The group's threads, for signal targeting and group-wide wake-ups.
     pub fn members(&self) -> impl Iterator<Item = &'static mut Thread> + '_ {
-        self.threads.iter().filter_map(|&tid| thread(tid))
+        // SAFETY: a thread is on `threads` only while it is live, and its
+        // Box is freed only after it is off (the module invariants).
+        self.threads.iter().map(|t| unsafe { &mut *t.as_ptr() })
     }
 }
 
@@ -563,8 +569,8 @@ fn spawn_thread(
         ksp: 0,
     })?;
     t.ksp = Arch::new_thread(t.kstack_top(), tf);
-    t.group().threads.push(tid);
     // The Box's heap address, which the insert below does not move.
+    t.group().threads.push(NonNull::from(&mut *t));
     table.runq.push_back(NonNull::from(&mut *t));
     table.threads.insert(tid, t);
     Ok(())
@@ -906,7 +912,7 @@ fn take_over_pid() {
     reap_dead();
     let t = TABLE.get();
     let mut b = t.threads.remove(&me.tid).expect("the current thread is in the table");
+    // The group's list already holds this thread alone, by its Box.
     b.tid = g.pid;
-    g.threads = alloc::vec![g.pid];
     t.threads.insert(g.pid, b);
 }

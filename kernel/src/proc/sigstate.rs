@@ -111,8 +111,8 @@ pub struct GroupSignals {
     /// The group's half of `ThreadSignals::work`: set when a signal is
     /// queued on `shared` and when the group starts stopping or ending
     /// (`Group::stop`, `Group::exit`), always with every member's flag
-    /// (`group_work`; generation does the same in the loop of its
-    /// `complete_process`); cleared by `signal::recalc` when none holds.
+    /// (`group_work`, which generation's `complete_process` calls too);
+    /// cleared by `signal::recalc` when none holds.
     pub work: bool,
 }
 

@@ -85,7 +85,7 @@ pub fn leave(status: u32) -> Left {
     // one thread left, finds the table no longer held by the others.
     t.drop_shared();
     super::clone::vfork_done(t);
-    g.threads.retain(|&x| x != t.tid);
+    g.threads.retain(|&x| x != core::ptr::NonNull::from(&mut *t));
     if t.tid == g.pid {
         g.leader_status = status;
     }

@@ -329,9 +329,12 @@ pub fn restart_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
     }
 }
 
+/// `restart_syscall` for a call that failed: a restart code is rewritten,
+/// any other error goes back unchanged. Out of line, with nothing it calls:
+/// a leaf, its registers need no saving.
 #[inline(never)]
 fn restart_failed_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
-    let Some(err) = Errno::from_raw(tf.ret() as i32) else { return };
+    let Some(err) = Errno::restart_from_raw(tf.ret()) else { return };
     match syscall_restart(err, handler_flags) {
         Restart::Again => tf.restart_same(),
         Restart::ViaRestartSyscall => tf.restart_as(Sysno::RestartSyscall.raw()),

@@ -41,6 +41,7 @@ use sigil_core::signal::{
     Signal,
 };
 
+use alloc::boxed::Box;
 use core::sync::atomic::Ordering;
 
 use sigil_core::signal::queue::{queue_limit, SigQueueNode, LIVE_NODES};
@@ -69,9 +70,12 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     send_to(proc::get(pid).ok_or(Errno::ESRCH)?, info, rt_limit)
 }
 
-/// `send` for a caller that already holds the process (kill).
+/// `send` for a caller that already holds the process (kill). Inline, as
+/// `send_to_thread`: the node is allocated in the caller, so that `info`,
+/// built there, is written straight into it.
+#[inline]
 pub fn send_to(g: &mut Group, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
-    generate(g, None, info, rt_limit)
+    generate(g, None, SigQueueNode::new(info), rt_limit)
 }
 
 /// Generates `info` for thread `tid` (a thread-directed signal).
@@ -80,36 +84,39 @@ pub fn send_thread(tid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno>
 }
 
 /// `send_thread` for a caller that already holds the thread (tgkill).
+#[inline]
 pub fn send_to_thread(t: &mut Thread, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
-    generate(t.group(), Some(t), info, rt_limit)
+    generate(t.group(), Some(t), SigQueueNode::new(info), rt_limit)
 }
 
 /// Linux `send_signal` + `complete_signal`: SIGCONT and stop signals cancel
 /// each other, ignored signals are dropped unless blocked, SIGKILL ends the
 /// group at once, and the thread chosen to take the signal is woken so its
-/// interruptible sleep can end.
+/// interruptible sleep can end. `node` holds the siginfo, built by the
+/// sender where it stays until delivery; a signal that is not queued frees
+/// it (a node allocated before the checks costs only those rare paths).
 fn generate(
     g: &mut Group,
     mut target: Option<&mut Thread>,
-    info: SigInfo,
+    node: Box<SigQueueNode>,
     rt_limit: bool,
 ) -> Result<(), Errno> {
     if g.zombie || g.exit.is_some() && g.exec_tid.is_none() {
         return Ok(());
     }
+    let info = &node.info;
     let sig = info.signal();
     prepare(g, sig);
-    let id = target.as_ref().map_or(g.pid, |t| t.tid);
-    crate::sigtrace!(generate(id, &info));
+    crate::sigtrace!(generate(receiver_id(g, target.as_deref()), info));
     // PID 1 (init) drops what it has no handler for, as Linux's init does
     // (`init_drops_default`), whichever of its threads it is sent to.
     // SIG_DFL SIGCONT counts as ignored here too (Linux `sig_task_ignored`):
     // its effect was applied above (`prepare`).
     let init_drops = g.pid == 1
         && g.sig.action(sig).disposition() == Disposition::Default
-        && init_drops_default(&info);
+        && init_drops_default(info);
     if (init_drops || g.sig.action(sig).is_ignored(sig, SigSet::EMPTY))
-        && dropped(g, target.as_deref(), id, sig)
+        && dropped(g, target.as_deref(), sig)
     {
         return Ok(());
     }
@@ -135,17 +142,32 @@ fn generate(
         }
         None => &mut g.sig.shared,
     };
+    // The kernel's room is counted without the node in hand: it has been
+    // alive (in LIVE_NODES) since the sender allocated it.
     let limit = match user {
         Some(count) if rt_limit || sig.is_rt() => {
-            queue_limit(pending.count_queued(), count.get(), LIVE_NODES.load(Ordering::Relaxed))
+            let others = LIVE_NODES.load(Ordering::Relaxed) - 1;
+            queue_limit(pending.count_queued(), count.get(), others)
         }
         _ => usize::MAX,
     };
-    let queued = pending.enqueue(info, limit, user);
-    crate::sigtrace!(queue(id, sig, queued, pending));
+    let queued = pending.enqueue(node, limit, user);
+    crate::sigtrace!(queue(
+        receiver_id(g, target.as_deref()),
+        sig,
+        queued,
+        target.as_ref().map_or(&g.sig.shared, |t| &t.sig.pending)
+    ));
     queued?;
     complete(g, target, sig);
     Ok(())
+}
+
+/// The id the signal trace gives a signal's receiver: the thread's for a
+/// thread-directed signal, the process's for a process-directed one.
+/// Computed in each trace, so that `generate` keeps no register for it.
+fn receiver_id(g: &Group, target: Option<&Thread>) -> u32 {
+    target.map_or(g.pid, |t| t.tid)
 }
 
 /// An ignored signal is dropped unless blocked: Linux `sig_ignored` looks
@@ -155,7 +177,7 @@ fn generate(
 /// registers its lookups need would be saved by every `generate`.
 #[cold]
 #[inline(never)]
-fn dropped(g: &mut Group, target: Option<&Thread>, id: u32, sig: Signal) -> bool {
+fn dropped(g: &mut Group, target: Option<&Thread>, sig: Signal) -> bool {
     let blocked = match target {
         Some(t) => t.sig.blocked,
         None => g.members().next().map_or(SigSet::EMPTY, |t| t.sig.blocked),
@@ -163,7 +185,7 @@ fn dropped(g: &mut Group, target: Option<&Thread>, id: u32, sig: Signal) -> bool
     if blocked.contains(sig) {
         return false;
     }
-    crate::sigtrace!(ignored(id, sig));
+    crate::sigtrace!(ignored(receiver_id(g, target), sig));
     true
 }
 
@@ -235,44 +257,48 @@ fn wants(t: &Thread, sig: Signal) -> bool {
 #[inline(always)]
 fn complete(g: &mut Group, target: Option<&mut Thread>, sig: Signal) {
     match target {
-        Some(t) => wake_taker(Some(t), sig),
+        Some(t) => wake_taker(t, sig),
         None => complete_process(g, sig),
     }
 }
 
 /// `complete` for a process-directed signal, just queued on the shared set:
-/// the group's work, set on every member (`proc::sigstate::group_work`) in
-/// the loop that looks for the thread to wake anyway, so each member is
-/// looked up once. Out of line: its loop's registers would otherwise be
-/// saved by every generation.
+/// the group's work (`proc::sigstate::group_work`), then the taker, as
+/// Linux's `complete_signal` picks it: the main thread (the oldest member)
+/// if it wants the signal, else the first other thread that does; with none,
+/// it waits on the shared set (and a signalfd reader may take it). The
+/// members are reached by pointer, so the second walk costs a few loads.
+/// Out of line: its loops' registers would otherwise be saved by every
+/// generation.
 #[inline(never)]
 fn complete_process(g: &mut Group, sig: Signal) {
-    g.sig.work = true;
-    let mut taker = None;
-    for t in g.members() {
-        t.sig.work = true;
-        if taker.is_none() && wants(t, sig) {
-            taker = Some(t);
-        }
+    group_work(g);
+    match g.members().find(|t| wants(t, sig)) {
+        Some(t) => wake_sleeping(t),
+        None => notify_signalfd(),
     }
-    wake_taker(taker, sig);
 }
 
-/// Wakes `t` if it takes `sig` now; with no such thread, a signalfd reader
-/// or poller may be waiting for it (Linux `signalfd_notify`). A thread that
-/// takes the signal needs no such wake-up: a signalfd read it sleeps in is
-/// interrupted.
+/// Wakes `t` if it takes `sig` now (a thread-directed signal's target); if
+/// it blocks it, a signalfd reader or poller may be waiting for it (Linux
+/// `signalfd_notify`). A thread that takes the signal needs no such
+/// wake-up: a signalfd read it sleeps in is interrupted.
 #[inline(always)]
-fn wake_taker(t: Option<&mut Thread>, sig: Signal) {
-    if let Some(t) = t {
-        if !t.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
-            if let State::Sleeping(_) = t.state {
-                proc::wake(t);
-            }
-            return;
-        }
+fn wake_taker(t: &mut Thread, sig: Signal) {
+    if !t.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
+        wake_sleeping(t);
+    } else {
+        notify_signalfd();
     }
-    notify_signalfd();
+}
+
+/// The taker of a signal ends an interruptible sleep (a stopped thread
+/// stays stopped: SIGCONT or SIGKILL wakes it).
+#[inline(always)]
+fn wake_sleeping(t: &mut Thread) {
+    if let State::Sleeping(_) = t.state {
+        proc::wake(t);
+    }
 }
 
 /// Every thread blocked reading, or polling, any signalfd (event/signalfd.rs

@@ -496,7 +496,7 @@ fn listing(e: Entry) -> Result<Vec<(u64, u64, u8, String)>, Errno> {
         // a listing read in pieces neither skips nor repeats one.
         Entry::TaskDir(pid) => {
             let g = gather::group_of(pid).ok_or(Errno::ENOENT)?;
-            for &tid in &g.threads {
+            for tid in g.members().map(|t| t.tid) {
                 v.push((2 + tid as u64, ino(Entry::Task(pid, tid)), DT_DIR, format!("{tid}")));
             }
         }
