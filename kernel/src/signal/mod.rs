@@ -41,7 +41,6 @@ use sigil_core::signal::{
     Signal,
 };
 
-use alloc::boxed::Box;
 use core::sync::atomic::Ordering;
 
 use sigil_core::signal::queue::{queue_limit, SigQueueNode, LIVE_NODES};
@@ -70,12 +69,9 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     send_to(proc::get(pid).ok_or(Errno::ESRCH)?, info, rt_limit)
 }
 
-/// `send` for a caller that already holds the process (kill). Inline, as
-/// `send_to_thread`: the node is allocated in the caller, so that `info`,
-/// built there, is written straight into it.
-#[inline]
+/// `send` for a caller that already holds the process (kill).
 pub fn send_to(g: &mut Group, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
-    generate(g, None, SigQueueNode::new(info), rt_limit)
+    generate(g, None, info, rt_limit)
 }
 
 /// Generates `info` for thread `tid` (a thread-directed signal).
@@ -84,37 +80,33 @@ pub fn send_thread(tid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno>
 }
 
 /// `send_thread` for a caller that already holds the thread (tgkill).
-#[inline]
 pub fn send_to_thread(t: &mut Thread, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
-    generate(t.group(), Some(t), SigQueueNode::new(info), rt_limit)
+    generate(t.group(), Some(t), info, rt_limit)
 }
 
 /// Linux `send_signal` + `complete_signal`: SIGCONT and stop signals cancel
 /// each other, ignored signals are dropped unless blocked, SIGKILL ends the
 /// group at once, and the thread chosen to take the signal is woken so its
-/// interruptible sleep can end. `node` holds the siginfo, built by the
-/// sender where it stays until delivery; a signal that is not queued frees
-/// it (a node allocated before the checks costs only those rare paths).
+/// interruptible sleep can end.
 fn generate(
     g: &mut Group,
     mut target: Option<&mut Thread>,
-    node: Box<SigQueueNode>,
+    info: SigInfo,
     rt_limit: bool,
 ) -> Result<(), Errno> {
     if g.zombie || g.exit.is_some() && g.exec_tid.is_none() {
         return Ok(());
     }
-    let info = &node.info;
     let sig = info.signal();
     prepare(g, sig);
-    crate::sigtrace!(generate(receiver_id(g, target.as_deref()), info));
+    crate::sigtrace!(generate(receiver_id(g, target.as_deref()), &info));
     // PID 1 (init) drops what it has no handler for, as Linux's init does
     // (`init_drops_default`), whichever of its threads it is sent to.
     // SIG_DFL SIGCONT counts as ignored here too (Linux `sig_task_ignored`):
     // its effect was applied above (`prepare`).
     let init_drops = g.pid == 1
         && g.sig.action(sig).disposition() == Disposition::Default
-        && init_drops_default(info);
+        && init_drops_default(&info);
     if (init_drops || g.sig.action(sig).is_ignored(sig, SigSet::EMPTY))
         && dropped(g, target.as_deref(), sig)
     {
@@ -142,16 +134,13 @@ fn generate(
         }
         None => &mut g.sig.shared,
     };
-    // The kernel's room is counted without the node in hand: it has been
-    // alive (in LIVE_NODES) since the sender allocated it.
     let limit = match user {
         Some(count) if rt_limit || sig.is_rt() => {
-            let others = LIVE_NODES.load(Ordering::Relaxed) - 1;
-            queue_limit(pending.count_queued(), count.get(), others)
+            queue_limit(pending.count_queued(), count.get(), LIVE_NODES.load(Ordering::Relaxed))
         }
         _ => usize::MAX,
     };
-    let queued = pending.enqueue(node, limit, user);
+    let queued = pending.enqueue(info, limit, user);
     crate::sigtrace!(queue(
         receiver_id(g, target.as_deref()),
         sig,

@@ -2,11 +2,11 @@
 //! heap node that holds its siginfo.
 //!
 //! # How a signal travels
-//! `kill`/`tgkill`/`rt_sigqueueinfo` or a fault allocates one
-//! [`SigQueueNode`] (a `Box`), builds its [`SigInfo`] in it, and calls
-//! [`SigPending::enqueue`], which links that node at the tail. On the way
-//! back to user mode the kernel calls [`SigPending::dequeue`], which picks a
-//! signal, unlinks its node and returns the `Box` itself. The frame builder writes `node.info` straight into the
+//! `kill`/`tgkill`/`rt_sigqueueinfo` or a fault builds a [`SigInfo`] and calls
+//! [`SigPending::enqueue`], which allocates one [`SigQueueNode`] (a `Box`) and
+//! links it at the tail. On the way back to user mode the kernel calls
+//! [`SigPending::dequeue`], which picks a signal, unlinks its node and returns
+//! the `Box` itself. The frame builder writes `node.info` straight into the
 //! user's frame, then drops the node.
 //!
 //! # By pointer, not by copy
@@ -175,21 +175,17 @@ impl SigPending {
     }
 
     /// Generates a signal (the sender has already dropped ignored signals and
-    /// applied SIGCONT/stop side effects): `node`, allocated and filled by
-    /// the sender, is linked as it is, so its siginfo is written once, where
-    /// it stays until delivery (Linux's `__send_signal` fills the sigqueue
-    /// `__sigqueue_alloc` gave it). A node not linked (a coalesced standard
-    /// signal, SIGKILL, a full queue) is freed here. `limit` bounds the
-    /// number of nodes; a node linked takes a charge on `user`, if given,
-    /// until it leaves. Err(EAGAIN) only for an RT signal with a
-    /// sigqueue-style si_code when the queue is full.
+    /// applied SIGCONT/stop side effects). `limit` bounds the number of nodes;
+    /// a node linked takes a charge on `user`, if given, until it leaves.
+    /// Err(EAGAIN) only for an RT signal with a sigqueue-style si_code when the
+    /// queue is full.
     pub fn enqueue(
         &mut self,
-        node: Box<SigQueueNode>,
+        info: SigInfo,
         limit: usize,
         user: Option<&UserCount>,
     ) -> Result<Enqueued, Errno> {
-        let sig = node.signal();
+        let sig = info.signal();
         if !sig.is_rt() && self.pending.contains(sig) {
             return Ok(Enqueued::Coalesced);
         }
@@ -197,10 +193,11 @@ impl SigPending {
             self.pending.add(sig);
             return Ok(Enqueued::PendingWithoutInfo);
         }
-        let code = node.info.code();
+        let code = info.code();
         let over_limit_ok = !sig.is_rt() && code >= 0;
         if over_limit_ok || self.queue.len() < limit {
-            self.queue.push_back(Queued { node, _charge: user.map(Charge::new) });
+            let entry = Queued { node: SigQueueNode::new(info), _charge: user.map(Charge::new) };
+            self.queue.push_back(entry);
             self.pending.add(sig);
             return Ok(Enqueued::Queued);
         }
@@ -209,17 +206,6 @@ impl SigPending {
         }
         self.pending.add(sig);
         Ok(Enqueued::PendingWithoutInfo)
-    }
-
-    /// `enqueue` of a node made for `info` here: the tests' form.
-    #[cfg(test)]
-    pub fn enqueue_info(
-        &mut self,
-        info: SigInfo,
-        limit: usize,
-        user: Option<&UserCount>,
-    ) -> Result<Enqueued, Errno> {
-        self.enqueue(SigQueueNode::new(info), limit, user)
     }
 
     /// Picks, unlinks and returns the next deliverable signal's node: ownership
@@ -395,7 +381,7 @@ mod tests {
     fn newest_is_the_node_dequeue_hands_back() {
         let mut q = SigPending::new();
         assert!(q.newest().is_none());
-        q.enqueue_info(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, None).unwrap();
+        q.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, None).unwrap();
         let linked = q.newest().unwrap() as *const SigQueueNode;
         let node = q.dequeue(SigSet::EMPTY).unwrap();
         assert_eq!(
@@ -408,12 +394,9 @@ mod tests {
     fn standard_signals_coalesce() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
+        assert_eq!(p.enqueue(SigInfo::kill(Signal::SIGUSR1, 5, 0), 8, None), Ok(Enqueued::Queued));
         assert_eq!(
-            p.enqueue_info(SigInfo::kill(Signal::SIGUSR1, 5, 0), 8, None),
-            Ok(Enqueued::Queued)
-        );
-        assert_eq!(
-            p.enqueue_info(SigInfo::kill(Signal::SIGUSR1, 6, 0), 8, None),
+            p.enqueue(SigInfo::kill(Signal::SIGUSR1, 6, 0), 8, None),
             Ok(Enqueued::Coalesced)
         );
         assert_eq!(p.count_queued(), 1);
@@ -429,8 +412,8 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         for v in 0..3 {
-            p.enqueue_info(SigInfo::queue(rt(1), 1, 0, v), 8, None).unwrap();
-            p.enqueue_info(SigInfo::queue(rt(0), 1, 0, 10 + v), 8, None).unwrap();
+            p.enqueue(SigInfo::queue(rt(1), 1, 0, v), 8, None).unwrap();
+            p.enqueue(SigInfo::queue(rt(0), 1, 0, 10 + v), 8, None).unwrap();
         }
         assert_eq!(p.count_queued(), 6);
         let order: std::vec::Vec<(u32, u32)> = core::iter::from_fn(|| {
@@ -449,7 +432,7 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         for s in [Signal::SIGHUP, Signal::SIGSEGV, rt(0), Signal::SIGINT, Signal::SIGILL] {
-            p.enqueue_info(SigInfo::kill(s, 1, 0), 8, None).unwrap();
+            p.enqueue(SigInfo::kill(s, 1, 0), 8, None).unwrap();
         }
         let mut got = std::vec::Vec::new();
         while let Some(n) = p.dequeue(SigSet::EMPTY) {
@@ -463,7 +446,7 @@ mod tests {
     fn blocked_signals_stay_pending() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
-        p.enqueue_info(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, None).unwrap();
+        p.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, None).unwrap();
         let blocked = Signal::SIGUSR1.set();
         assert!(!p.has_deliverable(blocked));
         assert!(p.dequeue(blocked).is_none());
@@ -476,25 +459,22 @@ mod tests {
     fn overflow_policy() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
-        p.enqueue_info(SigInfo::queue(rt(0), 1, 0, 1), 2, None).unwrap();
-        p.enqueue_info(SigInfo::queue(rt(0), 1, 0, 2), 2, None).unwrap();
+        p.enqueue(SigInfo::queue(rt(0), 1, 0, 1), 2, None).unwrap();
+        p.enqueue(SigInfo::queue(rt(0), 1, 0, 2), 2, None).unwrap();
         // sigqueue-style RT sender: EAGAIN, nothing changes.
-        assert_eq!(p.enqueue_info(SigInfo::queue(rt(1), 1, 0, 3), 2, None), Err(Errno::EAGAIN));
-        assert_eq!(p.enqueue_info(SigInfo::timer(rt(1), 1, 0, 3), 2, None), Err(Errno::EAGAIN));
+        assert_eq!(p.enqueue(SigInfo::queue(rt(1), 1, 0, 3), 2, None), Err(Errno::EAGAIN));
+        assert_eq!(p.enqueue(SigInfo::timer(rt(1), 1, 0, 3), 2, None), Err(Errno::EAGAIN));
         assert!(!p.pending().contains(rt(1)));
         // kill()-style RT sender: pending without info.
         assert_eq!(
-            p.enqueue_info(SigInfo::kill(rt(1), 9, 0), 2, None),
+            p.enqueue(SigInfo::kill(rt(1), 9, 0), 2, None),
             Ok(Enqueued::PendingWithoutInfo)
         );
         // Standard signal from kill: over the limit anyway, info kept.
-        assert_eq!(
-            p.enqueue_info(SigInfo::kill(Signal::SIGUSR2, 9, 0), 2, None),
-            Ok(Enqueued::Queued)
-        );
+        assert_eq!(p.enqueue(SigInfo::kill(Signal::SIGUSR2, 9, 0), 2, None), Ok(Enqueued::Queued));
         // Standard signal from sigqueue: pending, info lost.
         assert_eq!(
-            p.enqueue_info(SigInfo::queue(Signal::SIGUSR1, 9, 0, 5), 2, None),
+            p.enqueue(SigInfo::queue(Signal::SIGUSR1, 9, 0, 5), 2, None),
             Ok(Enqueued::PendingWithoutInfo)
         );
         assert_eq!(p.count_queued(), 3);
@@ -514,7 +494,7 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         assert_eq!(
-            p.enqueue_info(SigInfo::kill(Signal::SIGKILL, 1, 0), 8, None),
+            p.enqueue(SigInfo::kill(Signal::SIGKILL, 1, 0), 8, None),
             Ok(Enqueued::PendingWithoutInfo)
         );
         assert_eq!(p.count_queued(), 0);
@@ -534,8 +514,8 @@ mod tests {
             SigInfo::kill(rt(0), 4, 0),
         ];
         for i in infos {
-            a.enqueue_info(i, 8, None).unwrap();
-            b.enqueue_info(i, 8, None).unwrap();
+            a.enqueue(i, 8, None).unwrap();
+            b.enqueue(i, 8, None).unwrap();
         }
         let before = SIGINFO_BYTES_COPIED.load(Ordering::Relaxed);
         let mut out = SigInfo::lost(Signal::SIGHUP);
@@ -556,23 +536,23 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         for s in [Signal::SIGTSTP, Signal::SIGTTIN, Signal::SIGUSR1, rt(3), rt(3)] {
-            p.enqueue_info(SigInfo::kill(s, 1, 0), 8, None).unwrap();
+            p.enqueue(SigInfo::kill(s, 1, 0), 8, None).unwrap();
         }
         p.flush_signal(rt(3));
         assert!(!p.pending().contains(rt(3)));
         assert_eq!(p.count_queued(), 3);
         p.flush_stop(); // SIGCONT was sent
         assert_eq!(p.pending(), Signal::SIGUSR1.set());
-        p.enqueue_info(SigInfo::kill(Signal::SIGCONT, 1, 0), 8, None).unwrap();
+        p.enqueue(SigInfo::kill(Signal::SIGCONT, 1, 0), 8, None).unwrap();
         p.flush_cont(); // a stop signal was sent
         assert_eq!(p.pending(), Signal::SIGUSR1.set());
         assert_eq!(p.count_queued(), 1);
-        p.enqueue_info(SigInfo::kill(rt(0), 1, 0), 8, None).unwrap();
+        p.enqueue(SigInfo::kill(rt(0), 1, 0), 8, None).unwrap();
         p.flush_all();
         assert!(p.pending().is_empty() && p.count_queued() == 0);
         assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live);
         // Dropping a SigPending frees its nodes.
-        p.enqueue_info(SigInfo::kill(rt(0), 1, 0), 8, None).unwrap();
+        p.enqueue(SigInfo::kill(rt(0), 1, 0), 8, None).unwrap();
         drop(p);
         assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live);
     }
@@ -581,12 +561,12 @@ mod tests {
     fn a_charge_lives_as_long_as_its_node_is_queued() {
         let user: UserCount = Rc::new(Cell::new(0));
         let mut p = SigPending::new();
-        p.enqueue_info(SigInfo::queue(rt(0), 1, 0, 1), 8, Some(&user)).unwrap();
-        p.enqueue_info(SigInfo::queue(rt(0), 1, 0, 2), 8, Some(&user)).unwrap();
+        p.enqueue(SigInfo::queue(rt(0), 1, 0, 1), 8, Some(&user)).unwrap();
+        p.enqueue(SigInfo::queue(rt(0), 1, 0, 2), 8, Some(&user)).unwrap();
         // Coalesced and node-less signals take no charge.
-        p.enqueue_info(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
-        p.enqueue_info(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
-        p.enqueue_info(SigInfo::kill(Signal::SIGKILL, 1, 0), 8, Some(&user)).unwrap();
+        p.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
+        p.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
+        p.enqueue(SigInfo::kill(Signal::SIGKILL, 1, 0), 8, Some(&user)).unwrap();
         assert_eq!(user.get(), 3);
         // Dequeued: the charge is given back once, at once (Linux
         // `collect_signal`), not again when the node is dropped.
@@ -597,7 +577,7 @@ mod tests {
         // Flushed (and a flushed SigPending's entries dropped): given back.
         p.flush_signal(rt(0));
         assert_eq!(user.get(), 1);
-        p.enqueue_info(SigInfo::queue(rt(1), 1, 0, 3), 8, Some(&user)).unwrap();
+        p.enqueue(SigInfo::queue(rt(1), 1, 0, 3), 8, Some(&user)).unwrap();
         assert_eq!(user.get(), 2);
         drop(p);
         assert_eq!(user.get(), 0);
