@@ -385,8 +385,31 @@ fn restart_failed_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
 
 /// sigreturn / rt_sigreturn: reads the frame at the user stack pointer back
 /// and resumes what the signal interrupted. A bad frame kills with SIGSEGV.
-#[cfg_attr(sigil_stepping, inline(never))]
+/// Each layout has its own out-of-line copy (`restore_classic`,
+/// `restore_rt`): as one function for both, every sigreturn saved the
+/// registers of the larger rt layout (its uc_stack, the second run) and
+/// tested the kind again at each difference.
+#[inline(always)]
 pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
+    match kind {
+        FrameKind::Classic => restore_classic(tf),
+        FrameKind::Rt => restore_rt(tf),
+    }
+}
+
+#[inline(never)]
+fn restore_classic(tf: &mut TrapFrame) -> Result<u32, Errno> {
+    restore_kind(tf, FrameKind::Classic)
+}
+
+#[inline(never)]
+fn restore_rt(tf: &mut TrapFrame) -> Result<u32, Errno> {
+    restore_kind(tf, FrameKind::Rt)
+}
+
+/// `restore_frame` for one layout, `kind` a constant in each copy.
+#[inline(always)]
+fn restore_kind(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
     let p = proc::current();
     // The call the handler interrupted has failed with EINTR: a later
     // restart_syscall must not resume it (Linux's sigreturn sets
@@ -411,6 +434,7 @@ pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> 
 }
 
 #[cfg_attr(sigil_stepping, inline(never))]
+#[cfg_attr(not(sigil_stepping), inline(always))]
 fn read_frame(
     tf: &mut TrapFrame,
     p: &mut Thread,
