@@ -60,6 +60,22 @@ use crate::abi::{self, Errno};
 /// Queue nodes currently alive (allocated by `SigQueueNode::new`, not dropped).
 pub static LIVE_NODES: AtomicUsize = AtomicUsize::new(0);
 
+/// Adds `delta` (1 or -1) to `LIVE_NODES`. In the kernel (`target_os =
+/// "none"`) a load and a store, not `fetch_add`'s lwarx/stwcx. loop: Sigil
+/// runs on one CPU with interrupts off whenever kernel code runs
+/// (kernel/src/kcell.rs), so nothing counts in between and the count stays
+/// exact. The host's unit tests run in parallel threads: they keep the
+/// atomic add.
+#[inline(always)]
+fn count_live(delta: isize) {
+    if cfg!(target_os = "none") {
+        let n = LIVE_NODES.load(Ordering::Relaxed);
+        LIVE_NODES.store(n.wrapping_add_signed(delta), Ordering::Relaxed);
+    } else {
+        LIVE_NODES.fetch_add(delta as usize, Ordering::Relaxed);
+    }
+}
+
 /// Siginfo bytes copied by `dequeue_copy` (the old way); the by-pointer
 /// `dequeue` never adds to it. Benchmarks read it.
 pub static SIGINFO_BYTES_COPIED: AtomicUsize = AtomicUsize::new(0);
@@ -125,7 +141,7 @@ const _: () = assert!(core::mem::size_of::<SigQueueNode>() == 32);
 impl SigQueueNode {
     /// Allocates a node (counted in `LIVE_NODES` until dropped).
     pub fn new(info: SigInfo) -> Box<SigQueueNode> {
-        LIVE_NODES.fetch_add(1, Ordering::Relaxed);
+        count_live(1);
         Box::new(SigQueueNode { info })
     }
 
@@ -137,7 +153,7 @@ impl SigQueueNode {
 
 impl Drop for SigQueueNode {
     fn drop(&mut self) {
-        LIVE_NODES.fetch_sub(1, Ordering::Relaxed);
+        count_live(-1);
     }
 }
 
