@@ -26,6 +26,7 @@
 //! shipped kernel inlines them into the return-to-user path.
 
 use alloc::boxed::Box;
+use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use sigil_core::abi::{self, Errno, Sysno};
@@ -35,7 +36,9 @@ use sigil_core::signal::frame::{
     TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
 };
 use sigil_core::signal::info::SIGINFO_USER_WORDS;
-use sigil_core::signal::{handler_mask, SigAction, SigInfo, SigQueueNode, SigSet, Signal, StackT};
+use sigil_core::signal::{
+    handler_mask, SigAction, SigInfo, SigPending, SigQueueNode, SigSet, Signal, StackT,
+};
 
 use crate::arch::{self, Arch, Context, TrapFrame};
 use crate::proc::{self, Thread};
@@ -46,25 +49,21 @@ pub static DEQUEUE_COPY: AtomicBool = AtomicBool::new(false);
 /// `signal.frame=field`: one user-access window per store (the old way).
 pub static FRAME_PER_FIELD: AtomicBool = AtomicBool::new(false);
 
-/// A dequeued signal: the node itself (fast path) or a copy of its siginfo.
-pub enum Dequeued {
+/// A dequeued signal: the node itself (fast path), or the siginfo copied
+/// out of it into the caller's buffer (`signal.dequeue=copy`). The copy is
+/// held by reference: a `Copied(SigInfo)` payload made the default path read
+/// the buffer's words too (LLVM loads both arms' words and picks later, a
+/// 7-word stack-to-stack copy on every delivery); a reference is one word.
+pub enum Dequeued<'a> {
     Node(Box<SigQueueNode>),
-    Copied(SigInfo),
+    Copied(&'a SigInfo),
 }
 
-impl Dequeued {
+impl Dequeued<'_> {
     pub fn info(&self) -> &SigInfo {
         match self {
             Dequeued::Node(n) => &n.info,
             Dequeued::Copied(i) => i,
-        }
-    }
-
-    /// The node itself, when it was dequeued by pointer (the trace prints it).
-    pub fn node(&self) -> Option<&SigQueueNode> {
-        match self {
-            Dequeued::Node(n) => Some(n),
-            Dequeued::Copied(_) => None,
         }
     }
 }
@@ -72,30 +71,73 @@ impl Dequeued {
 /// Takes the next deliverable signal for thread `t`: from its private set
 /// first, then from its group's shared set (Linux `dequeue_signal`).
 /// A timer signal has its overrun filled in on the way out, or is dropped
-/// if stale (`crate::time::timers::on_dequeue`).
-pub fn dequeue(t: &mut Thread) -> Option<Dequeued> {
+/// if stale (`crate::time::timers::on_dequeue`). `buf` is where
+/// `signal.dequeue=copy` puts its copy; the default path never touches it.
+/// The usual case is one node taken and kept: the retry after a stale timer
+/// signal and the copying way are out of line, so that no loop keeps its
+/// invariants (the sets' addresses, the masks) in saved registers here.
+#[inline(always)]
+pub fn dequeue<'a>(t: &mut Thread, buf: &'a mut MaybeUninit<SigInfo>) -> Option<Dequeued<'a>> {
+    if DEQUEUE_COPY.load(Ordering::Relaxed) {
+        return dequeue_copied(t, buf).map(Dequeued::Copied);
+    }
+    match dequeue_node(t)? {
+        Ok(node) => Some(Dequeued::Node(node)),
+        Err(_stale) => dequeue_retry(t).map(Dequeued::Node),
+    }
+}
+
+/// One try of `dequeue`'s default way: the node, `Err` with it if it is a
+/// stale timer signal (to be dropped), `None` if nothing is deliverable.
+#[inline(always)]
+fn dequeue_node(t: &mut Thread) -> Option<Result<Box<SigQueueNode>, Box<SigQueueNode>>> {
     let blocked = t.sig.blocked;
-    let g = t.group();
+    let mut node = next_set(t).dequeue(blocked)?;
+    let pid = t.group().pid;
+    if !crate::time::timers::on_dequeue(pid, &mut node.info, &proc::cpu_clock) {
+        return Some(Err(node));
+    }
+    crate::sigtrace!(dequeue(pid, node.signal(), Some(&node)));
+    Some(Ok(node))
+}
+
+/// `dequeue` after a stale timer signal was dropped: try again until a
+/// signal is kept or none is left.
+#[inline(never)]
+fn dequeue_retry(t: &mut Thread) -> Option<Box<SigQueueNode>> {
     loop {
-        let set = if t.sig.pending.has_deliverable(blocked) {
-            &mut t.sig.pending
-        } else {
-            &mut g.sig.shared
-        };
-        let mut dq = if DEQUEUE_COPY.load(Ordering::Relaxed) {
-            let mut info = SigInfo::kernel(Signal::new(abi::SIGKILL).expect("signal"));
-            set.dequeue_copy(blocked, &mut info).map(|_| Dequeued::Copied(info))?
-        } else {
-            set.dequeue(blocked).map(Dequeued::Node)?
-        };
-        let info = match &mut dq {
-            Dequeued::Node(n) => &mut n.info,
-            Dequeued::Copied(i) => i,
-        };
-        if crate::time::timers::on_dequeue(g.pid, info, &proc::cpu_clock) {
-            crate::sigtrace!(dequeue(g.pid, dq.info().signal(), dq.node()));
-            return Some(dq);
+        if let Ok(node) = dequeue_node(t)? {
+            return Some(node);
         }
+    }
+}
+
+/// `dequeue` the old way: the siginfo copied out of the node into `buf`
+/// (counted in `SIGINFO_BYTES_COPIED`), the node freed at once.
+#[cold]
+#[inline(never)]
+fn dequeue_copied<'a>(t: &mut Thread, buf: &'a mut MaybeUninit<SigInfo>) -> Option<&'a SigInfo> {
+    let info = buf.write(SigInfo::kernel(Signal::SIGKILL));
+    let blocked = t.sig.blocked;
+    let pid = t.group().pid;
+    loop {
+        next_set(t).dequeue_copy(blocked, info)?;
+        if crate::time::timers::on_dequeue(pid, info, &proc::cpu_clock) {
+            crate::sigtrace!(dequeue(pid, info.signal(), None));
+            return Some(info);
+        }
+    }
+}
+
+/// The set the next signal comes from: the thread's own if it holds a
+/// deliverable one, else its group's shared set.
+#[inline(always)]
+fn next_set(t: &mut Thread) -> &mut SigPending {
+    let blocked = t.sig.blocked;
+    if t.sig.pending.has_deliverable(blocked) {
+        &mut t.sig.pending
+    } else {
+        &mut t.group().sig.shared
     }
 }
 
@@ -131,6 +173,9 @@ impl FrameSink for UserWindow<Write> {
     fn put_words(&mut self, off: u32, vals: &[u32]) {
         self.put_slice(off, vals);
     }
+    /// Inline (it is one call to the copy routine): LLVM kept it a call
+    /// of its own once `put_mcontext` was inline, 18 instructions a frame.
+    #[cfg_attr(not(sigil_stepping), inline(always))]
     fn put_gprs(&mut self, off: u32, gprs: &[u32; 32]) {
         self.put_words32(off, gprs);
     }
@@ -170,6 +215,11 @@ const fn pt_offset(pt: usize) -> u32 {
 /// `tramp` is) at `mc` (window offset). Also swapcontext's (`context.rs`).
 /// The GPRs go last: their copy is a call (`lmw`/`stmw`), and nothing then
 /// stays live across it to be kept in saved registers (-12 instructions).
+/// Inline into the frame writer: out of line, its registers' run (12
+/// words loaded, then stored) took 11 saved registers of its own, about 30
+/// instructions of prologue and epilogue, where the delivery around it has
+/// its registers saved already.
+#[cfg_attr(not(sigil_stepping), inline(always))]
 pub(super) fn put_mcontext(
     w: &mut impl FrameSink,
     mc: u32,
@@ -346,8 +396,31 @@ fn restart_failed_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
 
 /// sigreturn / rt_sigreturn: reads the frame at the user stack pointer back
 /// and resumes what the signal interrupted. A bad frame kills with SIGSEGV.
-#[cfg_attr(sigil_stepping, inline(never))]
+/// Each layout has its own out-of-line copy (`restore_classic`,
+/// `restore_rt`): as one function for both, every sigreturn saved the
+/// registers of the larger rt layout (its uc_stack, the second run) and
+/// tested the kind again at each difference.
+#[inline(always)]
 pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
+    match kind {
+        FrameKind::Classic => restore_classic(tf),
+        FrameKind::Rt => restore_rt(tf),
+    }
+}
+
+#[inline(never)]
+fn restore_classic(tf: &mut TrapFrame) -> Result<u32, Errno> {
+    restore_kind(tf, FrameKind::Classic)
+}
+
+#[inline(never)]
+fn restore_rt(tf: &mut TrapFrame) -> Result<u32, Errno> {
+    restore_kind(tf, FrameKind::Rt)
+}
+
+/// `restore_frame` for one layout, `kind` a constant in each copy.
+#[inline(always)]
+fn restore_kind(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
     let p = proc::current();
     // The call the handler interrupted has failed with EINTR: a later
     // restart_syscall must not resume it (Linux's sigreturn sets
@@ -372,6 +445,7 @@ pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> 
 }
 
 #[cfg_attr(sigil_stepping, inline(never))]
+#[cfg_attr(not(sigil_stepping), inline(always))]
 fn read_frame(
     tf: &mut TrapFrame,
     p: &mut Thread,

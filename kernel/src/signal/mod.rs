@@ -41,6 +41,7 @@ use sigil_core::signal::{
     Signal,
 };
 
+use core::mem::MaybeUninit;
 use core::sync::atomic::Ordering;
 
 use sigil_core::signal::queue::{queue_limit, SigQueueNode, LIVE_NODES};
@@ -475,7 +476,8 @@ fn deliver_next(
         exit_or_stop(t, g);
         return true;
     }
-    let Some(node) = deliver::dequeue(t) else {
+    let mut copy = MaybeUninit::uninit(); // `signal.dequeue=copy`'s buffer
+    let Some(node) = deliver::dequeue(t, &mut copy) else {
         // Nothing left to deliver: the flags can go now, so the sigreturn
         // that ends the handler finds them clear.
         recalc(t, g);
