@@ -16,12 +16,12 @@ break sigil::signal::deliver::handle_signal
 continue
 backtrace
 
-# 2. The sigqueue node delivery was handed, and where the child was interrupted.
+# 2. The siginfo handle_signal was given: a pointer into the sigqueue node
+#    itself (its only field), and where the child was interrupted.
 echo @@step 2\n
-print dq
-print *dq.0
-set $node = dq.0
-sigil-node $node
+print info
+print *info
+sigil-node info
 print/x tf.gpr[1]
 print/x tf.nip
 
