@@ -496,10 +496,11 @@ fn deliver_next(
     if deliver::handle_signal(tf, t, node.info(), action) {
         *entered = Some(sig);
     }
-    drop(node); // the node's last moment: its siginfo is on the user stack now
-                // Usually that was the only signal: with both sets empty and nothing
-                // stopping or ending, the flags go now, without another round's
-                // lookups and a dequeue that finds nothing.
+    // The node's last moment: its siginfo is on the user stack now.
+    drop(node);
+    // Usually that was the only signal: with both sets empty and nothing
+    // stopping or ending, the flags go now, without another round's
+    // lookups and a dequeue that finds nothing.
     recalc(t, g);
     t.sig.work
 }
