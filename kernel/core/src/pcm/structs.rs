@@ -445,14 +445,20 @@ impl Stream {
         }
     }
 
-    /// SYNC_PTR's committing half, for an `input` that `sync_ptr` accepted
-    /// just before (nothing ran in between, so the check still holds).
-    pub fn sync_ptr_commit(&mut self, input: SyncPtrIn) {
-        if input.flags & SYNC_PTR_APPL == 0 {
-            self.appl_ptr = input.appl_ptr;
+    /// SYNC_PTR's committing half, for the answer `out` that `sync_ptr`
+    /// gave the request's `flags` just before (nothing ran in between, so
+    /// the check still holds): the values the answer echoed are the
+    /// program's, and they are stored. Taken from the answer, not from the
+    /// request: the window way stores them from the registers its answer
+    /// already holds, where the request's copies kept two more live across
+    /// the write window (saved ones).
+    #[inline(always)]
+    pub fn sync_ptr_commit(&mut self, flags: u32, out: &SyncPtrOut) {
+        if flags & SYNC_PTR_APPL == 0 {
+            self.appl_ptr = out.appl_ptr;
         }
-        if input.flags & SYNC_PTR_AVAIL_MIN == 0 {
-            self.avail_min = input.avail_min;
+        if flags & SYNC_PTR_AVAIL_MIN == 0 {
+            self.avail_min = out.avail_min;
         }
     }
 }

@@ -41,7 +41,7 @@ fn sw_params(s: &mut Stream, p: &mut SwParams, now: u64) -> Result<(), PcmError>
 /// SYNC_PTR as the glue runs it: answer, (copy out,) commit.
 fn sync_ptr(s: &mut Stream, input: SyncPtrIn, now: u64) -> Result<SyncPtrOut, PcmError> {
     let out = s.sync_ptr(input, || now)?;
-    s.sync_ptr_commit(input);
+    s.sync_ptr_commit(input.flags, &out);
     Ok(out)
 }
 
