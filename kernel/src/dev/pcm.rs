@@ -267,7 +267,7 @@ impl Pcm {
         let input = sync_ptr_in(way, arg, l, copy).map_err(fault)?;
         let out = self.stream.borrow_mut().sync_ptr(input, now).map_err(errno)?;
         sync_ptr_out(way, arg, l, &out, copy).map_err(fault)?;
-        self.stream.borrow_mut().sync_ptr_commit(input.flags, &out);
+        self.stream.borrow_mut().sync_ptr_commit(&out);
         Ok(0)
     }
 
@@ -428,7 +428,7 @@ fn sync_ptr_window_out(
     let out = s.sync_ptr_answer(input);
     out.stores(l, |off, v| w.put(off as u32, v));
     w.finish().map_err(fault)?;
-    s.sync_ptr_commit(input.flags, &out);
+    s.sync_ptr_commit(&out);
     Ok(0)
 }
 

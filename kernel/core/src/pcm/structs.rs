@@ -446,19 +446,20 @@ impl Stream {
     }
 
     /// SYNC_PTR's committing half, for the answer `out` that `sync_ptr`
-    /// gave the request's `flags` just before (nothing ran in between, so
-    /// the check still holds): the values the answer echoed are the
-    /// program's, and they are stored. Taken from the answer, not from the
-    /// request: the window way stores them from the registers its answer
-    /// already holds, where the request's copies kept two more live across
-    /// the write window (saved ones).
+    /// gave just before (nothing ran in between, so the check still
+    /// holds): stores the appl_ptr and avail_min the answer reported.
+    /// Where the request's flags leave them to the program, the answer
+    /// echoed the program's values; where they ask for the stream's, it
+    /// reported the stream's own (the appl_ptr modulo the boundary, which
+    /// it is below already, `Stream`'s invariant), and storing them
+    /// back changes nothing. So no flag is tested here, and the values come
+    /// from the answer, not the request: the window way stores them from
+    /// the registers its answer's stores used, where the request's copies
+    /// and the two flag tests stayed live across the write window (in
+    /// saved registers).
     #[inline(always)]
-    pub fn sync_ptr_commit(&mut self, flags: u32, out: &SyncPtrOut) {
-        if flags & SYNC_PTR_APPL == 0 {
-            self.appl_ptr = out.appl_ptr;
-        }
-        if flags & SYNC_PTR_AVAIL_MIN == 0 {
-            self.avail_min = out.avail_min;
-        }
+    pub fn sync_ptr_commit(&mut self, out: &SyncPtrOut) {
+        self.appl_ptr = out.appl_ptr;
+        self.avail_min = out.avail_min;
     }
 }
