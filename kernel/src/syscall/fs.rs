@@ -306,13 +306,13 @@ pub fn fcntl(fd: u32, cmd: u32, arg: u32) -> SysResult {
             if arg as usize >= limit {
                 return Err(Errno::EINVAL);
             }
-            t.install(e.file, arg as usize, cmd == F_DUPFD_CLOEXEC, limit)
+            t.install(e.into_file(), arg as usize, cmd == F_DUPFD_CLOEXEC, limit)
         }
         F_GETFD => Ok(if e.cloexec { FD_CLOEXEC } else { 0 }),
         F_SETFD => t.set_cloexec(fd, arg & FD_CLOEXEC != 0).map(|_| 0),
-        F_GETFL => Ok(e.file.status_flags()),
+        F_GETFL => Ok(e.ops().status_flags()),
         F_SETFL => {
-            e.file.set_status_flags(arg);
+            e.ops().set_status_flags(arg);
             Ok(0)
         }
         _ => Err(Errno::EINVAL),
@@ -422,7 +422,7 @@ pub fn ioctl(fd: u32, req: u32, arg: u32) -> SysResult {
     if !t.files_alone() {
         return ioctl_shared(fd, req, arg);
     }
-    t.files().get(fd)?.ioctl(req, arg)
+    t.files().ops(fd)?.ioctl(req, arg)
 }
 
 /// `ioctl` on a shared descriptor table: the call holds its own reference.
