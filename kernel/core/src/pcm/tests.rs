@@ -455,14 +455,20 @@ fn sync_ptr_drives_a_stream() {
 /// A SYNC_PTR that asks for the stream's appl_ptr and avail_min (both
 /// flags set) leaves the stream as it was, in every state and across a
 /// wrap of the pointers: `sync_ptr_commit` stores what the answer reported
-/// without testing the flags, and the appl_ptr it reports modulo the
-/// boundary is below the boundary already (`Stream`'s invariant).
+/// without testing the flags. And the pointers it reports are the stream's
+/// as they are, where Linux reports them modulo the boundary: they are
+/// below it (zero in OPEN, where it is 0), `Stream`'s invariant.
 #[test]
 fn sync_ptr_reading_the_stream_changes_nothing() {
     let q = SyncPtrIn { flags: SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, appl_ptr: 7, avail_min: 7 };
     let unchanged = |s: &mut Stream, now: u64, when: &str| {
         let before = alloc::format!("{s:?}");
-        sync_ptr(s, q, now).unwrap();
+        let (hw, appl) = (s.hw_ptr, s.appl_ptr);
+        let linux = |p: u32| p % if s.boundary == 0 { 0x7fff_ffff } else { s.boundary };
+        assert!(s.boundary != 0 || (hw, appl) == (0, 0), "{when}: zero without a boundary");
+        assert_eq!((linux(hw), linux(appl)), (hw, appl), "{when}: below the boundary");
+        let out = sync_ptr(s, q, now).unwrap();
+        assert_eq!((out.hw_ptr, out.appl_ptr), (hw, appl), "{when}: reported as they are");
         assert_eq!(alloc::format!("{s:?}"), before, "{when}");
     };
     let mut s = Stream::new();
