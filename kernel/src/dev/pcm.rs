@@ -204,11 +204,12 @@ impl Pcm {
     /// `copy` holds the whole struct for the `copy` way.
     ///
     /// The window way is inlined, with the helpers below, into `ioctl`'s
-    /// time32 arm and into `sync_ptr64`, so that `l` is a constant there: the window's length and every offset
-    /// are immediates, and the bound check of each `get`/`put` (offset + 4
-    /// <= length) is decided at compile time, one check per layout instead
-    /// of one per word at run time. The range check of the window itself
-    /// (`UserWindow::open`) is the one left at run time.
+    /// time32 arm and into `sync_ptr64`, so that `l` is a constant there:
+    /// the window's length and every offset are immediates, and the bound
+    /// check of each `get`/`put` (offset + 4 <= length) is decided at
+    /// compile time, one check per layout instead of one per word at run
+    /// time. The range check of the read window (`UserWindow::open_with_reply`)
+    /// is the one left at run time.
     ///
     /// The way is tested as the stored byte against `Window`'s: the match in
     /// `sync_ptr_way` compiles to a compare chain (11 instructions where this
