@@ -58,7 +58,7 @@ use crate::fs::poll::PollWait;
 use crate::fs::{flags, FileOps, StatusFlags, POLLERR, POLLOUT};
 use crate::time::timer;
 use crate::uaccess::{
-    copy_from_user, copy_to_user, get_user, put_user, Efault, Read, ReadWrite, UserWindow, Write,
+    copy_from_user, copy_to_user, get_user, put_user, Efault, Read, ReadWrite, Reply, UserWindow,
 };
 
 /// How SYNC_PTR moves its words; see the module comment.
@@ -203,12 +203,13 @@ impl Pcm {
     /// inputs, let the core answer, store the answer, commit the inputs.
     /// `copy` holds the whole struct for the `copy` way.
     ///
-    /// The window way is inlined into each of the two `ioctl` arms, with the helpers below, so
-    /// that `l` is a constant there: the window's length and every offset
-    /// are immediates, and the bound check of each `get`/`put` (offset + 4
-    /// <= length) is decided at compile time, one check per layout instead
-    /// of one per word at run time. The range check of the window itself
-    /// (`UserWindow::open`) is the one left at run time.
+    /// The window way is inlined, with the helpers below, into `ioctl`'s
+    /// time32 arm and into `sync_ptr64`, so that `l` is a constant there:
+    /// the window's length and every offset are immediates, and the bound
+    /// check of each `get`/`put` (offset + 4 <= length) is decided at
+    /// compile time, one check per layout instead of one per word at run
+    /// time. The range check of the read window (`UserWindow::open_with_reply`)
+    /// is the one left at run time.
     ///
     /// The way is tested as the stored byte against `Window`'s: the match in
     /// `sync_ptr_way` compiles to a compare chain (11 instructions where this
@@ -242,14 +243,14 @@ impl Pcm {
     /// work makes here, every input stayed in a saved register.
     #[inline(always)]
     fn sync_ptr_window(&self, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
-        let input = sync_ptr_in(SyncPtrWay::Window, arg, l, &mut []).map_err(fault)?;
+        let (input, reply) = sync_ptr_in_window(arg, l).map_err(fault)?;
         let s = self.stream.borrow_mut();
         if s.sync_ptr_needs_check(input) {
             // The words one by one: a struct argument goes through memory.
             let SyncPtrIn { flags, appl_ptr, avail_min } = input;
-            return sync_ptr_window_checked(s, arg, l, flags, appl_ptr, avail_min);
+            return sync_ptr_window_checked(s, reply, l, flags, appl_ptr, avail_min);
         }
-        sync_ptr_window_out(s, arg, l, input)
+        sync_ptr_window_out(s, reply, l, input)
     }
 
     /// SYNC_PTR the way `way` says.
@@ -267,7 +268,7 @@ impl Pcm {
         let input = sync_ptr_in(way, arg, l, copy).map_err(fault)?;
         let out = self.stream.borrow_mut().sync_ptr(input, now).map_err(errno)?;
         sync_ptr_out(way, arg, l, &out, copy).map_err(fault)?;
-        self.stream.borrow_mut().sync_ptr_commit(input);
+        self.stream.borrow_mut().sync_ptr_commit(&out);
         Ok(0)
     }
 
@@ -361,8 +362,23 @@ impl Pcm {
     }
 }
 
-/// The three SYNC_PTR inputs: a get_user each (`field`), from a copy of the
-/// whole struct left in `copy` (`copy`), or in one read window (`window`).
+/// The window way's three SYNC_PTR inputs, read in one window, and the
+/// answer's window promised over the same struct (`uaccess::Reply`: both
+/// windows counted at once).
+#[inline(always)]
+fn sync_ptr_in_window(arg: u32, l: &SyncPtrLayout) -> Result<(SyncPtrIn, Reply), Efault> {
+    let (w, reply) = UserWindow::open_with_reply(arg, l.size as u32)?;
+    let input = SyncPtrIn {
+        flags: w.get(l.flags as u32),
+        appl_ptr: w.get(l.appl_ptr as u32),
+        avail_min: w.get(l.avail_min as u32),
+    };
+    w.finish().map(|_| (input, reply))
+}
+
+/// The three SYNC_PTR inputs for the comparison ways: a get_user each
+/// (`field`), or from a copy of the whole struct left in `copy` (`copy`).
+/// The `window` way reads them in `sync_ptr_in_window`.
 #[inline(always)]
 fn sync_ptr_in(
     way: SyncPtrWay,
@@ -380,15 +396,7 @@ fn sync_ptr_in(
             copy_from_user(copy, arg)?;
             Ok(SyncPtrIn::read_from(copy, l))
         }
-        SyncPtrWay::Window => {
-            let w = UserWindow::open(arg, l.size as u32, Read)?;
-            let input = SyncPtrIn {
-                flags: w.get(l.flags as u32),
-                appl_ptr: w.get(l.appl_ptr as u32),
-                avail_min: w.get(l.avail_min as u32),
-            };
-            w.finish().map(|_| input)
-        }
+        SyncPtrWay::Window => unreachable!("the window way reads in sync_ptr_in_window"),
     }
 }
 
@@ -397,7 +405,7 @@ fn sync_ptr_in(
 #[inline(never)]
 fn sync_ptr_window_checked(
     mut s: RefMut<'_, Stream>,
-    arg: u32,
+    reply: Reply,
     l: &SyncPtrLayout,
     flags: u32,
     appl_ptr: u32,
@@ -405,22 +413,23 @@ fn sync_ptr_window_checked(
 ) -> Result<u32, Errno> {
     let input = SyncPtrIn { flags, appl_ptr, avail_min };
     s.sync_ptr_check(input, now).map_err(errno)?;
-    sync_ptr_window_out(s, arg, l, input)
+    sync_ptr_window_out(s, reply, l, input)
 }
 
-/// The window way's answer, for an `input` the stream `s` accepted: one
-/// write window with the answer's stores, then the commit.
+/// The window way's answer, for an `input` the stream `s` accepted: the
+/// write window `reply` with the answer's stores, then the commit.
 #[inline(always)]
 fn sync_ptr_window_out(
     mut s: RefMut<'_, Stream>,
-    arg: u32,
+    reply: Reply,
     l: &SyncPtrLayout,
     input: SyncPtrIn,
 ) -> Result<u32, Errno> {
-    let mut w = UserWindow::open(arg, l.size as u32, Write).map_err(fault)?;
-    s.sync_ptr_answer(input).stores(l, |off, v| w.put(off as u32, v));
+    let mut w = reply.open();
+    let out = s.sync_ptr_answer(input);
+    out.stores(l, |off, v| w.put(off as u32, v));
     w.finish().map_err(fault)?;
-    s.sync_ptr_commit(input);
+    s.sync_ptr_commit(&out);
     Ok(0)
 }
 
@@ -505,13 +514,21 @@ impl FileOps for Pcm {
         const SYNC_PTR64: u32 = PcmIoctl::SyncPtr64.raw();
         match req {
             SYNC_PTR32 => self.sync_ptr(arg, &uapi::SYNC_PTR32),
-            SYNC_PTR64 => self.sync_ptr(arg, &uapi::SYNC_PTR64),
+            SYNC_PTR64 => self.sync_ptr64(arg),
             _ => self.ioctl_decoded(req, arg),
         }
     }
 }
 
 impl Pcm {
+    /// SYNC_PTR in the time64 layout, out of line: inlined beside the
+    /// time32 one (the benchmark's, alsa-lib's on a 32-bit time_t), its
+    /// 16 stores kept two more registers and made every SYNC_PTR save them.
+    #[inline(never)]
+    fn sync_ptr64(&self, arg: u32) -> Result<u32, Errno> {
+        self.sync_ptr(arg, &uapi::SYNC_PTR64)
+    }
+
     /// Every request but SYNC_PTR (see `ioctl`).
     #[inline(never)]
     fn ioctl_decoded(&self, req: u32, arg: u32) -> Result<u32, Errno> {

@@ -27,6 +27,7 @@ pub mod walk;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cell::Cell;
+use core::ptr::NonNull;
 
 use sigil_core::abi::Errno;
 
@@ -230,10 +231,36 @@ impl FileOps for Console {
 
 pub type File = dyn FileOps;
 
+/// A descriptor: the open file and the close-on-exec flag.
 #[derive(Clone)]
 pub struct Fd {
-    pub file: Arc<File>,
+    file: Arc<File>,
+    /// `Arc::as_ptr(&file)`, kept beside it: reaching the object through
+    /// the `Arc` of a `dyn FileOps` computes its offset in the allocation
+    /// from the vtable's alignment on every call (a load and four
+    /// instructions), and `ioctl` pays that on every SYNC_PTR.
+    ops: NonNull<File>,
     pub cloexec: bool,
+}
+
+impl Fd {
+    pub fn new(file: Arc<File>, cloexec: bool) -> Fd {
+        let ops = NonNull::from(&*file);
+        Fd { file, ops, cloexec }
+    }
+
+    pub fn into_file(self) -> Arc<File> {
+        self.file
+    }
+
+    /// The open file's operations, borrowed for as long as the descriptor.
+    #[inline(always)]
+    pub fn ops(&self) -> &File {
+        // SAFETY: `ops` points at the object `file` holds (set from it in
+        // `new`, and `file` is never replaced), and `file` keeps it alive
+        // for as long as `self` is borrowed.
+        unsafe { self.ops.as_ref() }
+    }
 }
 
 /// A descriptor table, held by the threads and processes that share it
@@ -255,12 +282,18 @@ impl FdTable {
         let dev = walk::child(&tmpfs::root(), "dev");
         let node = dev.and_then(|d| walk::child(&d, "console")).expect("devices::populate at boot");
         let c = devices::open("/dev/console", &node, flags::O_RDWR).expect("heap at boot");
-        let fd = || Some(Fd { file: c.clone(), cloexec: false });
+        let fd = || Some(Fd::new(c.clone(), false));
         FdTable { fds: alloc::vec![fd(), fd(), fd()] }
     }
 
     pub fn get(&self, fd: u32) -> Result<&Arc<File>, Errno> {
         self.entry(fd).map(|f| &f.file)
+    }
+
+    /// The file at `fd`, borrowed from the table (`Fd::ops`).
+    #[inline(always)]
+    pub fn ops(&self, fd: u32) -> Result<&File, Errno> {
+        self.entry(fd).map(|f| f.ops())
     }
 
     /// The descriptor itself (file and close-on-exec flag).
@@ -289,7 +322,7 @@ impl FdTable {
         if slot >= self.fds.len() {
             self.fds.resize(slot + 1, None);
         }
-        self.fds[slot] = Some(Fd { file, cloexec });
+        self.fds[slot] = Some(Fd::new(file, cloexec));
         Ok(slot as u32)
     }
 
@@ -310,7 +343,7 @@ impl FdTable {
         if i >= self.fds.len() {
             self.fds.resize(i + 1, None);
         }
-        Ok(self.fds[i].replace(Fd { file, cloexec }))
+        Ok(self.fds[i].replace(Fd::new(file, cloexec)))
     }
 
     /// Removes `fd` and returns it (to be dropped outside the table, as above).

@@ -365,8 +365,10 @@ impl Stream {
     ///
     /// Without HWSYNC it is accepted in every state, OPEN included (all zero
     /// there, and only appl_ptr 0 is accepted: the boundary is still 0).
-    /// Pointers are reported modulo the boundary (0x7fffffff before
-    /// HW_PARAMS), as the compat path does; they are always below it anyway.
+    /// Linux's compat path reports the pointers modulo the boundary
+    /// (0x7fffffff before HW_PARAMS); here they are below it already
+    /// (`Stream`'s invariant: every change keeps them there, and in OPEN
+    /// both are zero), so the modulo is the identity and is not computed.
     ///
     /// `now` is called only for HWSYNC: a SYNC_PTR without it (alsa-lib's
     /// usual one, and the bench's) answers from the stream as it stands, and
@@ -420,16 +422,11 @@ impl Stream {
     /// (saved ones) while the window opens.
     #[inline(always)]
     pub fn sync_ptr_answer(&self, input: SyncPtrIn) -> SyncPtrOut {
-        // The boundary the pointers are reported modulo, only where needed:
-        // a shared `let` was computed (a test and a branch) on every call.
-        let wrap = |p: u32| p % if self.boundary == 0 { 0x7fff_ffff } else { self.boundary };
         let appl_ptr =
-            if input.flags & SYNC_PTR_APPL == 0 { input.appl_ptr } else { wrap(self.appl_ptr) };
+            if input.flags & SYNC_PTR_APPL == 0 { input.appl_ptr } else { self.appl_ptr };
         let avail_min =
             if input.flags & SYNC_PTR_AVAIL_MIN == 0 { input.avail_min } else { self.avail_min };
-        // Below a set boundary already (every update wraps it there): one
-        // compare, where the remainder took a `divwu` and two registers.
-        let hw_ptr = if self.hw_ptr < self.boundary { self.hw_ptr } else { wrap(self.hw_ptr) };
+        let hw_ptr = self.hw_ptr;
         let (tstamp_sec, tstamp_nsec) = self.tstamp;
         let (audio_tstamp_sec, audio_tstamp_nsec) = self.audio_tstamp;
         SyncPtrOut {
@@ -445,14 +442,19 @@ impl Stream {
         }
     }
 
-    /// SYNC_PTR's committing half, for an `input` that `sync_ptr` accepted
-    /// just before (nothing ran in between, so the check still holds).
-    pub fn sync_ptr_commit(&mut self, input: SyncPtrIn) {
-        if input.flags & SYNC_PTR_APPL == 0 {
-            self.appl_ptr = input.appl_ptr;
-        }
-        if input.flags & SYNC_PTR_AVAIL_MIN == 0 {
-            self.avail_min = input.avail_min;
-        }
+    /// SYNC_PTR's committing half, for the answer `out` that `sync_ptr`
+    /// gave just before (nothing ran in between, so the check still
+    /// holds): stores the appl_ptr and avail_min the answer reported.
+    /// Where the request's flags leave them to the program, the answer
+    /// echoed the program's values; where they ask for the stream's, it
+    /// reported the stream's own, and storing them back changes nothing. So no flag is tested here, and the values come
+    /// from the answer, not the request: the window way stores them from
+    /// the registers its answer's stores used, where the request's copies
+    /// and the two flag tests stayed live across the write window (in
+    /// saved registers).
+    #[inline(always)]
+    pub fn sync_ptr_commit(&mut self, out: &SyncPtrOut) {
+        self.appl_ptr = out.appl_ptr;
+        self.avail_min = out.avail_min;
     }
 }

@@ -41,7 +41,7 @@ fn sw_params(s: &mut Stream, p: &mut SwParams, now: u64) -> Result<(), PcmError>
 /// SYNC_PTR as the glue runs it: answer, (copy out,) commit.
 fn sync_ptr(s: &mut Stream, input: SyncPtrIn, now: u64) -> Result<SyncPtrOut, PcmError> {
     let out = s.sync_ptr(input, || now)?;
-    s.sync_ptr_commit(input);
+    s.sync_ptr_commit(&out);
     Ok(out)
 }
 
@@ -450,6 +450,45 @@ fn sync_ptr_drives_a_stream() {
         sync_ptr(&mut s, SyncPtrIn { flags: SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, ..hw }, 31 * MS)
             .unwrap();
     assert_eq!((out.state, out.hw_ptr), (State::Xrun as u32, 48));
+}
+
+/// A SYNC_PTR that asks for the stream's appl_ptr and avail_min (both
+/// flags set) leaves the stream as it was, in every state and across a
+/// wrap of the pointers: `sync_ptr_commit` stores what the answer reported
+/// without testing the flags. And the pointers it reports are the stream's
+/// as they are, where Linux reports them modulo the boundary: they are
+/// below it (zero in OPEN, where it is 0), `Stream`'s invariant.
+#[test]
+fn sync_ptr_reading_the_stream_changes_nothing() {
+    let q = SyncPtrIn { flags: SYNC_PTR_APPL | SYNC_PTR_AVAIL_MIN, appl_ptr: 7, avail_min: 7 };
+    let unchanged = |s: &mut Stream, now: u64, when: &str| {
+        let before = alloc::format!("{s:?}");
+        let (hw, appl) = (s.hw_ptr, s.appl_ptr);
+        let linux = |p: u32| p % if s.boundary == 0 { 0x7fff_ffff } else { s.boundary };
+        assert!(s.boundary != 0 || (hw, appl) == (0, 0), "{when}: zero without a boundary");
+        assert_eq!((linux(hw), linux(appl)), (hw, appl), "{when}: below the boundary");
+        let out = sync_ptr(s, q, now).unwrap();
+        assert_eq!((out.hw_ptr, out.appl_ptr), (hw, appl), "{when}: reported as they are");
+        assert_eq!(alloc::format!("{s:?}"), before, "{when}");
+    };
+    let mut s = Stream::new();
+    unchanged(&mut s, 0, "OPEN");
+    let mut s = setup();
+    unchanged(&mut s, 0, "SETUP");
+    s.prepare(0).unwrap();
+    unchanged(&mut s, 0, "PREPARED");
+    // Both pointers just below the boundary: the write wraps appl_ptr.
+    (s.hw_ptr, s.appl_ptr) = (s.boundary - 8, s.boundary - 8);
+    assert_eq!(write(&mut s, 16, MS), Ok(16));
+    assert_eq!((s.state(), s.appl_ptr()), (State::Running, 8));
+    unchanged(&mut s, MS, "RUNNING, appl_ptr wrapped");
+    let _ = s.update(MS + MS / 8); // 6 frames: hw_ptr still short of the wrap
+    unchanged(&mut s, MS + MS / 8, "RUNNING, hw_ptr before the wrap");
+    let _ = s.update(2 * MS); // 48 frames: hw_ptr wraps, the 16 run out
+    assert_eq!(s.state(), State::Xrun);
+    unchanged(&mut s, 2 * MS, "XRUN");
+    s.drop(2 * MS).unwrap();
+    unchanged(&mut s, 2 * MS, "SETUP after DROP");
 }
 
 #[test]

@@ -117,8 +117,12 @@ fn set_inline(mask: u32) {
     while changed != 0 {
         let seg = changed.trailing_zeros();
         changed &= changed - 1;
-        let sr = mmu::user_sr(seg);
-        let v = if mask & (1 << seg) != 0 { sr & !mmu::SR_KS_BIT } else { sr | mmu::SR_KS_BIT };
+        // Ks set, then cleared again where the segment is to be unlocked:
+        // no branch, and one temporary fewer than a select of the two
+        // values, which made the windows' rare branch (inlined into every
+        // window's open and close) take a saved register.
+        let unlock = (mask >> seg) & 1;
+        let v = (mmu::user_sr(seg) | mmu::SR_KS_BIT) ^ (unlock * mmu::SR_KS_BIT);
         mmu::set_user_sr(seg, v);
     }
 }
