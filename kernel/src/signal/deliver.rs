@@ -297,7 +297,16 @@ pub fn handle_signal(
     let kind = FrameKind::for_flags(act.flags);
     restart_syscall(tf, Some(act.flags));
     flush_fp(p, tf);
-    let mask = p.sig.saved_mask.take().unwrap_or(p.sig.blocked);
+    // The mask the frame saves: a wait's saved one, else the current one.
+    // Tested before clearing, as `finish_return` does: `take()` stored
+    // None on every delivery.
+    let mask = match p.sig.saved_mask {
+        Some(saved) => {
+            p.sig.saved_mask = None;
+            saved
+        }
+        None => p.sig.blocked,
+    };
     let Some(place) = place_frame(kind, sig, tf.sp(), act.flags, &p.sig.altstack) else {
         frame_failed(tf, sig);
         return false;
