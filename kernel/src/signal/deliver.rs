@@ -297,7 +297,16 @@ pub fn handle_signal(
     let kind = FrameKind::for_flags(act.flags);
     restart_syscall(tf, Some(act.flags));
     flush_fp(p, tf);
-    let mask = p.sig.saved_mask.take().unwrap_or(p.sig.blocked);
+    // The mask the frame saves: a wait's saved one, else the current one.
+    // Tested before clearing, as `finish_return` does: `take()` stored
+    // None on every delivery.
+    let mask = match p.sig.saved_mask {
+        Some(saved) => {
+            p.sig.saved_mask = None;
+            saved
+        }
+        None => p.sig.blocked,
+    };
     let Some(place) = place_frame(kind, sig, tf.sp(), act.flags, &p.sig.altstack) else {
         frame_failed(tf, sig);
         return false;
@@ -455,13 +464,16 @@ fn read_frame(
 ) -> Result<(), uaccess::Efault> {
     let w = UserWindow::open(frame, size, Read)?;
     let (mask, mc, alt) = match kind {
-        // The fields come back as the runs `put_frame` stored: one bound
-        // check a run.
+        // The rt fields come back as the runs `put_frame` stored: one
+        // bound check a run.
+        // The classic layout's three words are loaded alone: its run's
+        // other two (signal, handler) are not read back, and a run's
+        // volatile loads would load them anyway.
         FrameKind::Classic => {
-            let mut run = [0u32; 5];
-            w.get_slice(SigFrame::SIGCONTEXT + SigContext::RUN, &mut run);
-            let [mask_hi, _signal, _handler, oldmask, regs] = run;
-            (SigSet::from_user_words(oldmask, mask_hi), regs, None)
+            let sc = SigFrame::SIGCONTEXT;
+            let mask_hi = w.get(sc + SigContext::MASK_HI);
+            let oldmask = w.get(sc + SigContext::OLDMASK);
+            (SigSet::from_user_words(oldmask, mask_hi), w.get(sc + SigContext::REGS), None)
         }
         FrameKind::Rt => {
             let (mut head, mut regs_run) = ([0u32; 5], [0u32; 3]);
@@ -506,7 +518,11 @@ fn read_frame(
 /// copy. A frame that faults halfway leaves them half-restored, and the caller
 /// then kills the process with SIGSEGV, as Linux does. mc_fregs is read only
 /// if the frame's MSR word says it was written (`frame_has_fp`); returns that.
-/// Also swapcontext's (`context.rs`).
+/// Also swapcontext's (`context.rs`). Inline, as `put_mcontext`: out of
+/// line it saved registers of its own for the tail's run, and the call's
+/// arguments were set up, where the sigreturn around it has its registers
+/// saved already.
+#[cfg_attr(not(sigil_stepping), inline(always))]
 pub(super) fn read_mcontext(
     w: &UserWindow<Read>,
     mc: u32,

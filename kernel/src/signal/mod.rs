@@ -448,74 +448,113 @@ fn finish_return(tf: &mut TrapFrame, t: &mut Thread) {
 /// the thread as it then is.
 #[inline(always)]
 fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) {
-    // The handler whose frame was set up last: it is the one user mode enters.
-    let mut entered = None;
-    while deliver_next(tf, &mut t, &mut entered) {}
-    crate::sigtrace!(handler(t.group().pid, entered, tf.pc(), tf.sp(), tf.return_address()));
+    // The handler whose frame was set up last: it is the one user mode
+    // enters. A number, 0 for none: an `Option<Signal>` took two registers.
+    let mut entered = 0;
+    loop {
+        match deliver_next(tf, t) {
+            Round::EnteredLast(sig) => {
+                entered = sig.number();
+                break;
+            }
+            Round::Entered(sig) => entered = sig.number(),
+            Round::Again => t = again(),
+            Round::Done => break,
+        }
+    }
+    crate::sigtrace!(handler(
+        t.group().pid,
+        Signal::new(entered),
+        tf.pc(),
+        tf.sp(),
+        tf.return_address()
+    ));
     finish_return(tf, t);
+}
+
+/// The running thread for the next round after `Round::Again`: after a
+/// stop, what ran meanwhile changed the thread through its own reference,
+/// so the one held from before is not used again. Out of line and cold:
+/// in line, LLVM hoisted the lookup's static address out of the loop into
+/// a saved register, which every return with work paid for (sigwait's too).
+#[cold]
+#[inline(never)]
+fn again() -> &'static mut Thread {
+    proc::current()
+}
+
+/// What one round of `deliver_next` did, returned in a register: the loop
+/// keeps the running thread and the entered handler itself, where a pointer
+/// to each (written through by the round) put them in stack slots and made
+/// the round load the thread again after every store.
+enum Round {
+    /// `sig`'s handler frame was set up, and the work flags are clear.
+    EnteredLast(Signal),
+    /// `sig`'s handler frame was set up; more may be pending.
+    Entered(Signal),
+    /// A default action was performed, a frame failed, or the thread
+    /// stopped and ran again: look the running thread up and look again.
+    Again,
+    /// Nothing left to deliver: the work flags are clear.
+    Done,
 }
 
 /// One round of `deliver_pending`: end or stop the group, or take the next
 /// deliverable signal and build its handler's frame (or perform its default
-/// action). True if another round is needed. Out of line: its caller's
-/// other outcome, after the sigreturn that emptied the sets, would pay for
-/// its saved registers. The rare arms (exit, stop, SIG_IGN and SIG_DFL) are
-/// out of line too, so that the common one, a handled signal, saves only
-/// the registers the frame writer needs. `t` is the running thread, looked
-/// up again only after a stop switched away: what ran meanwhile changed the
-/// thread through its own reference, so the one held from before the switch
-/// is not used again.
+/// action). Out of line: its caller's other outcome, after the sigreturn
+/// that emptied the sets, would pay for its saved registers. The rare arms
+/// (exit, stop, SIG_IGN and SIG_DFL) are out of line too, so that the
+/// common one, a handled signal, saves only the registers the frame writer
+/// needs. `t` is the running thread.
 #[inline(never)]
-fn deliver_next(
-    tf: &mut TrapFrame,
-    t: &mut &'static mut Thread,
-    entered: &mut Option<Signal>,
-) -> bool {
+fn deliver_next(tf: &mut TrapFrame, t: &mut Thread) -> Round {
     let g = t.group();
     if doomed(t, g) || g.stop.is_some() {
         exit_or_stop(t, g);
-        return true;
+        return Round::Again;
     }
     let mut copy = MaybeUninit::uninit(); // `signal.dequeue=copy`'s buffer
     let Some(node) = deliver::dequeue(t, &mut copy) else {
         // Nothing left to deliver: the flags can go now, so the sigreturn
         // that ends the handler finds them clear.
         recalc(t, g);
-        return false;
+        return Round::Done;
     };
     let sig = node.info().signal();
     // The action is looked up once, here, and handed down.
     let action = g.sig.action(sig);
     if !matches!(action.disposition(), Disposition::Handler(_)) {
         no_handler(g, sig, node);
-        return true;
+        return Round::Again;
     }
     // Every deliverable signal gets its frame now, each stacked on the last
     // (as Linux's exit-to-user loop does): the last one set up runs first,
     // and each handler's mask applies to the ones after it.
-    if deliver::handle_signal(tf, t, node.info(), action) {
-        *entered = Some(sig);
-    }
+    let entered = deliver::handle_signal(tf, t, node.info(), action);
     // The node's last moment: its siginfo is on the user stack now.
     drop(node);
     // Usually that was the only signal: with both sets empty and nothing
     // stopping or ending, the flags go now, without another round's
     // lookups and a dequeue that finds nothing.
     recalc(t, g);
-    t.sig.work
+    match (entered, t.sig.work) {
+        (true, true) => Round::Entered(sig),
+        (true, false) => Round::EnteredLast(sig),
+        (false, true) => Round::Again,
+        (false, false) => Round::Done,
+    }
 }
 
 /// The group is ending (the thread leaves now) or stopping: the thread
-/// stops until SIGCONT, and `t` becomes the running thread as it then is.
+/// stops until SIGCONT, and the caller looks the running thread up again.
 #[cold]
 #[inline(never)]
-fn exit_or_stop(t: &mut &'static mut Thread, g: &mut Group) {
+fn exit_or_stop(t: &mut Thread, g: &mut Group) {
     if doomed(t, g) {
         exit::exit(g.exit.expect("doomed"));
     }
     t.state = State::Stopped;
     proc::schedule();
-    *t = proc::current();
 }
 
 /// A dequeued signal whose action is SIG_IGN or SIG_DFL: its default action

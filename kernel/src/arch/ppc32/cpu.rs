@@ -118,14 +118,31 @@ pub fn skip_faulted_access(tf: &mut TrapFrame, ea: u32) {
     tf.nip += 4;
 }
 
-extern "C" {
-    /// Copies 32 words from `src` to `dst` with lmw/stmw (entry.S's
-    /// `copy_words32`: nine instructions; it saves the r14-r31 it uses).
-    ///
-    /// # Safety
-    /// Both addresses are word-aligned and valid for 32 words; a user one
-    /// lies inside the open `UserWindow` of its direction, whose fault path
-    /// makes a fault there an EFAULT (entry.S says why a fault in the middle
-    /// of an `lmw`/`stmw` is safe).
-    pub fn copy_words32(dst: *mut u32, src: *const u32);
+/// Copies 32 words from `src` to `dst` with lmw/stmw (entry.S's
+/// `copy_words32`: nine instructions; it saves the r14-r31 it uses).
+///
+/// Called from inline asm, not as an `extern "C"` function: the routine
+/// touches only r14-r31 (saved and restored), the stack and lr, so the
+/// caller's values stay in r0 and r5-r12 and in CR across it. Declared as
+/// a C call, the ABI had every volatile register clobbered, and the frame
+/// writer kept its whole live set in saved registers (18 of them).
+///
+/// # Safety
+/// Both addresses are word-aligned and valid for 32 words; a user one
+/// lies inside the open `UserWindow` of its direction, whose fault path
+/// makes a fault there an EFAULT (entry.S says why a fault in the middle
+/// of an `lmw`/`stmw` is safe).
+#[inline(always)]
+pub unsafe fn copy_words32(dst: *mut u32, src: *const u32) {
+    // SAFETY: the caller's contract above; the routine keeps the ABI's
+    // stack rules and restores every register it uses but lr.
+    unsafe {
+        core::arch::asm!(
+            "bl copy_words32",
+            in("r3") dst,
+            in("r4") src,
+            out("lr") _,
+            options(preserves_flags)
+        )
+    };
 }
