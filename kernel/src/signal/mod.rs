@@ -108,7 +108,7 @@ fn generate(
     let init_drops = g.pid == 1
         && g.sig.action(sig).disposition() == Disposition::Default
         && init_drops_default(&info);
-    if (init_drops || g.sig.action(sig).is_ignored(sig, SigSet::EMPTY))
+    if (init_drops || g.sig.action(sig).is_ignored(sig, &SigSet::EMPTY))
         && dropped(g, target.as_deref(), sig)
     {
         return Ok(());

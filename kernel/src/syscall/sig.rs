@@ -131,9 +131,9 @@ pub fn sigaction(sig: u32, act: u32, oldact: u32) -> SysResult {
 /// periodic timers that stopped while it was ignored (timers::sig_unignore).
 fn set_action(sig: Signal, new: SigAction) -> SysResult {
     let g = proc::group();
-    let was_ignored = g.sig.action(sig).is_ignored(sig, SigSet::EMPTY);
+    let was_ignored = g.sig.action(sig).is_ignored(sig, &SigSet::EMPTY);
     *g.sig.action(sig) = new;
-    if new.is_ignored(sig, SigSet::EMPTY) {
+    if new.is_ignored(sig, &SigSet::EMPTY) {
         g.sig.shared.flush_signal(sig);
         for t in g.members() {
             t.sig.pending.flush_signal(sig);

@@ -147,7 +147,7 @@ impl SigAction {
     /// unblocked (Linux `sig_ignored`). Init's protection (PID 1 drops
     /// default-action signals from user space) is a separate rule,
     /// `init_drops_default`, which the kernel checks beside this one.
-    pub const fn is_ignored(&self, sig: Signal, blocked: SigSet) -> bool {
+    pub const fn is_ignored(&self, sig: Signal, blocked: &SigSet) -> bool {
         if blocked.contains(sig) {
             return false;
         }
@@ -306,7 +306,7 @@ mod tests {
 
     #[test]
     fn ignored_signals() {
-        let none = SigSet::EMPTY;
+        let none = &SigSet::EMPTY;
         let dfl = SigAction::DEFAULT;
         let ign = SigAction { handler: abi::SIG_IGN, ..SigAction::DEFAULT };
         let h = SigAction { handler: 0x1000_0000, ..SigAction::DEFAULT };
@@ -317,6 +317,6 @@ mod tests {
         assert!(ign.is_ignored(Signal::SIGUSR1, none));
         assert!(!h.is_ignored(Signal::SIGCHLD, none));
         // Blocked: kept, the disposition may change before unblocking.
-        assert!(!ign.is_ignored(Signal::SIGUSR1, Signal::SIGUSR1.set()));
+        assert!(!ign.is_ignored(Signal::SIGUSR1, &Signal::SIGUSR1.set()));
     }
 }

@@ -6,6 +6,14 @@
 //! each in the machine's byte order - so on big-endian ppc32 the 8 user bytes
 //! are NOT the u64 in memory order; always go through `from_user_words` and
 //! `words`.
+//!
+//! The kernel keeps the set as those two words, not as a `u64`: on a 32-bit
+//! CPU a `u64` set made every one-signal operation (send, dequeue, the
+//! handler's mask, a mask test) a 64-bit shift by a variable amount, about a
+//! dozen instructions of paired `slw`/`srw`/`or`, and LLVM rebuilt that shift
+//! from any word-picking written over a `u64`. With two words a signal is a
+//! word index and a 32-bit mask (`Signal::word`, `Signal::mask`), as Linux's
+//! `sigaddset` does on 32-bit machines (`_NSIG_WORDS` = 2).
 
 use crate::abi::{self, Errno};
 
@@ -70,109 +78,118 @@ impl Signal {
         self.0 as u32 >= abi::SIGRTMIN
     }
 
-    /// The set holding only this signal. Built as a bit of one 32-bit word:
-    /// `1u64 << (n - 1)`, a 64-bit shift by a variable amount, is eight
-    /// instructions on ppc32, and every send, dequeue and mask test makes one.
+    /// The index of this signal's word in a `SigSet` (0 for 1..=32, 1 for
+    /// 33..=64). Masked to one bit, which the range makes a no-op, so that an
+    /// indexed access needs no bounds check.
+    const fn word(self) -> usize {
+        ((self.0 as u32 - 1) >> 5 & 1) as usize
+    }
+
+    /// This signal's bit within its word.
+    const fn mask(self) -> u32 {
+        1 << ((self.0 as u32 - 1) % 32)
+    }
+
+    /// The set holding only this signal: its mask in its word, the other
+    /// word zero, chosen with an all-ones-or-zero word.
     pub const fn set(self) -> SigSet {
-        let n = self.0 as u32 - 1;
-        let bit = (1u32 << (n % 32)) as u64;
-        SigSet(if n < 32 { bit } else { bit << 32 })
+        let high = 0u32.wrapping_sub(self.word() as u32);
+        SigSet([self.mask() & !high, self.mask() & high])
     }
 }
 
-/// A set of signals: bit n-1 stands for signal n.
+/// A set of signals: bit n-1 stands for signal n; word 0 holds signals
+/// 1..=32, word 1 signals 33..=64 (the user layout, see the module doc).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SigSet(u64);
+pub struct SigSet([u32; 2]);
 
 impl SigSet {
     /// No signals.
-    pub const EMPTY: SigSet = SigSet(0);
+    pub const EMPTY: SigSet = SigSet([0, 0]);
     /// The two signals no mask can block and no handler can catch.
-    pub const UNBLOCKABLE: SigSet = SigSet(Signal::SIGKILL.set().0 | Signal::SIGSTOP.set().0);
+    pub const UNBLOCKABLE: SigSet = Signal::SIGKILL.set().union(Signal::SIGSTOP.set());
     /// Signals raised synchronously by the faulting instruction itself. Linux
     /// dequeues these before anything else so the handler sees the fault at
     /// the instruction that caused it, not after some unrelated handler.
-    pub const SYNCHRONOUS: SigSet = SigSet(
-        Signal::SIGSEGV.set().0
-            | Signal::SIGBUS.set().0
-            | Signal::SIGILL.set().0
-            | Signal::SIGTRAP.set().0
-            | Signal::SIGFPE.set().0
-            | Signal::SIGSYS.set().0,
-    );
+    pub const SYNCHRONOUS: SigSet = Signal::SIGSEGV
+        .set()
+        .union(Signal::SIGBUS.set())
+        .union(Signal::SIGILL.set())
+        .union(Signal::SIGTRAP.set())
+        .union(Signal::SIGFPE.set())
+        .union(Signal::SIGSYS.set());
     /// The job-control stop signals, discarded when SIGCONT is sent.
-    pub const STOP: SigSet = SigSet(
-        Signal::SIGSTOP.set().0
-            | Signal::SIGTSTP.set().0
-            | Signal::SIGTTIN.set().0
-            | Signal::SIGTTOU.set().0,
-    );
+    pub const STOP: SigSet = Signal::SIGSTOP
+        .set()
+        .union(Signal::SIGTSTP.set())
+        .union(Signal::SIGTTIN.set())
+        .union(Signal::SIGTTOU.set());
 
     /// The set as a plain bit pattern (bit n-1 = signal n).
     pub const fn from_bits(bits: u64) -> SigSet {
-        SigSet(bits)
+        SigSet::from_user_words(bits as u32, (bits >> 32) as u32)
     }
 
     /// The bit pattern (bit n-1 = signal n).
     pub const fn bits(self) -> u64 {
-        self.0
+        (self.0[1] as u64) << 32 | self.0[0] as u64
     }
 
     /// Builds a set from the user layout: word 0 = signals 1..32, word 1 = 33..64.
     pub const fn from_user_words(w0: u32, w1: u32) -> SigSet {
-        SigSet(((w1 as u64) << 32) | w0 as u64)
+        SigSet([w0, w1])
     }
 
     /// The user layout: (word 0 = signals 1..32, word 1 = signals 33..64).
     pub const fn words(self) -> (u32, u32) {
-        (self.0 as u32, (self.0 >> 32) as u32)
+        (self.0[0], self.0[1])
     }
 
-    /// Adds `sig` to the set.
+    /// Adds `sig` to the set: one word's load, `or` and store.
     pub fn add(&mut self, sig: Signal) {
-        self.0 |= sig.set().0;
+        self.0[sig.word()] |= sig.mask();
     }
 
     /// Removes `sig` from the set.
     pub fn remove(&mut self, sig: Signal) {
-        self.0 &= !sig.set().0;
+        self.0[sig.word()] &= !sig.mask();
     }
 
-    /// True if `sig` is in the set: its word, shifted (one 32-bit shift, see
-    /// `Signal::set`).
-    pub const fn contains(self, sig: Signal) -> bool {
-        let n = sig.number() - 1;
-        let word = if n < 32 { self.0 as u32 } else { (self.0 >> 32) as u32 };
-        (word >> (n % 32)) & 1 != 0
+    /// True if `sig` is in the set: its word and its mask. By reference:
+    /// the sets asked are fields (a mask, a pending set), and the word is
+    /// then one indexed load from the field.
+    pub const fn contains(&self, sig: Signal) -> bool {
+        self.0[sig.word()] & sig.mask() != 0
     }
 
     /// Signals in either set.
     pub const fn union(self, other: SigSet) -> SigSet {
-        SigSet(self.0 | other.0)
+        SigSet([self.0[0] | other.0[0], self.0[1] | other.0[1]])
     }
 
     /// Signals in both sets.
     pub const fn intersect(self, other: SigSet) -> SigSet {
-        SigSet(self.0 & other.0)
+        SigSet([self.0[0] & other.0[0], self.0[1] & other.0[1]])
     }
 
     /// `self` minus every signal in `other`.
     pub const fn without(self, other: SigSet) -> SigSet {
-        SigSet(self.0 & !other.0)
+        SigSet([self.0[0] & !other.0[0], self.0[1] & !other.0[1]])
     }
 
     /// True if no signal is in the set.
     pub const fn is_empty(self) -> bool {
-        self.0 == 0
+        self.0[0] | self.0[1] == 0
     }
 
-    /// The lowest-numbered signal in the set.
+    /// The lowest-numbered signal in the set: the first word that has one.
     pub const fn lowest(self) -> Option<Signal> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Signal(self.0.trailing_zeros() as u8 + 1))
-        }
+        let (word, base) = match self.0 {
+            [0, 0] => return None,
+            [0, w1] => (w1, 33),
+            [w0, _] => (w0, 1),
+        };
+        Some(Signal(word.trailing_zeros() as u8 + base))
     }
 
     /// The set with SIGKILL and SIGSTOP removed: what every mask the kernel
@@ -223,6 +240,24 @@ mod tests {
         assert_eq!(s.words(), (0x200, 0x8000_0001));
         assert_eq!(SigSet::from_user_words(0x200, 0x8000_0001), s);
         assert_eq!(SigSet::from_user_words(0x8000_0000, 0).lowest(), Signal::new(32));
+    }
+
+    #[test]
+    fn every_signal_is_bit_n_minus_one_of_its_word() {
+        for n in 1..=64 {
+            let sig = Signal::new(n).unwrap();
+            let bit = 1u64 << (n - 1);
+            assert_eq!(sig.set().bits(), bit, "signal {n}");
+            let mut s = SigSet::from_bits(!0 ^ bit);
+            assert!(!s.contains(sig) && s.union(sig.set()).bits() == !0);
+            s.add(sig);
+            assert!(s.contains(sig) && s.bits() == !0);
+            s.remove(sig);
+            assert_eq!(s.bits(), !0 ^ bit);
+            assert_eq!(sig.set().lowest(), Some(sig));
+            assert_eq!(SigSet::from_bits(!0 << (n - 1)).lowest(), Some(sig));
+            assert!(!SigSet::EMPTY.contains(sig) && !sig.set().is_empty());
+        }
     }
 
     #[test]
