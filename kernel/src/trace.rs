@@ -22,9 +22,10 @@
 //! # Cost when off
 //! Call sites write `sigtrace!(event(args))`, which expands to
 //! `if trace::on() { trace::event(args) }`: the arguments are evaluated only
-//! inside the branch, so the hot path is one byte load, one compare and one
-//! conditional branch that is never taken (`lbz; cmplwi; bne`, after a
-//! `lis`/`addi` of the flag's address that is often hoisted). The
+//! inside the branch, so the hot path is the flag's address, one byte load,
+//! one compare and one conditional branch that is never taken
+//! (`lis; lbz; cmplwi; bne`: see `ENABLED` for why the address is one
+//! `lis`). The
 //! printers are `#[cold]`, so the compiler lays them out of line and the
 //! branch falls through. Check with `powerpc-linux-gnu-objdump -d`: the load
 //! of `ENABLED` is the only trace code on the path (docs/signals.md).
@@ -36,7 +37,12 @@ use sigil_core::abi::Errno;
 use sigil_core::signal::frame::{FrameKind, RtSigFrame, SigFrame};
 use sigil_core::signal::{DefaultAction, Enqueued, SigInfo, SigPending, SigQueueNode, Signal};
 
-/// Set by `trace=signal` (cmdline.rs) before any process exists.
+/// Set by `trace=signal` (cmdline.rs) before any process exists. Exported
+/// under a name of its own so that LLVM's global merge, which folds
+/// internal statics into one block addressed by a `lis`/`addi` pair, leaves
+/// it alone: each test is then `lis; lbz; cmplwi; bne` (`proc::CURRENT_THREAD`
+/// is kept apart the same way).
+#[export_name = "sigil_trace_enabled"]
 pub static ENABLED: AtomicBool = AtomicBool::new(false);
 
 /// Is the trace on? (Only `sigtrace!` should need to ask.)
