@@ -28,11 +28,12 @@
 //!
 //! # Invariants (who owns what, and how long a borrow lives)
 //! - `TABLE.threads` owns every `Thread` (boxed, so it never moves);
-//!   `TABLE.groups` owns one reference to each `Group`, and every thread of
+//!   `TABLE.groups` (`pids.rs`: a map with a direct slot per PID beside
+//!   it) owns one reference to each `Group`, and every thread of
 //!   the group holds another (`Rc`): a group lives until its last thread is
 //!   freed *and* its parent has reaped it (or it was auto-reaped: `detach`,
 //!   for a parent ignoring SIGCHLD). Group state has that one owner;
-//!   nothing else keeps a pointer to it.
+//!   nothing else keeps a pointer to it but the table's PID slots.
 //! - An address space (`Space`) is owned by the groups that run in it, one
 //!   `Rc` each (Linux's `mm_users`, counted per process here since the
 //!   threads of a group share its reference): the group's own after fork or
@@ -80,6 +81,7 @@ pub mod clone;
 pub mod exec;
 pub mod futex;
 pub mod group;
+mod pids;
 pub mod share;
 pub mod shown;
 pub mod sigstate;
@@ -377,7 +379,7 @@ impl Thread {
 
 struct Table {
     threads: BTreeMap<u32, Box<Thread>>,
-    groups: BTreeMap<u32, Rc<KCell<Group>>>,
+    groups: pids::Groups,
     /// The threads waiting for the CPU, in turn: pointers into their Boxes,
     /// so the scheduler reaches the next one without searching `threads`
     /// (see the module invariants for why they stay valid).
@@ -391,7 +393,7 @@ struct Table {
 
 static TABLE: KCell<Table> = KCell::new(Table {
     threads: BTreeMap::new(),
-    groups: BTreeMap::new(),
+    groups: pids::Groups::new(),
     runq: VecDeque::new(),
     dead: Vec::new(),
     next_id: 1,
@@ -490,18 +492,12 @@ pub fn thread(tid: u32) -> Option<&'static mut Thread> {
 
 /// The process `pid` (a zombie too).
 pub fn get(pid: u32) -> Option<&'static mut Group> {
-    // The caller itself (raise, getpid-style lookups) needs no tree search.
-    if let Some(g) = try_current().map(|t| t.group()).filter(|g| g.pid == pid) {
-        return Some(g);
-    }
-    // SAFETY: as `Thread::group`: the table holds a reference.
-    TABLE.get().groups.get(&pid).map(|g| unsafe { &mut *(g.get() as *mut Group) })
+    TABLE.get().groups.get(pid)
 }
 
 /// Every process, for signal broadcast and orphan re-parenting.
 pub fn all() -> impl Iterator<Item = &'static mut Group> {
-    // SAFETY: as in `get`.
-    TABLE.get().groups.values().map(|g| unsafe { &mut *(g.get() as *mut Group) })
+    TABLE.get().groups.values()
 }
 
 /// Threads running or waiting for the CPU: the load average's count and
@@ -527,7 +523,7 @@ fn alloc_id() -> u32 {
     loop {
         let id = t.next_id;
         t.next_id = if id >= 32767 { 2 } else { id + 1 };
-        if !t.threads.contains_key(&id) && !t.groups.contains_key(&id) {
+        if !t.threads.contains_key(&id) && !t.groups.contains_key(id) {
             return id;
         }
     }
@@ -692,11 +688,11 @@ pub fn run_init(
     // Back from `back_to_boot`: PID 1's last thread is idle now, so it can go.
     let t = TABLE.get();
     *CURRENT_THREAD.get() = core::ptr::null_mut();
-    let init = t.groups.remove(&1).expect("PID 1 in the table");
+    let init = t.groups.remove(1).expect("PID 1 in the table");
     let status = init.get().wait_status;
     // Empty containers keep their storage; give it back for the leak check.
     t.threads = BTreeMap::new();
-    t.groups = BTreeMap::new();
+    t.groups = pids::Groups::new();
     t.runq = VecDeque::new();
     t.dead = Vec::new();
     drop(init);
@@ -827,7 +823,7 @@ pub fn unqueue_exiting(t: &mut Thread) {
 /// longer be found or waited for. Its last thread still holds the group, so
 /// it is freed with that thread's Box, once off the CPU (`reap_dead`).
 pub fn detach(pid: u32) {
-    TABLE.get().groups.remove(&pid);
+    TABLE.get().groups.remove(pid);
 }
 
 /// Runs the next runnable thread. Returns when the current one runs again.
