@@ -28,8 +28,8 @@
 //!
 //! # Invariants (who owns what, and how long a borrow lives)
 //! - `TABLE.threads` owns every `Thread` (boxed, so it never moves);
-//!   `TABLE.groups` (`pids.rs`: a map with a direct slot per PID beside
-//!   it) owns one reference to each `Group`, and every thread of
+//!   `TABLE.groups` owns one reference to each `Group` (both are maps
+//!   with a direct slot per id beside them: `pids.rs`), and every thread of
 //!   the group holds another (`Rc`): a group lives until its last thread is
 //!   freed *and* its parent has reaped it (or it was auto-reaped: `detach`,
 //!   for a parent ignoring SIGCHLD). Group state has that one owner;
@@ -94,7 +94,7 @@ pub use timed::{
 };
 
 use alloc::boxed::Box;
-use alloc::collections::{BTreeMap, VecDeque};
+use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -378,8 +378,8 @@ impl Thread {
 }
 
 struct Table {
-    threads: BTreeMap<u32, Box<Thread>>,
-    groups: pids::Groups,
+    threads: pids::IdTable<Box<Thread>>,
+    groups: pids::IdTable<Rc<KCell<Group>>>,
     /// The threads waiting for the CPU, in turn: pointers into their Boxes,
     /// so the scheduler reaches the next one without searching `threads`
     /// (see the module invariants for why they stay valid).
@@ -392,8 +392,8 @@ struct Table {
 }
 
 static TABLE: KCell<Table> = KCell::new(Table {
-    threads: BTreeMap::new(),
-    groups: pids::Groups::new(),
+    threads: pids::IdTable::new(),
+    groups: pids::IdTable::new(),
     runq: VecDeque::new(),
     dead: Vec::new(),
     next_id: 1,
@@ -487,17 +487,24 @@ pub fn thread(tid: u32) -> Option<&'static mut Thread> {
     if let Some(t) = try_current().filter(|t| t.tid == tid) {
         return Some(t);
     }
-    TABLE.get().threads.get_mut(&tid).map(|b| &mut **b).filter(|t| t.state != State::Dead)
+    // SAFETY: the table owns the thread (module invariants).
+    TABLE
+        .get()
+        .threads
+        .get(tid)
+        .map(|t| unsafe { &mut *t.as_ptr() })
+        .filter(|t| t.state != State::Dead)
 }
 
 /// The process `pid` (a zombie too).
 pub fn get(pid: u32) -> Option<&'static mut Group> {
-    TABLE.get().groups.get(pid)
+    // SAFETY: as `Thread::group`: the table holds a reference.
+    TABLE.get().groups.get(pid).map(|g| unsafe { g.as_ref() }.get())
 }
 
 /// Every process, for signal broadcast and orphan re-parenting.
 pub fn all() -> impl Iterator<Item = &'static mut Group> {
-    TABLE.get().groups.values()
+    TABLE.get().groups.values().map(|g| g.get())
 }
 
 /// Threads running or waiting for the CPU: the load average's count and
@@ -523,7 +530,7 @@ fn alloc_id() -> u32 {
     loop {
         let id = t.next_id;
         t.next_id = if id >= 32767 { 2 } else { id + 1 };
-        if !t.threads.contains_key(&id) && !t.groups.contains_key(id) {
+        if !t.threads.contains_key(id) && !t.groups.contains_key(id) {
             return id;
         }
     }
@@ -652,7 +659,7 @@ fn free_dead() {
         if Some(tid) == me {
             t.dead.push(tid);
         } else {
-            t.threads.remove(&tid);
+            t.threads.remove(tid);
         }
     }
 }
@@ -691,8 +698,8 @@ pub fn run_init(
     let init = t.groups.remove(1).expect("PID 1 in the table");
     let status = init.get().wait_status;
     // Empty containers keep their storage; give it back for the leak check.
-    t.threads = BTreeMap::new();
-    t.groups = pids::Groups::new();
+    t.threads = pids::IdTable::new();
+    t.groups = pids::IdTable::new();
     t.runq = VecDeque::new();
     t.dead = Vec::new();
     drop(init);
@@ -738,7 +745,7 @@ pub fn wake_sleeper(tid: u32, chan: usize) {
 /// allocation, since it runs on every pipe transfer and child exit.
 pub fn wakeup(chan: usize) {
     let t = TABLE.get();
-    for p in t.threads.values_mut() {
+    for p in t.threads.values() {
         if p.state == State::Sleeping(chan) {
             p.state = State::Runnable;
             t.runq.push_back(NonNull::from(&mut **p));
@@ -907,7 +914,7 @@ fn take_over_pid() {
     // The old leader has exited: free its Box so its id is free to take.
     reap_dead();
     let t = TABLE.get();
-    let mut b = t.threads.remove(&me.tid).expect("the current thread is in the table");
+    let mut b = t.threads.remove(me.tid).expect("the current thread is in the table");
     // The group's list already holds this thread alone, by its Box.
     b.tid = g.pid;
     t.threads.insert(g.pid, b);

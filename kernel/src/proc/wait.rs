@@ -166,7 +166,7 @@ fn new_parent(mut ppid: u32) -> u32 {
 /// leave the table first, since nobody is left to reap them.
 pub fn survivors() -> alloc::vec::Vec<u32> {
     let t = TABLE.get();
-    t.groups.retain(|pid, g| pid == 1 || !g.zombie);
+    t.groups.retain(|pid, g| pid == 1 || !g.get().zombie);
     t.groups.keys().filter(|&pid| pid != 1).collect()
 }
 
