@@ -82,6 +82,7 @@ pub mod exec;
 pub mod futex;
 pub mod group;
 mod pids;
+mod runq;
 pub mod share;
 pub mod shown;
 pub mod sigstate;
@@ -94,7 +95,6 @@ pub use timed::{
 };
 
 use alloc::boxed::Box;
-use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -329,6 +329,8 @@ pub struct Thread {
     pub cpu_sleepers: CpuSleepers,
     /// The futex this thread waits on, while queued (`futex.rs`).
     pub futex: Option<sigil_core::futex::FutexKey>,
+    /// The next thread in the run queue, while this one is queued (`runq.rs`).
+    runq_next: Option<NonNull<Thread>>,
     /// What an interrupted call left for `restart_syscall` (Linux's
     /// `current->restart_block`); forgotten at sigreturn and exec.
     pub restart: Option<RestartBlock>,
@@ -380,10 +382,10 @@ impl Thread {
 struct Table {
     threads: pids::IdTable<Box<Thread>>,
     groups: pids::IdTable<Rc<KCell<Group>>>,
-    /// The threads waiting for the CPU, in turn: pointers into their Boxes,
-    /// so the scheduler reaches the next one without searching `threads`
-    /// (see the module invariants for why they stay valid).
-    runq: VecDeque<NonNull<Thread>>,
+    /// The threads waiting for the CPU, in turn: linked through their
+    /// Boxes, so the scheduler reaches the next one without searching
+    /// `threads` (`runq.rs`; the module invariants say why they stay valid).
+    runq: runq::RunQueue,
     /// Threads that have exited, to be freed once off the CPU.
     dead: Vec<u32>,
     next_id: u32,
@@ -394,7 +396,7 @@ struct Table {
 static TABLE: KCell<Table> = KCell::new(Table {
     threads: pids::IdTable::new(),
     groups: pids::IdTable::new(),
-    runq: VecDeque::new(),
+    runq: runq::RunQueue::new(),
     dead: Vec::new(),
     next_id: 1,
     boot_ksp: 0,
@@ -548,7 +550,6 @@ fn spawn_thread(
 ) -> Result<(), Errno> {
     let table = TABLE.get();
     group.get().threads.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
-    table.runq.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
     let kstack = KernelStack::new()?;
     let mut t = heap::boxed(Thread {
         tid,
@@ -567,6 +568,7 @@ fn spawn_thread(
         cpu_ns: 0,
         cpu_sleepers: CpuSleepers::default(),
         futex: None,
+        runq_next: None,
         restart: None,
         kstack,
         ksp: 0,
@@ -574,7 +576,7 @@ fn spawn_thread(
     t.ksp = Arch::new_thread(t.kstack_top(), tf);
     // The Box's heap address, which the insert below does not move.
     t.group().threads.push(NonNull::from(&mut *t));
-    table.runq.push_back(NonNull::from(&mut *t));
+    table.runq.push_back(&mut t);
     table.threads.insert(tid, t);
     Ok(())
 }
@@ -685,7 +687,7 @@ pub fn run_init(
     let pid = create(None, exe, space, held, sig, FpState::new(), &tf)?;
     get(pid).expect("just created").shown.exec(path, args, env);
     let t = TABLE.get();
-    t.runq.clear();
+    t.runq = runq::RunQueue::new();
     let p = thread(pid).expect("just created");
     *CURRENT_THREAD.get() = p;
     p.group().space().activate();
@@ -700,7 +702,6 @@ pub fn run_init(
     // Empty containers keep their storage; give it back for the leak check.
     t.threads = pids::IdTable::new();
     t.groups = pids::IdTable::new();
-    t.runq = VecDeque::new();
     t.dead = Vec::new();
     drop(init);
     Ok(status)
@@ -729,7 +730,7 @@ pub fn make_runnable(tid: u32) {
 pub fn wake(t: &mut Thread) {
     if t.state != State::Dead && t.state != State::Runnable {
         t.state = State::Runnable;
-        TABLE.get().runq.push_back(NonNull::from(t));
+        TABLE.get().runq.push_back(t);
     }
 }
 
@@ -748,7 +749,7 @@ pub fn wakeup(chan: usize) {
     for p in t.threads.values() {
         if p.state == State::Sleeping(chan) {
             p.state = State::Runnable;
-            t.runq.push_back(NonNull::from(&mut **p));
+            t.runq.push_back(p);
         }
     }
 }
@@ -809,7 +810,7 @@ pub fn sleep(chan: usize) -> Result<(), ()> {
 pub fn yield_now() {
     let t = TABLE.get();
     if !t.runq.is_empty() {
-        t.runq.push_back(NonNull::from(current()));
+        t.runq.push_back(current());
         schedule();
     }
 }
@@ -821,8 +822,7 @@ pub fn yield_now() {
 /// removal, a pass over a short queue once per exit, is what makes the
 /// pointers' validity hold by construction rather than by that argument.
 pub fn unqueue_exiting(t: &mut Thread) {
-    let me = NonNull::from(&mut *t);
-    TABLE.get().runq.retain(|&q| q != me);
+    TABLE.get().runq.remove(t);
     futex::unqueue(t);
 }
 
