@@ -28,11 +28,12 @@
 //!
 //! # Invariants (who owns what, and how long a borrow lives)
 //! - `TABLE.threads` owns every `Thread` (boxed, so it never moves);
-//!   `TABLE.groups` owns one reference to each `Group`, and every thread of
+//!   `TABLE.groups` owns one reference to each `Group` (both are maps
+//!   with a direct slot per id beside them: `pids.rs`), and every thread of
 //!   the group holds another (`Rc`): a group lives until its last thread is
 //!   freed *and* its parent has reaped it (or it was auto-reaped: `detach`,
 //!   for a parent ignoring SIGCHLD). Group state has that one owner;
-//!   nothing else keeps a pointer to it.
+//!   nothing else keeps a pointer to it but the table's PID slots.
 //! - An address space (`Space`) is owned by the groups that run in it, one
 //!   `Rc` each (Linux's `mm_users`, counted per process here since the
 //!   threads of a group share its reference): the group's own after fork or
@@ -80,6 +81,8 @@ pub mod clone;
 pub mod exec;
 pub mod futex;
 pub mod group;
+mod pids;
+mod runq;
 pub mod share;
 pub mod shown;
 pub mod sigstate;
@@ -92,7 +95,6 @@ pub use timed::{
 };
 
 use alloc::boxed::Box;
-use alloc::collections::{BTreeMap, VecDeque};
 use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -327,6 +329,8 @@ pub struct Thread {
     pub cpu_sleepers: CpuSleepers,
     /// The futex this thread waits on, while queued (`futex.rs`).
     pub futex: Option<sigil_core::futex::FutexKey>,
+    /// The next thread in the run queue, while this one is queued (`runq.rs`).
+    runq_next: Option<NonNull<Thread>>,
     /// What an interrupted call left for `restart_syscall` (Linux's
     /// `current->restart_block`); forgotten at sigreturn and exec.
     pub restart: Option<RestartBlock>,
@@ -376,12 +380,12 @@ impl Thread {
 }
 
 struct Table {
-    threads: BTreeMap<u32, Box<Thread>>,
-    groups: BTreeMap<u32, Rc<KCell<Group>>>,
-    /// The threads waiting for the CPU, in turn: pointers into their Boxes,
-    /// so the scheduler reaches the next one without searching `threads`
-    /// (see the module invariants for why they stay valid).
-    runq: VecDeque<NonNull<Thread>>,
+    threads: pids::IdTable<Box<Thread>>,
+    groups: pids::IdTable<Rc<KCell<Group>>>,
+    /// The threads waiting for the CPU, in turn: linked through their
+    /// Boxes, so the scheduler reaches the next one without searching
+    /// `threads` (`runq.rs`; the module invariants say why they stay valid).
+    runq: runq::RunQueue,
     /// Threads that have exited, to be freed once off the CPU.
     dead: Vec<u32>,
     next_id: u32,
@@ -390,9 +394,9 @@ struct Table {
 }
 
 static TABLE: KCell<Table> = KCell::new(Table {
-    threads: BTreeMap::new(),
-    groups: BTreeMap::new(),
-    runq: VecDeque::new(),
+    threads: pids::IdTable::new(),
+    groups: pids::IdTable::new(),
+    runq: runq::RunQueue::new(),
     dead: Vec::new(),
     next_id: 1,
     boot_ksp: 0,
@@ -485,23 +489,24 @@ pub fn thread(tid: u32) -> Option<&'static mut Thread> {
     if let Some(t) = try_current().filter(|t| t.tid == tid) {
         return Some(t);
     }
-    TABLE.get().threads.get_mut(&tid).map(|b| &mut **b).filter(|t| t.state != State::Dead)
+    // SAFETY: the table owns the thread (module invariants).
+    TABLE
+        .get()
+        .threads
+        .get(tid)
+        .map(|t| unsafe { &mut *t.as_ptr() })
+        .filter(|t| t.state != State::Dead)
 }
 
 /// The process `pid` (a zombie too).
 pub fn get(pid: u32) -> Option<&'static mut Group> {
-    // The caller itself (raise, getpid-style lookups) needs no tree search.
-    if let Some(g) = try_current().map(|t| t.group()).filter(|g| g.pid == pid) {
-        return Some(g);
-    }
     // SAFETY: as `Thread::group`: the table holds a reference.
-    TABLE.get().groups.get(&pid).map(|g| unsafe { &mut *(g.get() as *mut Group) })
+    TABLE.get().groups.get(pid).map(|g| unsafe { g.as_ref() }.get())
 }
 
 /// Every process, for signal broadcast and orphan re-parenting.
 pub fn all() -> impl Iterator<Item = &'static mut Group> {
-    // SAFETY: as in `get`.
-    TABLE.get().groups.values().map(|g| unsafe { &mut *(g.get() as *mut Group) })
+    TABLE.get().groups.values().map(|g| g.get())
 }
 
 /// Threads running or waiting for the CPU: the load average's count and
@@ -527,7 +532,7 @@ fn alloc_id() -> u32 {
     loop {
         let id = t.next_id;
         t.next_id = if id >= 32767 { 2 } else { id + 1 };
-        if !t.threads.contains_key(&id) && !t.groups.contains_key(&id) {
+        if !t.threads.contains_key(id) && !t.groups.contains_key(id) {
             return id;
         }
     }
@@ -545,7 +550,6 @@ fn spawn_thread(
 ) -> Result<(), Errno> {
     let table = TABLE.get();
     group.get().threads.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
-    table.runq.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
     let kstack = KernelStack::new()?;
     let mut t = heap::boxed(Thread {
         tid,
@@ -564,6 +568,7 @@ fn spawn_thread(
         cpu_ns: 0,
         cpu_sleepers: CpuSleepers::default(),
         futex: None,
+        runq_next: None,
         restart: None,
         kstack,
         ksp: 0,
@@ -571,7 +576,7 @@ fn spawn_thread(
     t.ksp = Arch::new_thread(t.kstack_top(), tf);
     // The Box's heap address, which the insert below does not move.
     t.group().threads.push(NonNull::from(&mut *t));
-    table.runq.push_back(NonNull::from(&mut *t));
+    table.runq.push_back(&mut t);
     table.threads.insert(tid, t);
     Ok(())
 }
@@ -656,7 +661,7 @@ fn free_dead() {
         if Some(tid) == me {
             t.dead.push(tid);
         } else {
-            t.threads.remove(&tid);
+            t.threads.remove(tid);
         }
     }
 }
@@ -682,7 +687,7 @@ pub fn run_init(
     let pid = create(None, exe, space, held, sig, FpState::new(), &tf)?;
     get(pid).expect("just created").shown.exec(path, args, env);
     let t = TABLE.get();
-    t.runq.clear();
+    t.runq = runq::RunQueue::new();
     let p = thread(pid).expect("just created");
     *CURRENT_THREAD.get() = p;
     p.group().space().activate();
@@ -692,12 +697,11 @@ pub fn run_init(
     // Back from `back_to_boot`: PID 1's last thread is idle now, so it can go.
     let t = TABLE.get();
     *CURRENT_THREAD.get() = core::ptr::null_mut();
-    let init = t.groups.remove(&1).expect("PID 1 in the table");
+    let init = t.groups.remove(1).expect("PID 1 in the table");
     let status = init.get().wait_status;
     // Empty containers keep their storage; give it back for the leak check.
-    t.threads = BTreeMap::new();
-    t.groups = BTreeMap::new();
-    t.runq = VecDeque::new();
+    t.threads = pids::IdTable::new();
+    t.groups = pids::IdTable::new();
     t.dead = Vec::new();
     drop(init);
     Ok(status)
@@ -726,7 +730,7 @@ pub fn make_runnable(tid: u32) {
 pub fn wake(t: &mut Thread) {
     if t.state != State::Dead && t.state != State::Runnable {
         t.state = State::Runnable;
-        TABLE.get().runq.push_back(NonNull::from(t));
+        TABLE.get().runq.push_back(t);
     }
 }
 
@@ -742,10 +746,10 @@ pub fn wake_sleeper(tid: u32, chan: usize) {
 /// allocation, since it runs on every pipe transfer and child exit.
 pub fn wakeup(chan: usize) {
     let t = TABLE.get();
-    for p in t.threads.values_mut() {
+    for p in t.threads.values() {
         if p.state == State::Sleeping(chan) {
             p.state = State::Runnable;
-            t.runq.push_back(NonNull::from(&mut **p));
+            t.runq.push_back(p);
         }
     }
 }
@@ -806,7 +810,7 @@ pub fn sleep(chan: usize) -> Result<(), ()> {
 pub fn yield_now() {
     let t = TABLE.get();
     if !t.runq.is_empty() {
-        t.runq.push_back(NonNull::from(current()));
+        t.runq.push_back(current());
         schedule();
     }
 }
@@ -818,8 +822,7 @@ pub fn yield_now() {
 /// removal, a pass over a short queue once per exit, is what makes the
 /// pointers' validity hold by construction rather than by that argument.
 pub fn unqueue_exiting(t: &mut Thread) {
-    let me = NonNull::from(&mut *t);
-    TABLE.get().runq.retain(|&q| q != me);
+    TABLE.get().runq.remove(t);
     futex::unqueue(t);
 }
 
@@ -827,7 +830,7 @@ pub fn unqueue_exiting(t: &mut Thread) {
 /// longer be found or waited for. Its last thread still holds the group, so
 /// it is freed with that thread's Box, once off the CPU (`reap_dead`).
 pub fn detach(pid: u32) {
-    TABLE.get().groups.remove(&pid);
+    TABLE.get().groups.remove(pid);
 }
 
 /// Runs the next runnable thread. Returns when the current one runs again.
@@ -911,7 +914,7 @@ fn take_over_pid() {
     // The old leader has exited: free its Box so its id is free to take.
     reap_dead();
     let t = TABLE.get();
-    let mut b = t.threads.remove(&me.tid).expect("the current thread is in the table");
+    let mut b = t.threads.remove(me.tid).expect("the current thread is in the table");
     // The group's list already holds this thread alone, by its Box.
     b.tid = g.pid;
     t.threads.insert(g.pid, b);

@@ -166,8 +166,8 @@ fn new_parent(mut ppid: u32) -> u32 {
 /// leave the table first, since nobody is left to reap them.
 pub fn survivors() -> alloc::vec::Vec<u32> {
     let t = TABLE.get();
-    t.groups.retain(|&pid, g| pid == 1 || !g.get().zombie);
-    t.groups.keys().copied().filter(|&pid| pid != 1).collect()
+    t.groups.retain(|pid, g| pid == 1 || !g.get().zombie);
+    t.groups.keys().filter(|&pid| pid != 1).collect()
 }
 
 /// PID 1 has ended and every other process with it (each freed what it
@@ -230,7 +230,7 @@ pub fn wait(sel: WaitFor, options: u32) -> Result<Option<Found>, Errno> {
         }
         if let Some(f) = found {
             if !keep && matches!(f.event, ChildEvent::Exited(_)) {
-                let child = TABLE.get().groups.remove(&f.pid).expect("zombie");
+                let child = TABLE.get().groups.remove(f.pid).expect("zombie");
                 group().cpu.reap(&child.get().cpu);
             }
             return Ok(Some(f));

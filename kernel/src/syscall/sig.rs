@@ -48,7 +48,9 @@ pub fn kill(pid: i32, sig: u32) -> SysResult {
     signal::kill::send(target, sig.map(|s| SigInfo::kill(s, me, uid))).map(|_| 0)
 }
 
-/// The process `id` names: a process, or one of its threads.
+/// The process `id` names: a process, or one of its threads. Inline into
+/// kill, where the call and its frame cost more than the slot lookup.
+#[inline(always)]
 fn process_of(id: u32) -> Result<&'static mut proc::Group, Errno> {
     match proc::get(id) {
         Some(g) => Ok(g),

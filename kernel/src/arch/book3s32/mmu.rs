@@ -80,10 +80,39 @@ fn set_sr(seg: u32, v: u32) {
     isync();
 }
 
-fn vsid(ctx: u32, seg: u32) -> u32 {
+/// A VSID's bits in a segment register.
+const VSID_MASK: u32 = 0x00ff_ffff;
+/// What the VSID grows by from one segment of a context to the next.
+const VSID_STEP: u32 = 0x111;
+
+const fn vsid(ctx: u32, seg: u32) -> u32 {
     // Linux's scramble (CTX_TO_VSID): spreads contexts over the hash.
-    (ctx.wrapping_mul(897 * 16).wrapping_add(seg * 0x111)) & 0x00ff_ffff
+    (ctx.wrapping_mul(897 * 16).wrapping_add(seg * VSID_STEP)) & VSID_MASK
 }
+
+/// Segment register value `sr` (SR_KS and a VSID) for the next segment of
+/// the same context: `vsid(ctx, seg + 1)` from `vsid(ctx, seg)` by one add
+/// and one mask, as Linux's `switch_mmu_context` steps it. The add carries
+/// at most into bit 24, above the VSID, which the mask clears: the sum
+/// modulo 2^24 is what `vsid` computes; the flag bits above stay as they were.
+const fn next_segment(sr: u32) -> u32 {
+    sr.wrapping_add(VSID_STEP) & (SR_KS | VSID_MASK)
+}
+
+// The argument above, checked at build time for every segment of the
+// first 4096 contexts: more than mm hands out (`mm::context::NR_CONTEXTS`,
+// which arch, below mm, does not import).
+const _: () = {
+    let mut ctx = 0;
+    while ctx < 4096 {
+        let mut seg = 0;
+        while seg + 1 < TASK_SIZE >> 28 {
+            assert!(next_segment(SR_KS | vsid(ctx, seg)) == SR_KS | vsid(ctx, seg + 1));
+            seg += 1;
+        }
+        ctx += 1;
+    }
+};
 
 /// The segment register value of user segment `seg` for the current space.
 pub fn user_sr(seg: u32) -> u32 {
@@ -203,10 +232,14 @@ impl Mmu for Book3s32 {
     /// until a `UserWindow` unlocks one.
     /// One `isync` after all twelve writes, as Linux's `switch_mmu_context`
     /// does: the kernel runs from BATs, so nothing between them uses a user
-    /// segment (11 fewer instructions a switch than one `isync` each).
+    /// segment (11 fewer instructions a switch than one `isync` each). Each
+    /// value comes from the one before (`next_segment`), rather than from
+    /// `vsid`'s scramble computed afresh.
     fn activate(ctx: u32, pgdir_phys: usize) {
+        let mut sr = SR_KS | vsid(ctx, 0);
         for seg in 0..(TASK_SIZE >> 28) {
-            mtsrin(seg, SR_KS | vsid(ctx, seg));
+            mtsrin(seg, sr);
+            sr = next_segment(sr);
         }
         isync();
         // SAFETY: PGDIR_SLOT is a reserved word in the vector page (below 0x100).

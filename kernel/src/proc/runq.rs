@@ -1,0 +1,79 @@
+//! The run queue (`TABLE.runq`): the threads waiting for the CPU, in turn,
+//! linked through the threads themselves (`Thread::runq_next`), as Linux
+//! links a run queue through each task's own `list_head`. A push or a pop
+//! is a few loads and stores: no capacity test, no ring wrap-around, and
+//! no allocation, so nothing to reserve when a thread is made.
+//!
+//! It holds pointers into threads' Boxes; why they stay valid is in
+//! `proc`'s module invariants (a queued thread is Runnable, and it leaves
+//! the queue before it is marked Dead, so before its Box may be freed). A
+//! thread is in the queue at most once, which the links need: it goes in
+//! when it becomes Runnable (`wake`, `wakeup`, a new thread) or as the
+//! running thread giving the CPU up (`yield_now`), and a running thread is
+//! not queued.
+
+use core::ptr::NonNull;
+
+use super::Thread;
+
+pub(super) struct RunQueue {
+    head: Option<NonNull<Thread>>,
+    tail: Option<NonNull<Thread>>,
+}
+
+impl RunQueue {
+    pub(super) const fn new() -> RunQueue {
+        RunQueue { head: None, tail: None }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.head.is_none()
+    }
+
+    /// Queues `t` last (it is not queued: module comment).
+    pub(super) fn push_back(&mut self, t: &mut Thread) {
+        t.runq_next = None;
+        let t = NonNull::from(t);
+        match self.tail {
+            // SAFETY: a queued thread is live (module comment).
+            Some(mut last) => unsafe { last.as_mut() }.runq_next = Some(t),
+            None => self.head = Some(t),
+        }
+        self.tail = Some(t);
+    }
+
+    /// Takes the first thread out.
+    pub(super) fn pop_front(&mut self) -> Option<NonNull<Thread>> {
+        let first = self.head?;
+        // SAFETY: a queued thread is live (module comment).
+        self.head = unsafe { first.as_ref() }.runq_next;
+        if self.head.is_none() {
+            self.tail = None;
+        }
+        Some(first)
+    }
+
+    /// Takes `t` out if it is queued: an exiting thread, once, so a walk.
+    pub(super) fn remove(&mut self, t: &Thread) {
+        let me = NonNull::from(t);
+        let mut prev: Option<NonNull<Thread>> = None;
+        let mut cur = self.head;
+        while let Some(c) = cur {
+            // SAFETY: a queued thread is live (module comment).
+            let next = unsafe { c.as_ref() }.runq_next;
+            if c == me {
+                match prev {
+                    // SAFETY: as above.
+                    Some(mut p) => unsafe { p.as_mut() }.runq_next = next,
+                    None => self.head = next,
+                }
+                if next.is_none() {
+                    self.tail = prev;
+                }
+                return;
+            }
+            prev = cur;
+            cur = next;
+        }
+    }
+}
