@@ -71,6 +71,14 @@ unsafe fn switch(save: *mut usize, next: usize) {
 const SPRG0: usize = 272;
 const _: () = assert!(super::frame::define_in(include_str!("vector.h"), "SPRG0") == SPRG0);
 
+/// vector.h's `MSR_KERNEL`, the MSR each vector's `rfi` enters the kernel
+/// with: machine checks on, translation on, nothing else.
+const _: () = {
+    use sigil_core::signal::frame::{MSR_DR, MSR_IR, MSR_ME};
+    let msr = super::frame::define_in(include_str!("vector.h"), "MSR_KERNEL");
+    assert!(msr == (MSR_ME | MSR_IR | MSR_DR) as usize);
+};
+
 /// Where the next trap from user mode starts its kernel stack (SPRG0).
 fn set_kernel_stack(top: usize) {
     // SAFETY: SPRG0 is read only by trap_entry, for exactly this.
