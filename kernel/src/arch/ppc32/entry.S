@@ -59,13 +59,22 @@ start_virt:
  * where trap_entry loads the two words: a syscall's frame has DAR = DSISR =
  * 0, at no cost (an li instead of a lwz). */
 .macro SAVE_FRAME fault
+    /* trap_scratch's words are addressed as trap_scratch@l+n from one lis
+     * (no addi): its alignment keeps every @l+n on the same side of a
+     * 64 KiB half as trap_scratch@l itself (see its .balign below). */
     lis     r11, trap_scratch@ha
-    addi    r11, r11, trap_scratch@l
-    stw     r10, 0(r11)
+    stw     r10, trap_scratch@l(r11)
     mfcr    r10
-    stw     r10, 4(r11)
-    lwz     r10, 12(r11)            /* SRR1 */
+    stw     r10, trap_scratch@l+4(r11)
+    .if \fault
+    lwz     r10, trap_scratch@l+12(r11) /* SRR1 */
     andi.   r10, r10, MSR_PR
+    .else
+    /* A system call's r12 is free (in SPRG2, and the vector set none): it
+     * keeps SRR1 for the frame's msr below, without a second load. */
+    lwz     r12, trap_scratch@l+12(r11) /* SRR1 */
+    andi.   r10, r12, MSR_PR
+    .endif
     mr      r10, r1
     beq     1f
     mfspr   r1, SPRG0                      /* from user: this thread's kernel stack */
@@ -77,20 +86,20 @@ start_virt:
      * r22..r31 and stored by stmw: two words (r10-r12 fixed up, then nip ..
      * orig_r3) in two stores instead of thirteen. Fewer instructions, not
      * fewer cycles: a 750 or e300 stmw stores about one word a cycle. */
-    lwz     r29, 0(r11)             /* r10 */
+    lwz     r29, trap_scratch@l(r11)   /* r10 */
     mfspr   r30, SPRG1              /* r11 */
     mfspr   r31, SPRG2              /* r12 */
     stmw    r29, TF_GPR+40(r1)
-    lwz     r22, 8(r11)             /* nip */
-    lwz     r23, 12(r11)            /* msr */
+    lwz     r22, trap_scratch@l+8(r11) /* nip */
     mfctr   r24
     mflr    r25
     mfxer   r26
-    lwz     r27, 4(r11)             /* cr */
+    lwz     r27, trap_scratch@l+4(r11) /* cr */
     .if \fault
+    lwz     r23, trap_scratch@l+12(r11) /* msr */
     mr      r28, r12                /* trap (vector) */
-    lwz     r29, 16(r11)            /* dar */
-    lwz     r30, 20(r11)            /* dsisr */
+    lwz     r29, trap_scratch@l+16(r11) /* dar */
+    lwz     r30, trap_scratch@l+20(r11) /* dsisr */
     .else
     /* A system call: what trap_dispatch and its classify would otherwise
      * do in Rust, one instruction each here. SRR1's upper half holds the
@@ -99,7 +108,7 @@ start_virt:
      * that succeeds returns it clear (set_error sets it; sigreturn and
      * the like restore CR whole). The vector set no r12: the trap number
      * is known. */
-    clrlwi  r23, r23, 16            /* msr: SRR1 without its reason bits */
+    clrlwi  r23, r12, 16            /* msr: SRR1 without its reason bits */
     rlwinm  r27, r27, 0, 4, 2       /* cr: CR0[SO] (bit 3) cleared */
     li      r28, VEC_SYSCALL        /* trap */
     li      r29, 0                  /* a system call has no fault address */
@@ -197,7 +206,11 @@ copy_words32:
     blr
 
     .section .bss
-    .balign 16
+    /* 32-aligned, and 32 bytes: trap_scratch@l+n (n < 32), as SAVE_FRAME and
+     * the vectors address it after a lis of trap_scratch@ha, then never
+     * crosses a 0x8000 boundary, where the low half's sign would flip and
+     * @ha would no longer match. */
+    .balign 32
     .globl trap_scratch
 trap_scratch:
     .space 32
