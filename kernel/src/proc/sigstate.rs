@@ -193,7 +193,14 @@ pub fn doomed(t: &Thread, g: &Group) -> bool {
 }
 
 /// Should an interruptible sleep end (Linux `signal_pending` as
-/// `schedule`'s callers ask it)?
+/// `schedule`'s callers ask it)? The work flag first: clear, it says that
+/// nothing is pending on either set and the group neither stops nor ends
+/// (`ThreadSignals::work`: `recalc` clears it only then, and whatever
+/// changes that sets it), the same promise the return to user mode relies
+/// on. So a sleep with no signal about (a futex wait, a pipe read) pays a
+/// byte's test, not the sets' union and the group's loads, before and
+/// after it blocks.
+#[inline]
 pub fn interrupt_pending(t: &mut Thread) -> bool {
-    work_pending(t, t.group())
+    t.sig.work && work_pending(t, t.group())
 }
