@@ -317,9 +317,12 @@ fn scale_32_32_keeps_the_middle_bits() {
 
 #[test]
 fn scale_since_32_32_is_scale_32_32_of_the_interval() {
-    // g3beige's 16.6 MHz, e300's and other boards' timebases, a 1 GHz one
+    // QEMU's 16.6 MHz (g3beige, and qemu-e300, the same machine), the
+    // MPC885ADS's 3.125 MHz, an MPC832x's bus/4, other rates, a 1 GHz one
     // (factor below 1), and a slow one (a large integer part).
-    for hz in [16_600_000u64, 33_333_333, 25_000_000, 100_000_000, 1_000_000_000, 32_768] {
+    let rates =
+        [16_600_000u64, 3_125_000, 33_333_333, 25_000_000, 100_000_000, 1_000_000_000, 32_768];
+    for hz in rates {
         let f = (1_000_000_000u64 << 32) / hz;
         let mut last = 0u64;
         let mut step = 1u64;
