@@ -159,12 +159,13 @@ pub fn segv(tf: &TrapFrame, ea: u32) {
 /// says what expired, and here, above the scheduler and the signal code,
 /// the sleeper is woken and the timer's signal sent.
 fn timer_tick(from_user: bool) {
-    let now = timer::now_ns();
+    let ticks = timer::now_ticks();
+    let now = timer::ns_at(ticks);
     // Before the wake-ups below: a sample point passed while idle saw none.
     crate::time::loadavg::sample(now, proc::runnable_count);
     let cur = proc::try_current();
     let pid = cur.as_ref().map(|t| t.group().pid);
-    let expired = cputime::tick(from_user, now, cur.map(proc::Thread::charged));
+    let expired = cputime::tick(from_user, ticks, cur.map(proc::Thread::charged));
     if let (Some(pid), Some(e)) = (pid, expired) {
         signal::timer::cpu_timers_expired(pid, e);
         // Only a sampled thread's clocks moved: its process's CPU-time

@@ -158,15 +158,29 @@ impl KernelStack {
 /// a deep kernel path shows up); a failure is a kernel bug, so an oops
 /// (panic), never silent corruption of the heap.
 pub fn check_kernel_stack(sp: usize) {
-    let (bottom, top, guard_ok, pid) = match try_current() {
-        Some(p) => (p.kstack.0.as_ptr() as usize, p.kstack_top(), p.kstack.guard_intact(), p.tid),
+    match try_current() {
+        Some(p) => check_thread_stack(p, sp),
         None => {
             let (bottom, top) = Arch::boot_stack_bounds();
-            (bottom, top, true, 0)
+            check_stack(bottom, top, true, 0, sp);
         }
-    };
+    }
+}
+
+/// `check_kernel_stack` when the running thread `p` is known (a context
+/// switch: its caller has it already, so the boot stack's case and its
+/// test are left out).
+#[inline(always)]
+fn check_thread_stack(p: &Thread, sp: usize) {
+    check_stack(p.kstack.0.as_ptr() as usize, p.kstack_top(), p.kstack.guard_intact(), p.tid, sp);
+}
+
+/// The test itself, on stack [bottom, top] of thread `tid` (0: the boot
+/// stack's).
+#[inline(always)]
+fn check_stack(bottom: usize, top: usize, guard_ok: bool, tid: u32, sp: usize) {
     if !guard_ok || sp < bottom + STACK_MARGIN || sp > top {
-        stack_overflow(pid, bottom, top, sp, guard_ok);
+        stack_overflow(tid, bottom, top, sp, guard_ok);
     }
 }
 
@@ -875,10 +889,10 @@ pub fn context_switches() -> u64 {
 }
 
 fn switch_to(next: &'static mut Thread) {
-    check_kernel_stack(arch::stack_pointer() as usize);
+    let prev = current();
+    check_thread_stack(prev, arch::stack_pointer() as usize);
     crate::uaccess::assert_closed();
     *SWITCHES.get() += 1;
-    let prev = current();
     cputime::switch_out(prev.charged());
     if prev.fp_live {
         Arch::fp_save(&mut prev.fp);

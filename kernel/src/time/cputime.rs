@@ -37,9 +37,15 @@ use crate::time::timer;
 /// CPU timers add it to a first expiry (see `CpuTimer::set`).
 pub const SAMPLE_NS: u64 = timer::SLICE_NS;
 
-/// When the last sample was taken (ns since boot); None while idle, when
-/// there is nobody to charge.
-static LAST: KCell<Option<u64>> = KCell::new(Some(0));
+/// When the last sample was taken, in timebase ticks since boot (a switch
+/// then scales only the interval it charges: `timer::interval_ns`); IDLE
+/// while idle, when there is nobody to charge.
+static LAST: KCell<u64> = KCell::new(0);
+
+/// LAST while idle. No timebase count is past it, so the time "since" it
+/// saturates to zero: a switch out of the idle loop charges nothing without
+/// a test of its own, and so does `unsampled`.
+const IDLE: u64 = u64::MAX;
 
 /// The whole machine's CPU time in ns since boot (/proc/stat, /proc/uptime):
 /// user and system time as charged to processes, and the idle loop's time.
@@ -68,18 +74,22 @@ fn account(ns: u64, user: bool) {
     }
 }
 
-/// The time from the last sample to `now`, and `now` the last sample; None
-/// while idle (an interrupt in the idle loop must not start charging).
+/// The time (ns) from the last sample to `now` (timebase ticks), and `now`
+/// the last sample; None while idle (an interrupt in the idle loop must not
+/// start charging).
 fn elapsed(now: u64) -> Option<u64> {
-    let last = LAST.get().as_mut()?;
-    Some(now.saturating_sub(core::mem::replace(last, now)))
+    let last = LAST.get();
+    if *last == IDLE {
+        return None;
+    }
+    Some(timer::interval_ns(core::mem::replace(last, now), now))
 }
 
 /// What a sample charges: the running thread's own count and its process's
 /// account (`Thread::cpu_ns`, `Group::cpu`).
 pub type Charged<'a> = (&'a mut u64, &'a mut CpuAccount);
 
-/// The timer interrupt at `now`: charges the interrupted thread `cur`, if
+/// The timer interrupt at `now` (timebase ticks): charges the interrupted thread `cur`, if
 /// any, and says which of its process's CPU timers expired (the caller sends
 /// SIGVTALRM / SIGPROF: `signal::timer::cpu_timers_expired`).
 pub fn tick(from_user: bool, now: u64, cur: Option<Charged>) -> Option<Expired> {
@@ -100,22 +110,20 @@ fn charge((cpu_ns, acct): Charged, ns: u64) {
 /// The scheduler leaves a thread for another: it pays (`prev`), as system
 /// time, up to now (if it was being charged), and charging starts over.
 pub fn switch_out(prev: Charged) {
-    let now = timer::now_ns();
-    if let Some(last) = LAST.get().replace(now) {
-        charge(prev, now.saturating_sub(last));
-    }
+    let now = timer::now_ticks();
+    charge(prev, timer::interval_ns(core::mem::replace(LAST.get(), now), now));
 }
 
 /// The scheduler's idle loop goes round (it spins, calling this each time):
 /// the thread that gave up the CPU (`cur`) pays up to the first round, and
 /// nobody for the idle time.
 pub fn idle_begin(cur: Option<Charged>) {
-    let now = timer::now_ns();
+    let now = timer::now_ticks();
     if let (Some(ns), Some(p)) = (elapsed(now), cur) {
         charge(p, ns);
     }
-    *LAST.get() = None;
-    TOTALS.get().1 = Some(now);
+    *LAST.get() = IDLE;
+    TOTALS.get().1 = Some(timer::ns_at(now));
 }
 
 /// A round of the idle loop ends. If an interrupt made the thread that
@@ -128,7 +136,7 @@ pub fn idle_end(resumes: bool) {
         t.0.idle += timer::now_ns().saturating_sub(since);
     }
     if resumes {
-        *LAST.get() = Some(timer::now_ns());
+        *LAST.get() = timer::now_ticks();
     }
 }
 
@@ -136,7 +144,7 @@ pub fn idle_end(resumes: bool) {
 /// (CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID) add it to what is
 /// charged, reading precisely rather than at the last tick, as Linux does.
 pub fn unsampled() -> u64 {
-    LAST.get().map_or(0, |last| timer::now_ns().saturating_sub(last))
+    timer::interval_ns(*LAST.get(), timer::now_ticks())
 }
 
 /// ITIMER_VIRTUAL or ITIMER_PROF of account `a`, and its clock.

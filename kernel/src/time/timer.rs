@@ -86,7 +86,25 @@ pub fn init(tb_freq: u32) {
 /// Nanoseconds since boot. The fixed-point factor is rounded down by less
 /// than 2^-32 ns per tick: after a day of 16.6 MHz timebase, under 0.4 us.
 pub fn now_ns() -> u64 {
-    sigil_core::time::scale_32_32(Arch::now(), *NS_PER_TICK_32_32.get())
+    ns_at(now_ticks())
+}
+
+/// The timebase: ticks since boot. The CPU-time accounting keeps its last
+/// sample in ticks, so a context switch converts only the interval it
+/// charges (`interval_ns`), not two absolute times.
+pub fn now_ticks() -> u64 {
+    Arch::now()
+}
+
+/// Nanoseconds since boot at timebase count `ticks` (see `now_ns`).
+pub fn ns_at(ticks: u64) -> u64 {
+    sigil_core::time::scale_32_32(ticks, *NS_PER_TICK_32_32.get())
+}
+
+/// The nanoseconds from timebase count `last` to `now` (none if `now` is
+/// earlier), rounded down.
+pub fn interval_ns(last: u64, now: u64) -> u64 {
+    sigil_core::time::scale_since_32_32(last, now, *NS_PER_TICK_32_32.get())
 }
 
 /// The clock's resolution: one timebase tick, rounded up to a nanosecond.

@@ -69,6 +69,27 @@ pub fn scale_32_32(x: u64, factor: u64) -> u64 {
     ((x as u128 * factor as u128) >> 32) as u64
 }
 
+/// `scale_32_32(now.saturating_sub(last), factor)`: the interval from
+/// timebase count `last` to `now` (none if `now` is earlier), scaled.
+/// Exact, and cheap in the common case: both counts share their high word
+/// (the interval is short, and does not cross a multiple of 2^32 ticks,
+/// which at 16.6 MHz come every 4 minutes). Then the interval is a 32-bit
+/// difference `d`, and the product is `d` times the factor's integer part
+/// plus the top half of `d` times its fraction: three 32x32 multiplies
+/// where the 64-bit product takes seven, and the part the shift drops is
+/// the same, so the result is too. The other case is inline, not a call:
+/// a call in the context switch, even one never taken, made it save and
+/// restore three registers on every switch.
+pub fn scale_since_32_32(last: u64, now: u64, factor: u64) -> u64 {
+    let (last_hi, last_lo, now_hi, now_lo) =
+        ((last >> 32) as u32, last as u32, (now >> 32) as u32, now as u32);
+    if now_hi != last_hi || now_lo < last_lo {
+        return scale_32_32(now.saturating_sub(last), factor);
+    }
+    let d = (now_lo - last_lo) as u64;
+    d * ((factor >> 32) as u32 as u64) + ((d * (factor as u32 as u64)) >> 32)
+}
+
 /// Which `struct timespec` a system call uses (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {

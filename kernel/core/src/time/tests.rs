@@ -316,6 +316,37 @@ fn scale_32_32_keeps_the_middle_bits() {
 }
 
 #[test]
+fn scale_since_32_32_is_scale_32_32_of_the_interval() {
+    // QEMU's 16.6 MHz (g3beige, and qemu-e300, the same machine), the
+    // MPC885ADS's 3.125 MHz, an MPC832x's bus/4, other rates, a 1 GHz one
+    // (factor below 1), and a slow one (a large integer part).
+    let rates =
+        [16_600_000u64, 3_125_000, 33_333_333, 25_000_000, 100_000_000, 1_000_000_000, 32_768];
+    for hz in rates {
+        let f = (1_000_000_000u64 << 32) / hz;
+        let mut last = 0u64;
+        let mut step = 1u64;
+        // Starts of every magnitude, near a high-word boundary or not, and
+        // intervals short, crossing the boundary, long, or negative.
+        while last < 1 << 44 {
+            let edge = last | 0xffff_ffff;
+            for a in [last, edge - 3, edge, edge + 1] {
+                for d in [0u64, 1, 7, 1 << 20, 0xffff_ffff, 1 << 32, 1 << 36] {
+                    for (l, n) in [(a, a + d), (a + d, a)] {
+                        let want = scale_32_32(n.saturating_sub(l), f);
+                        assert_eq!(scale_since_32_32(l, n, f), want, "{hz} Hz, {l} to {n}");
+                    }
+                }
+            }
+            last += step;
+            step = step * 3 / 2 + 1;
+        }
+        // The idle sentinel: nothing since it.
+        assert_eq!(scale_since_32_32(u64::MAX, 12345, f), 0);
+    }
+}
+
+#[test]
 fn cpu_sleep_on_own_thread_clock_is_refused_as_linux() {
     let id = |pid, thread| CpuClockId { pid, thread, kind: CpuClockKind::Sched };
     // CLOCK_THREAD_CPUTIME_ID and thread 5's clock named by thread 5.
