@@ -445,7 +445,12 @@ fn restore_rt(tf: &mut TrapFrame) -> Result<u32, Errno> {
 /// `restore_frame` for one layout, `kind` a constant in each copy.
 #[inline(always)]
 fn restore_kind(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
-    let p = proc::current();
+    // SAFETY: sigreturn is a user system call, and a user system call always
+    // has a running thread (`trap::syscall_dispatch`): `current()`'s null
+    // test and its panic branch would be paid on every sigreturn for
+    // nothing. Nothing else reaches the thread while `p` is in use (the
+    // fault path's `force_fault` finds it again after `p`'s last use).
+    let p = unsafe { &mut *proc::running() };
     // The call the handler interrupted has failed with EINTR: a later
     // restart_syscall must not resume it (Linux's sigreturn sets
     // `do_no_restart_syscall`).
