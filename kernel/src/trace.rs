@@ -34,7 +34,7 @@ use core::fmt;
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use sigil_core::abi::Errno;
-use sigil_core::signal::frame::{FrameKind, RtSigFrame, SigFrame};
+use sigil_core::signal::frame::FrameKind;
 use sigil_core::signal::{DefaultAction, Enqueued, SigInfo, SigPending, SigQueueNode, Signal};
 
 /// Set by `trace=signal` (cmdline.rs) before any process exists. Exported
@@ -139,10 +139,7 @@ pub fn frame(
     windows: u32,
     ok: bool,
 ) {
-    let size = match kind {
-        FrameKind::Classic => SigFrame::SIZE,
-        FrameKind::Rt => RtSigFrame::SIZE,
-    };
+    let size = kind.size();
     emit(format_args!(
         "frame pid={} signo={} kind={} frame={:#x} size={} window={:#x}+{} windows={} result={}",
         pid,

@@ -31,9 +31,9 @@ use core::sync::atomic::{AtomicBool, Ordering};
 
 use sigil_core::abi::{self, Errno, Sysno};
 use sigil_core::signal::frame::{
-    frame_has_fp, place_frame, syscall_restart, FrameKind, MContext, Restart, RtSigFrame,
-    SigContext, SigFrame, UContext, PT_MSR, PT_NIP, RT_EXTRA_GAP, SIGNAL_FRAMESIZE,
-    TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
+    frame_has_fp, place_frame, syscall_restart, FrameKind, FramePlacement, MContext, Restart,
+    RtSigFrame, SigContext, SigFrame, UContext, PT_MSR, PT_NIP, TRAMP_RT_SIGRETURN,
+    TRAMP_SIGRETURN,
 };
 use sigil_core::signal::info::SIGINFO_USER_WORDS;
 use sigil_core::signal::{
@@ -250,7 +250,9 @@ pub(crate) fn put_siginfo(w: &mut impl FrameSink, off: u32, info: &SigInfo) {
 
 /// Writes a whole frame; `frame` is the frame's offset in the window (whose
 /// base, offset 0, is the handler's stack pointer: the back chain goes there).
+/// Inline, so that each layout's copy (`write_frame`) keeps only its arm.
 #[cfg_attr(sigil_stepping, inline(never))]
+#[cfg_attr(not(sigil_stepping), inline(always))]
 fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u32, d: &FrameData) {
     w.put(0, d.tf.sp());
     let (m0, m1) = d.mask.words();
@@ -273,6 +275,20 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
             w.put_words(uc + UContext::REGS_RUN, &[frame_addr + RtSigFrame::MCONTEXT, m0, m1]);
             put_mcontext(w, frame + RtSigFrame::MCONTEXT, d.tf, d.fp, Some(TRAMP_RT_SIGRETURN));
         }
+    }
+}
+
+/// Writes the frame placed at `place` in one window; `kind` is the
+/// placement's, passed as a constant (`handle_signal`). Whether every store
+/// worked, and the windows opened (1, or 0 if the range was refused).
+#[inline(always)]
+fn write_frame(kind: FrameKind, place: &FramePlacement, d: &FrameData) -> (bool, u32) {
+    match UserWindow::open(place.new_sp, kind.window_len(), Write) {
+        Ok(mut w) => {
+            put_frame(&mut w, kind, kind.gap(), place.frame, d);
+            (w.finish().is_ok(), 1)
+        }
+        Err(_) => (false, 0),
     }
 }
 
@@ -311,7 +327,6 @@ pub fn handle_signal(
         frame_failed(tf, sig);
         return false;
     };
-    let (base, len) = place.window();
     let data = FrameData {
         tf,
         fp: p.fp_used.then_some(&p.fp),
@@ -320,22 +335,22 @@ pub fn handle_signal(
         handler: act.handler,
         alt: p.sig.altstack.saved(),
     };
-    let frame = place.frame - base;
     let (ok, windows) = if FRAME_PER_FIELD.load(Ordering::Relaxed) {
         let before = uaccess::WINDOWS.load(Ordering::Relaxed);
-        let mut w = PerField { base, failed: false };
-        put_frame(&mut w, kind, frame, place.frame, &data);
+        let mut w = PerField { base: place.new_sp, failed: false };
+        put_frame(&mut w, kind, kind.gap(), place.frame, &data);
         (!w.failed, uaccess::WINDOWS.load(Ordering::Relaxed) - before)
     } else {
-        match UserWindow::open(base, len, Write) {
-            Ok(mut w) => {
-                put_frame(&mut w, kind, frame, place.frame, &data);
-                (w.finish().is_ok(), 1)
-            }
-            Err(_) => (false, 0),
+        // One copy of the window's writing per layout, the kind a constant
+        // in each: the window's length and every store's offset are then
+        // constants, and the bound checks of the runs (back chain,
+        // sigcontext, register tail, trampoline, GPRs) fold away.
+        match kind {
+            FrameKind::Classic => write_frame(FrameKind::Classic, &place, &data),
+            FrameKind::Rt => write_frame(FrameKind::Rt, &place, &data),
         }
     };
-    crate::sigtrace!(frame(g.pid, sig.number(), kind, place.frame, (base, len), windows, ok));
+    crate::sigtrace!(frame(g.pid, sig.number(), kind, place.frame, place.window(), windows, ok));
     if !ok {
         frame_failed(tf, sig);
         return false;
@@ -430,15 +445,17 @@ fn restore_rt(tf: &mut TrapFrame) -> Result<u32, Errno> {
 /// `restore_frame` for one layout, `kind` a constant in each copy.
 #[inline(always)]
 fn restore_kind(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
-    let p = proc::current();
+    // SAFETY: sigreturn is a user system call, and a user system call always
+    // has a running thread (`trap::syscall_dispatch`): `current()`'s null
+    // test and its panic branch would be paid on every sigreturn for
+    // nothing. Nothing else reaches the thread while `p` is in use (the
+    // fault path's `force_fault` finds it again after `p`'s last use).
+    let p = unsafe { &mut *proc::running() };
     // The call the handler interrupted has failed with EINTR: a later
     // restart_syscall must not resume it (Linux's sigreturn sets
     // `do_no_restart_syscall`).
     p.restart = None;
-    let (gap, size) = match kind {
-        FrameKind::Classic => (SIGNAL_FRAMESIZE, SigFrame::SIZE),
-        FrameKind::Rt => (SIGNAL_FRAMESIZE + RT_EXTRA_GAP, RtSigFrame::SIZE),
-    };
+    let (gap, size) = (kind.gap(), kind.size());
     let frame = tf.sp().wrapping_add(gap);
     match read_frame(tf, p, kind, frame, size) {
         Ok(()) => {

@@ -251,6 +251,30 @@ impl FrameKind {
             FrameKind::Classic
         }
     }
+
+    /// The frame's size in bytes.
+    pub const fn size(self) -> u32 {
+        match self {
+            FrameKind::Classic => SigFrame::SIZE,
+            FrameKind::Rt => RtSigFrame::SIZE,
+        }
+    }
+
+    /// The room left below the frame for the handler's own frame (the
+    /// back chain at its bottom): the frame sits this far above `new_sp`.
+    pub const fn gap(self) -> u32 {
+        match self {
+            FrameKind::Classic => SIGNAL_FRAMESIZE,
+            FrameKind::Rt => SIGNAL_FRAMESIZE + RT_EXTRA_GAP,
+        }
+    }
+
+    /// The length of the window a frame of this kind is written through,
+    /// back chain to frame end (`FramePlacement::window`): a constant per
+    /// kind, so a writer that knows its kind knows every store is inside.
+    pub const fn window_len(self) -> u32 {
+        self.gap() + self.size()
+    }
 }
 
 /// Where a frame goes and how the handler starts (Linux `get_sigframe` plus
@@ -278,11 +302,7 @@ impl FramePlacement {
     /// The one user range the frame builder must open a window on:
     /// from the back-chain word at `new_sp` to the end of the frame.
     pub const fn window(&self) -> (u32, u32) {
-        let size = match self.kind {
-            FrameKind::Classic => SigFrame::SIZE,
-            FrameKind::Rt => RtSigFrame::SIZE,
-        };
-        (self.new_sp, self.frame + size - self.new_sp)
+        (self.new_sp, self.kind.window_len())
     }
 }
 
@@ -298,14 +318,12 @@ pub fn place_frame(
     alt: &AltStack,
 ) -> Option<FramePlacement> {
     let base = alt.signal_sp(sp, sa_flags);
-    let (size, gap, tramp) = match kind {
-        FrameKind::Classic => (SigFrame::SIZE, SIGNAL_FRAMESIZE, SigFrame::TRAMPOLINE),
-        FrameKind::Rt => {
-            (RtSigFrame::SIZE, SIGNAL_FRAMESIZE + RT_EXTRA_GAP, RtSigFrame::TRAMPOLINE)
-        }
+    let tramp = match kind {
+        FrameKind::Classic => SigFrame::TRAMPOLINE,
+        FrameKind::Rt => RtSigFrame::TRAMPOLINE,
     };
-    let frame = base.checked_sub(size)? & !15;
-    let new_sp = frame.checked_sub(gap)?;
+    let frame = base.checked_sub(kind.size())? & !15;
+    let new_sp = frame.checked_sub(kind.gap())?;
     if new_sp == 0 {
         return None;
     }
