@@ -70,8 +70,18 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     send_to(proc::get(pid).ok_or(Errno::ESRCH)?, info, rt_limit)
 }
 
-/// `send` for a caller that already holds the process (kill).
+/// `send` for a caller that already holds the process.
 pub fn send_to(g: &mut Group, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
+    generate(g, None, || info, rt_limit)
+}
+
+/// `send_to` for a sender that describes its info (kill): see
+/// `send_to_thread_with`.
+pub fn send_to_with(
+    g: &mut Group,
+    info: impl Fn() -> SigInfo,
+    rt_limit: bool,
+) -> Result<(), Errno> {
     generate(g, None, info, rt_limit)
 }
 
@@ -80,34 +90,48 @@ pub fn send_thread(tid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno>
     send_to_thread(proc::thread(tid).ok_or(Errno::ESRCH)?, info, rt_limit)
 }
 
-/// `send_thread` for a caller that already holds the thread (tgkill).
+/// `send_thread` for a caller that already holds the thread.
 pub fn send_to_thread(t: &mut Thread, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
+    generate(t.group(), Some(t), || info, rt_limit)
+}
+
+/// `send_to_thread` for a sender that describes its info (tkill/tgkill):
+/// `info` is called for the checks and, last, to build the words into the
+/// queue node once it is allocated (`SigPending::enqueue_with`), rather than
+/// building them on the sender's stack and copying them into the node.
+pub fn send_to_thread_with(
+    t: &mut Thread,
+    info: impl Fn() -> SigInfo,
+    rt_limit: bool,
+) -> Result<(), Errno> {
     generate(t.group(), Some(t), info, rt_limit)
 }
 
 /// Linux `send_signal` + `complete_signal`: SIGCONT and stop signals cancel
 /// each other, ignored signals are dropped unless blocked, SIGKILL ends the
 /// group at once, and the thread chosen to take the signal is woken so its
-/// interruptible sleep can end.
+/// interruptible sleep can end. `info` describes the siginfo: called for
+/// what the checks read, and last to build it into the queue node, so that
+/// a sender's words are stored once (`SigPending::enqueue_with`).
 fn generate(
     g: &mut Group,
     mut target: Option<&mut Thread>,
-    info: SigInfo,
+    info: impl Fn() -> SigInfo,
     rt_limit: bool,
 ) -> Result<(), Errno> {
     if g.zombie || g.exit.is_some() && g.exec_tid.is_none() {
         return Ok(());
     }
-    let sig = info.signal();
+    let sig = info().signal();
     prepare(g, sig);
-    crate::sigtrace!(generate(receiver_id(g, target.as_deref()), &info));
+    crate::sigtrace!(generate(receiver_id(g, target.as_deref()), &info()));
     // PID 1 (init) drops what it has no handler for, as Linux's init does
     // (`init_drops_default`), whichever of its threads it is sent to.
     // SIG_DFL SIGCONT counts as ignored here too (Linux `sig_task_ignored`):
     // its effect was applied above (`prepare`).
     let init_drops = g.pid == 1
         && g.sig.action(sig).disposition() == Disposition::Default
-        && init_drops_default(&info);
+        && init_drops_default(&info());
     if (init_drops || g.sig.action(sig).is_ignored(sig, &SigSet::EMPTY))
         && dropped(g, target.as_deref(), sig)
     {
@@ -126,7 +150,7 @@ fn generate(
     // A user's rt_sigqueueinfo may claim SI_TIMER (to itself), but only the
     // kernel's timer signals carry a tag (`timer_seq`): the forgery is
     // charged and limited like any other signal.
-    let kernel_timer = info.code() == abi::SI_TIMER && info.timer_seq() != 0;
+    let kernel_timer = info().code() == abi::SI_TIMER && info().timer_seq() != 0;
     let user = (!kernel_timer).then_some(&g.user.sigpending);
     let pending = match target.as_deref_mut() {
         Some(t) => {
@@ -141,7 +165,7 @@ fn generate(
         }
         _ => usize::MAX,
     };
-    let queued = pending.enqueue(info, limit, user);
+    let queued = pending.enqueue_with(info, limit, user);
     crate::sigtrace!(queue(
         receiver_id(g, target.as_deref()),
         sig,

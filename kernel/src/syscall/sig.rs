@@ -40,7 +40,9 @@ pub fn kill(pid: i32, sig: u32) -> SysResult {
         let target = process_of(pid as u32)?;
         crate::cred::may_signal(target, sig.map_or(0, |s| s.number()))?;
         return match sig {
-            Some(sig) => signal::send_to(target, SigInfo::kill(sig, me, uid), false).map(|_| 0),
+            Some(sig) => {
+                signal::send_to_with(target, || SigInfo::kill(sig, me, uid), false).map(|_| 0)
+            }
             None => Ok(0),
         };
     }
@@ -99,8 +101,8 @@ fn thread_kill(tgid: u32, tid: u32, sig: u32) -> SysResult {
     let me = proc::group();
     match sig {
         Some(sig) => {
-            let info = SigInfo::tkill(sig, me.pid, me.cred.uid.real);
-            signal::send_to_thread(t, info, false).map(|_| 0)
+            let (pid, uid) = (me.pid, me.cred.uid.real);
+            signal::send_to_thread_with(t, || SigInfo::tkill(sig, pid, uid), false).map(|_| 0)
         }
         None => Ok(0),
     }

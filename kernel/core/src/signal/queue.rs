@@ -141,8 +141,16 @@ const _: () = assert!(core::mem::size_of::<SigQueueNode>() == 32);
 impl SigQueueNode {
     /// Allocates a node (counted in `LIVE_NODES` until dropped).
     pub fn new(info: SigInfo) -> Box<SigQueueNode> {
+        SigQueueNode::build(|| info)
+    }
+
+    /// `new` for an info built only once the node exists: inlined, the
+    /// sender's words are stored straight into the block, not built on the
+    /// sender's stack and copied (8 stores, then 8 loads and 8 stores).
+    #[inline(always)]
+    pub fn build(info: impl FnOnce() -> SigInfo) -> Box<SigQueueNode> {
         count_live(1);
-        Box::new(SigQueueNode { info })
+        Box::new(SigQueueNode { info: info() })
     }
 
     /// The signal this node carries.
@@ -201,7 +209,22 @@ impl SigPending {
         limit: usize,
         user: Option<&UserCount>,
     ) -> Result<Enqueued, Errno> {
-        let sig = info.signal();
+        self.enqueue_with(|| info, limit, user)
+    }
+
+    /// `enqueue` for a sender that describes its info rather than holding
+    /// it: `info` may be called several times (its signal and code decide
+    /// before anything is allocated), and its last call builds the words
+    /// into the node, once (`SigQueueNode::build`). A SIGKILL, a coalesced
+    /// signal or one refused by the limit allocates nothing.
+    #[inline(always)]
+    pub fn enqueue_with(
+        &mut self,
+        info: impl Fn() -> SigInfo,
+        limit: usize,
+        user: Option<&UserCount>,
+    ) -> Result<Enqueued, Errno> {
+        let sig = info().signal();
         if !sig.is_rt() && self.pending.contains(sig) {
             return Ok(Enqueued::Coalesced);
         }
@@ -209,10 +232,10 @@ impl SigPending {
             self.pending.add(sig);
             return Ok(Enqueued::PendingWithoutInfo);
         }
-        let code = info.code();
+        let code = info().code();
         let over_limit_ok = !sig.is_rt() && code >= 0;
         if over_limit_ok || self.queue.len() < limit {
-            let entry = Queued { node: SigQueueNode::new(info), _charge: user.map(Charge::new) };
+            let entry = Queued { node: SigQueueNode::build(info), _charge: user.map(Charge::new) };
             self.queue.push_back(entry);
             self.pending.add(sig);
             return Ok(Enqueued::Queued);
@@ -418,6 +441,23 @@ mod tests {
             &*node as *const SigQueueNode, linked,
             "dequeue moves the node, it does not copy it"
         );
+    }
+
+    #[test]
+    fn enqueue_with_builds_only_a_node_it_links() {
+        let (_g, live) = counted();
+        let mut p = SigPending::new();
+        let sent = SigInfo::tkill(Signal::SIGUSR1, 5, 7);
+        assert_eq!(p.enqueue_with(|| sent, 8, None), Ok(Enqueued::Queued));
+        // Coalesced and SIGKILL: decided from the description, no node.
+        let again = || SigInfo::tkill(Signal::SIGUSR1, 6, 0);
+        assert_eq!(p.enqueue_with(again, 8, None), Ok(Enqueued::Coalesced));
+        let kill = || SigInfo::tkill(Signal::SIGKILL, 6, 0);
+        assert_eq!(p.enqueue_with(kill, 8, None), Ok(Enqueued::PendingWithoutInfo));
+        assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live + 1);
+        assert_eq!(p.dequeue(SigSet::EMPTY).unwrap().info, SigInfo::lost(Signal::SIGKILL));
+        assert_eq!(p.dequeue(SigSet::EMPTY).unwrap().info, sent);
+        assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live);
     }
 
     #[test]
