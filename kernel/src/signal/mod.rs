@@ -97,7 +97,7 @@ pub fn send_to_thread(t: &mut Thread, info: SigInfo, rt_limit: bool) -> Result<(
 
 /// `send_to_thread` for a sender that describes its info (tkill/tgkill):
 /// `info` is called for the checks and, last, to build the words into the
-/// queue node once it is allocated (`SigPending::enqueue_with`), rather than
+/// queue node once it is allocated (`SigPending::enqueue`), rather than
 /// building them on the sender's stack and copying them into the node.
 pub fn send_to_thread_with(
     t: &mut Thread,
@@ -112,7 +112,7 @@ pub fn send_to_thread_with(
 /// group at once, and the thread chosen to take the signal is woken so its
 /// interruptible sleep can end. `info` describes the siginfo: called for
 /// what the checks read, and last to build it into the queue node, so that
-/// a sender's words are stored once (`SigPending::enqueue_with`).
+/// a sender's words are stored once (`SigPending::enqueue`).
 fn generate(
     g: &mut Group,
     mut target: Option<&mut Thread>,
@@ -165,7 +165,7 @@ fn generate(
         }
         _ => usize::MAX,
     };
-    let queued = pending.enqueue_with(info, limit, user);
+    let queued = pending.enqueue(info, limit, user);
     crate::sigtrace!(queue(
         receiver_id(g, target.as_deref()),
         sig,

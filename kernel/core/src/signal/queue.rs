@@ -202,23 +202,13 @@ impl SigPending {
     /// applied SIGCONT/stop side effects). `limit` bounds the number of nodes;
     /// a node linked takes a charge on `user`, if given, until it leaves.
     /// Err(EAGAIN) only for an RT signal with a sigqueue-style si_code when the
-    /// queue is full.
-    pub fn enqueue(
-        &mut self,
-        info: SigInfo,
-        limit: usize,
-        user: Option<&UserCount>,
-    ) -> Result<Enqueued, Errno> {
-        self.enqueue_with(|| info, limit, user)
-    }
-
-    /// `enqueue` for a sender that describes its info rather than holding
-    /// it: `info` may be called several times (its signal and code decide
-    /// before anything is allocated), and its last call builds the words
-    /// into the node, once (`SigQueueNode::build`). A SIGKILL, a coalesced
-    /// signal or one refused by the limit allocates nothing.
+    /// queue is full. `info` describes the siginfo rather than holding it: it
+    /// may be called several times (its signal and code decide before
+    /// anything is allocated), and its last call builds the words into the
+    /// node, once (`SigQueueNode::build`). A SIGKILL, a coalesced signal or
+    /// one refused by the limit allocates nothing.
     #[inline(always)]
-    pub fn enqueue_with(
+    pub fn enqueue(
         &mut self,
         info: impl Fn() -> SigInfo,
         limit: usize,
@@ -434,7 +424,7 @@ mod tests {
     fn newest_is_the_node_dequeue_hands_back() {
         let mut q = SigPending::new();
         assert!(q.newest().is_none());
-        q.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, None).unwrap();
+        q.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, None).unwrap();
         let linked = q.newest().unwrap() as *const SigQueueNode;
         let node = q.dequeue(SigSet::EMPTY).unwrap();
         assert_eq!(
@@ -444,16 +434,16 @@ mod tests {
     }
 
     #[test]
-    fn enqueue_with_builds_only_a_node_it_links() {
+    fn enqueue_builds_only_a_node_it_links() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         let sent = SigInfo::tkill(Signal::SIGUSR1, 5, 7);
-        assert_eq!(p.enqueue_with(|| sent, 8, None), Ok(Enqueued::Queued));
+        assert_eq!(p.enqueue(|| sent, 8, None), Ok(Enqueued::Queued));
         // Coalesced and SIGKILL: decided from the description, no node.
         let again = || SigInfo::tkill(Signal::SIGUSR1, 6, 0);
-        assert_eq!(p.enqueue_with(again, 8, None), Ok(Enqueued::Coalesced));
+        assert_eq!(p.enqueue(again, 8, None), Ok(Enqueued::Coalesced));
         let kill = || SigInfo::tkill(Signal::SIGKILL, 6, 0);
-        assert_eq!(p.enqueue_with(kill, 8, None), Ok(Enqueued::PendingWithoutInfo));
+        assert_eq!(p.enqueue(kill, 8, None), Ok(Enqueued::PendingWithoutInfo));
         assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live + 1);
         assert_eq!(p.dequeue(SigSet::EMPTY).unwrap().info, SigInfo::lost(Signal::SIGKILL));
         assert_eq!(p.dequeue(SigSet::EMPTY).unwrap().info, sent);
@@ -464,9 +454,12 @@ mod tests {
     fn standard_signals_coalesce() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
-        assert_eq!(p.enqueue(SigInfo::kill(Signal::SIGUSR1, 5, 0), 8, None), Ok(Enqueued::Queued));
         assert_eq!(
-            p.enqueue(SigInfo::kill(Signal::SIGUSR1, 6, 0), 8, None),
+            p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 5, 0), 8, None),
+            Ok(Enqueued::Queued)
+        );
+        assert_eq!(
+            p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 6, 0), 8, None),
             Ok(Enqueued::Coalesced)
         );
         assert_eq!(p.count_queued(), 1);
@@ -482,8 +475,8 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         for v in 0..3 {
-            p.enqueue(SigInfo::queue(rt(1), 1, 0, v), 8, None).unwrap();
-            p.enqueue(SigInfo::queue(rt(0), 1, 0, 10 + v), 8, None).unwrap();
+            p.enqueue(|| SigInfo::queue(rt(1), 1, 0, v), 8, None).unwrap();
+            p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 10 + v), 8, None).unwrap();
         }
         assert_eq!(p.count_queued(), 6);
         let order: std::vec::Vec<(u32, u32)> = core::iter::from_fn(|| {
@@ -502,7 +495,7 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         for s in [Signal::SIGHUP, Signal::SIGSEGV, rt(0), Signal::SIGINT, Signal::SIGILL] {
-            p.enqueue(SigInfo::kill(s, 1, 0), 8, None).unwrap();
+            p.enqueue(|| SigInfo::kill(s, 1, 0), 8, None).unwrap();
         }
         let mut got = std::vec::Vec::new();
         while let Some(n) = p.dequeue(SigSet::EMPTY) {
@@ -516,7 +509,7 @@ mod tests {
     fn blocked_signals_stay_pending() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
-        p.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, None).unwrap();
+        p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, None).unwrap();
         let blocked = Signal::SIGUSR1.set();
         assert!(!p.has_deliverable(blocked));
         assert!(p.dequeue(blocked).is_none());
@@ -529,22 +522,25 @@ mod tests {
     fn overflow_policy() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
-        p.enqueue(SigInfo::queue(rt(0), 1, 0, 1), 2, None).unwrap();
-        p.enqueue(SigInfo::queue(rt(0), 1, 0, 2), 2, None).unwrap();
+        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 1), 2, None).unwrap();
+        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 2), 2, None).unwrap();
         // sigqueue-style RT sender: EAGAIN, nothing changes.
-        assert_eq!(p.enqueue(SigInfo::queue(rt(1), 1, 0, 3), 2, None), Err(Errno::EAGAIN));
-        assert_eq!(p.enqueue(SigInfo::timer(rt(1), 1, 0, 3), 2, None), Err(Errno::EAGAIN));
+        assert_eq!(p.enqueue(|| SigInfo::queue(rt(1), 1, 0, 3), 2, None), Err(Errno::EAGAIN));
+        assert_eq!(p.enqueue(|| SigInfo::timer(rt(1), 1, 0, 3), 2, None), Err(Errno::EAGAIN));
         assert!(!p.pending().contains(rt(1)));
         // kill()-style RT sender: pending without info.
         assert_eq!(
-            p.enqueue(SigInfo::kill(rt(1), 9, 0), 2, None),
+            p.enqueue(|| SigInfo::kill(rt(1), 9, 0), 2, None),
             Ok(Enqueued::PendingWithoutInfo)
         );
         // Standard signal from kill: over the limit anyway, info kept.
-        assert_eq!(p.enqueue(SigInfo::kill(Signal::SIGUSR2, 9, 0), 2, None), Ok(Enqueued::Queued));
+        assert_eq!(
+            p.enqueue(|| SigInfo::kill(Signal::SIGUSR2, 9, 0), 2, None),
+            Ok(Enqueued::Queued)
+        );
         // Standard signal from sigqueue: pending, info lost.
         assert_eq!(
-            p.enqueue(SigInfo::queue(Signal::SIGUSR1, 9, 0, 5), 2, None),
+            p.enqueue(|| SigInfo::queue(Signal::SIGUSR1, 9, 0, 5), 2, None),
             Ok(Enqueued::PendingWithoutInfo)
         );
         assert_eq!(p.count_queued(), 3);
@@ -564,7 +560,7 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         assert_eq!(
-            p.enqueue(SigInfo::kill(Signal::SIGKILL, 1, 0), 8, None),
+            p.enqueue(|| SigInfo::kill(Signal::SIGKILL, 1, 0), 8, None),
             Ok(Enqueued::PendingWithoutInfo)
         );
         assert_eq!(p.count_queued(), 0);
@@ -584,8 +580,8 @@ mod tests {
             SigInfo::kill(rt(0), 4, 0),
         ];
         for i in infos {
-            a.enqueue(i, 8, None).unwrap();
-            b.enqueue(i, 8, None).unwrap();
+            a.enqueue(|| i, 8, None).unwrap();
+            b.enqueue(|| i, 8, None).unwrap();
         }
         let before = SIGINFO_BYTES_COPIED.load(Ordering::Relaxed);
         let mut out = SigInfo::lost(Signal::SIGHUP);
@@ -606,23 +602,23 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         for s in [Signal::SIGTSTP, Signal::SIGTTIN, Signal::SIGUSR1, rt(3), rt(3)] {
-            p.enqueue(SigInfo::kill(s, 1, 0), 8, None).unwrap();
+            p.enqueue(|| SigInfo::kill(s, 1, 0), 8, None).unwrap();
         }
         p.flush_signal(rt(3));
         assert!(!p.pending().contains(rt(3)));
         assert_eq!(p.count_queued(), 3);
         p.flush_stop(); // SIGCONT was sent
         assert_eq!(p.pending(), Signal::SIGUSR1.set());
-        p.enqueue(SigInfo::kill(Signal::SIGCONT, 1, 0), 8, None).unwrap();
+        p.enqueue(|| SigInfo::kill(Signal::SIGCONT, 1, 0), 8, None).unwrap();
         p.flush_cont(); // a stop signal was sent
         assert_eq!(p.pending(), Signal::SIGUSR1.set());
         assert_eq!(p.count_queued(), 1);
-        p.enqueue(SigInfo::kill(rt(0), 1, 0), 8, None).unwrap();
+        p.enqueue(|| SigInfo::kill(rt(0), 1, 0), 8, None).unwrap();
         p.flush_all();
         assert!(p.pending().is_empty() && p.count_queued() == 0);
         assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live);
         // Dropping a SigPending frees its nodes.
-        p.enqueue(SigInfo::kill(rt(0), 1, 0), 8, None).unwrap();
+        p.enqueue(|| SigInfo::kill(rt(0), 1, 0), 8, None).unwrap();
         drop(p);
         assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live);
     }
@@ -631,12 +627,12 @@ mod tests {
     fn a_charge_lives_as_long_as_its_node_is_queued() {
         let user: UserCount = Rc::new(Cell::new(0));
         let mut p = SigPending::new();
-        p.enqueue(SigInfo::queue(rt(0), 1, 0, 1), 8, Some(&user)).unwrap();
-        p.enqueue(SigInfo::queue(rt(0), 1, 0, 2), 8, Some(&user)).unwrap();
+        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 1), 8, Some(&user)).unwrap();
+        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 2), 8, Some(&user)).unwrap();
         // Coalesced and node-less signals take no charge.
-        p.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
-        p.enqueue(SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
-        p.enqueue(SigInfo::kill(Signal::SIGKILL, 1, 0), 8, Some(&user)).unwrap();
+        p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
+        p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
+        p.enqueue(|| SigInfo::kill(Signal::SIGKILL, 1, 0), 8, Some(&user)).unwrap();
         assert_eq!(user.get(), 3);
         // Dequeued: the charge is given back once, at once (Linux
         // `collect_signal`), not again when the node is dropped.
@@ -647,7 +643,7 @@ mod tests {
         // Flushed (and a flushed SigPending's entries dropped): given back.
         p.flush_signal(rt(0));
         assert_eq!(user.get(), 1);
-        p.enqueue(SigInfo::queue(rt(1), 1, 0, 3), 8, Some(&user)).unwrap();
+        p.enqueue(|| SigInfo::queue(rt(1), 1, 0, 3), 8, Some(&user)).unwrap();
         assert_eq!(user.get(), 2);
         drop(p);
         assert_eq!(user.get(), 0);
