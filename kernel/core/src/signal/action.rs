@@ -147,6 +147,10 @@ impl SigAction {
     /// unblocked (Linux `sig_ignored`). Init's protection (PID 1 drops
     /// default-action signals from user space) is a separate rule,
     /// `init_drops_default`, which the kernel checks beside this one.
+    ///
+    /// Inline: every sender runs it, and out of line its call cost more than
+    /// its body once the disposition is known at the call site.
+    #[inline]
     pub const fn is_ignored(&self, sig: Signal, blocked: &SigSet) -> bool {
         if blocked.contains(sig) {
             return false;
