@@ -29,7 +29,7 @@ __vectors:
     VECTOR 0x900    /* decrementer */
     VECTOR 0xa00
     VECTOR 0xb00
-    VECTOR 0xc00    /* system call */
+    SYSCALL_VECTOR  /* 0xc00, system call */
     VECTOR 0xd00    /* trace */
     VECTOR 0xe00
     VECTOR 0xf00

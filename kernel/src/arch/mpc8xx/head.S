@@ -65,7 +65,7 @@ __vectors:
     VECTOR 0x600    /* alignment */
     VECTOR 0x700    /* program */
     VECTOR 0x900    /* decrementer */
-    VECTOR 0xc00    /* system call */
+    SYSCALL_VECTOR  /* 0xc00, system call */
     VECTOR 0xd00    /* trace */
     VECTOR 0x1000   /* software emulation: every FP and unimplemented instruction */
 

@@ -13,6 +13,7 @@
 //! or it is switched out, when they are saved (`fp_save`).
 
 use super::frame::{asm_define, TrapFrame, MSR_FP, TF};
+use sigil_core::layout::KERNELBASE;
 
 /// Bytes between a kernel stack's top and its TrapFrame's ABI header
 /// (entry.S's FRAME, which `frame.rs` checks against the struct).
@@ -66,10 +67,13 @@ unsafe fn switch(save: *mut usize, next: usize) {
     unsafe { switch_context(save, next) }
 }
 
-/// SPRG0, the special-purpose register that holds the running thread's
-/// kernel stack top (vector.h's `SPRG0`, which the build checks it against).
+/// SPRG0, the special-purpose register that holds the physical address of
+/// the running thread's kernel stack top (vector.h's `SPRG0`, which the
+/// build checks it against): the system call vector stores its frame there
+/// in real mode, and trap_entry adds KERNELBASE back.
 const SPRG0: usize = 272;
 const _: () = assert!(super::frame::define_in(include_str!("vector.h"), "SPRG0") == SPRG0);
+const _: () = assert!(super::frame::define_in(include_str!("vector.h"), "KERNELBASE") == KERNELBASE as usize);
 
 /// vector.h's `MSR_KERNEL`, the MSR each vector's `rfi` enters the kernel
 /// with: machine checks on, translation on, nothing else.
@@ -79,11 +83,14 @@ const _: () = {
     assert!(msr == (MSR_ME | MSR_IR | MSR_DR) as usize);
 };
 
-/// Where the next trap from user mode starts its kernel stack (SPRG0).
+/// Where the next trap from user mode starts its kernel stack (SPRG0). The
+/// stack is kernel heap, in the linear map, so its physical address is its
+/// virtual one less KERNELBASE.
 fn set_kernel_stack(top: usize) {
-    // SAFETY: SPRG0 is read only by trap_entry, for exactly this.
+    // SAFETY: SPRG0 is read only by the system call vector and trap_entry,
+    // for exactly this.
     unsafe {
-        core::arch::asm!("mtspr {spr}, {0}", in(reg) top, spr = const SPRG0, options(nostack))
+        core::arch::asm!("mtspr {spr}, {0}", in(reg) top - KERNELBASE as usize, spr = const SPRG0, options(nostack))
     };
 }
 

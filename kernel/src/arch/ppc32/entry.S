@@ -3,24 +3,17 @@
  * 32-bit PowerPC family (book3s32, mpc8xx).
  *
  * A family's vectors (its head.S) save r11/r12 in SPRG1/SPRG2 and SRR0, SRR1,
- * DAR and DSISR (not for a syscall: vector.h) in trap_scratch (offsets 8, 12,
- * 16, 20) while still in real mode, then rfi to trap_entry with translation
- * on and r12 = vector number. trap_entry builds a TrapFrame (../ppc32/frame.rs)
- * on the kernel stack (SPRG0 holds the current thread's kernel stack top when
- * coming from user mode) and calls trap_dispatch() in Rust (the generic
- * kernel/src/trap.rs, which asks ../ppc32/trap.rs and the family's classify
- * to decode it). The system call vector goes to syscall_entry instead: the
- * same frame, and a user `sc` straight to syscall_dispatch(), undecoded.
+ * DAR and DSISR in trap_scratch (offsets 8, 12, 16, 20) while still in real
+ * mode, then rfi to trap_entry with translation on and r12 = vector number.
+ * trap_entry builds a TrapFrame (../ppc32/frame.rs) on the kernel stack
+ * (SPRG0 holds the physical address of the current thread's kernel stack
+ * top, for a trap from user mode) and calls trap_dispatch() in Rust (the
+ * generic kernel/src/trap.rs, which asks ../ppc32/trap.rs and the family's
+ * classify to decode it). A system call from user mode has its frame
+ * stored by its vector itself (vector.h's SYSCALL_VECTOR), which rfi's to
+ * syscall_entry here: straight to syscall_dispatch(), undecoded.
  */
-/* The frame's offsets from r1; ../ppc32/frame.rs reads these #defines at
- * compile time and asserts them against struct TrapFrame (offset_of!). */
-#define FRAME      192          /* 16-byte ABI header + struct TrapFrame */
-#define TF         16           /* the TrapFrame, above the ABI header */
-#define TF_GPR     16           /* TrapFrame.gpr: r0 .. r31 */
-#define TF_NIP     144          /* TrapFrame.nip: nip msr ctr lr xer cr trap dar dsisr orig_r3 */
 #define SWITCH_FRAME 96         /* switch_context's frame: back chain, LR slot, CR, r13-r31 */
-#define MSR_PR     0x4000
-#define VEC_SYSCALL 3072        /* 0xc00, the system call vector (frame.rs: VEC_SYSCALL) */
 #include "vector.h"
 
 /* start_virt: where each family's _start lands (by rfi) once translation is
@@ -46,19 +39,13 @@ start_virt:
     bl      kmain
 4:  b       4b
 
-/* trap_entry / syscall_entry: r11/r12 are in SPRG1/2, r12 = vector (not for
- * syscall_entry, whose vector is VEC_SYSCALL), translation is on. trap_scratch holds r10 and CR (saved here: no other free
- * register) and the vector's SRR0/SRR1/DAR/DSISR, saved in real mode by the
- * vector: on the 8xx a TLB miss taken here (kernel stack) would overwrite all
- * four. Interrupts are off, so nothing can reuse the scratch meanwhile.
- *
- * The system call vector saves no DAR/DSISR (vector.h), so the scratch still
- * holds those of the last other exception - possibly another process's fault
- * address, which a signal frame would hand to this process's mcontext. So a
- * system call enters at syscall_entry, the same code built with `li 0`
- * where trap_entry loads the two words: a syscall's frame has DAR = DSISR =
- * 0, at no cost (an li instead of a lwz). */
-.macro SAVE_FRAME fault
+/* trap_entry: r11/r12 are in SPRG1/2, r12 = vector, translation is on.
+ * trap_scratch holds r10 and CR (saved here: no other free register) and
+ * the vector's SRR0/SRR1/DAR/DSISR, saved in real mode by the vector: on
+ * the 8xx a TLB miss taken here (kernel stack) would overwrite all four.
+ * Interrupts are off, so nothing can reuse the scratch meanwhile. */
+    .globl trap_entry
+trap_entry:
     /* trap_scratch's words are addressed as trap_scratch@l+n from one lis
      * (no addi): its alignment keeps every @l+n on the same side of a
      * 64 KiB half as trap_scratch@l itself (see its .balign below). */
@@ -66,18 +53,12 @@ start_virt:
     stw     r10, trap_scratch@l(r11)
     mfcr    r10
     stw     r10, trap_scratch@l+4(r11)
-    .if \fault
     lwz     r10, trap_scratch@l+12(r11) /* SRR1 */
     andi.   r10, r10, MSR_PR
-    .else
-    /* A system call's r12 is free (in SPRG2, and the vector set none): it
-     * keeps SRR1 for the frame's msr below, without a second load. */
-    lwz     r12, trap_scratch@l+12(r11) /* SRR1 */
-    andi.   r10, r12, MSR_PR
-    .endif
     mr      r10, r1
     beq     1f
-    mfspr   r1, SPRG0                      /* from user: this thread's kernel stack */
+    mfspr   r1, SPRG0               /* from user: this thread's kernel stack, */
+    addis   r1, r1, KERNELBASE@h    /* at its virtual address */
 1:  stwu    r10, -FRAME(r1)
     stw     r0, TF_GPR(r1)
     stw     r10, TF_GPR+4(r1)       /* r1 as it was */
@@ -91,49 +72,26 @@ start_virt:
     mfspr   r31, SPRG2              /* r12 */
     stmw    r29, TF_GPR+40(r1)
     lwz     r22, trap_scratch@l+8(r11) /* nip */
+    lwz     r23, trap_scratch@l+12(r11) /* msr */
     mfctr   r24
     mflr    r25
     mfxer   r26
     lwz     r27, trap_scratch@l+4(r11) /* cr */
-    .if \fault
-    lwz     r23, trap_scratch@l+12(r11) /* msr */
     mr      r28, r12                /* trap (vector) */
     lwz     r29, trap_scratch@l+16(r11) /* dar */
     lwz     r30, trap_scratch@l+20(r11) /* dsisr */
-    .else
-    /* A system call: what trap_dispatch and its classify would otherwise
-     * do in Rust, one instruction each here. SRR1's upper half holds the
-     * exception's reason bits, not MSR state (QEMU's rfi would copy them
-     * into the MSR); CR0[SO] is the error flag, cleared so that a call
-     * that succeeds returns it clear (set_error sets it; sigreturn and
-     * the like restore CR whole). The vector set no r12: the trap number
-     * is known. */
-    clrlwi  r23, r12, 16            /* msr: SRR1 without its reason bits */
-    rlwinm  r27, r27, 0, 4, 2       /* cr: CR0[SO] (bit 3) cleared */
-    li      r28, VEC_SYSCALL        /* trap */
-    li      r29, 0                  /* a system call has no fault address */
-    li      r30, 0
-    .endif
     mr      r31, r3                 /* orig_r3, for syscall restart */
     stmw    r22, TF_NIP(r1)         /* TrapFrame.nip .. orig_r3 */
-.endm
-
-    .globl trap_entry
-trap_entry:
-    SAVE_FRAME 1
-2:  addi    r3, r1, TF
+    addi    r3, r1, TF
     bl      trap_dispatch
     b       trap_return
 
-/* syscall_entry: the system call's own path, which falls through into
- * trap_return. A user `sc` goes straight to syscall_dispatch (kernel/src/
- * trap.rs), which neither classifies nor tests the mode: cr0 still holds
- * SAVE_FRAME's MSR_PR test (nothing after it sets CR), and an `sc` in
- * kernel mode, a kernel bug, takes trap_entry's generic path to its oops. */
+/* syscall_entry: where a user `sc` continues with translation on, its
+ * frame complete (SYSCALL_VECTOR). It goes straight to syscall_dispatch
+ * (kernel/src/trap.rs), which neither classifies nor tests the mode, and
+ * falls through into trap_return. */
     .globl syscall_entry
 syscall_entry:
-    SAVE_FRAME 0
-    beq     2b                      /* from kernel mode */
     addi    r3, r1, TF
     bl      syscall_dispatch
     .globl trap_return

@@ -61,10 +61,11 @@ const _: () = {
     }
 };
 
-/// The value of entry.S's `#define NAME <number>`, at compile time (a
-/// missing name fails the build).
+/// The value of `#define NAME <number>` in vector.h or entry.S (the frame's
+/// layout is in vector.h, which both the vectors and entry.S include), at
+/// compile time (a missing name fails the build).
 pub(super) const fn asm_define(name: &str) -> usize {
-    define_in(include_str!("entry.S"), name)
+    define_in(concat!(include_str!("vector.h"), include_str!("entry.S")), name)
 }
 
 /// The value of `#define NAME <number>` (decimal or 0x hex) in an assembly
@@ -124,7 +125,8 @@ use sigil_core::signal::frame::{
     PT_ORIG_R3, PT_RESULT, PT_TRAP, PT_XER,
 };
 pub use sigil_core::signal::frame::{MSR_FP, MSR_PR, MSR_USER};
-// entry.S tests MSR[PR] of the interrupted context with its own copy.
+// vector.h and entry.S test MSR[PR] of the interrupted context with their own
+// copy.
 const _: () = assert!(asm_define("MSR_PR") == MSR_PR as usize);
 
 /// The mc_gregs words from PT_NIP on (the registers after r31).
@@ -148,7 +150,7 @@ const _: () = {
 const CR0_SO: u32 = 0x1000_0000;
 
 /// The system call vector: `sc` traps here (the trap word of such a frame,
-/// which entry.S's syscall_entry stores as a constant).
+/// which vector.h's SYSCALL_VECTOR stores as a constant).
 pub const VEC_SYSCALL: u32 = asm_define("VEC_SYSCALL") as u32;
 const _: () = assert!(VEC_SYSCALL == 0xc00);
 

@@ -1,7 +1,7 @@
-/* vector.h: the exception vector every 32-bit PowerPC family uses, the
- * constants it shares with entry.S, and the end of every family's _start.
- * Included by each family's head.S (and by entry.S); a .h, so build.rs does
- * not assemble it on its own.
+/* vector.h: the exception vectors every 32-bit PowerPC family uses, the
+ * constants they share with entry.S (the trap frame's layout among them),
+ * and the end of every family's _start. Included by each family's head.S
+ * (and by entry.S); a .h, so build.rs does not assemble it on its own.
  *
  * VECTOR n, placed at offset n of the vector page, runs in real mode (the CPU
  * turned translation off to take the exception). It saves r11 and r12 in
@@ -9,11 +9,15 @@
  * (through its physical address: still real mode), then rfi's straight to
  * trap_entry's virtual address (entry.S) with IR/DR on and r12 = n. DAR and
  * DSISR are saved here because on the 8xx a TLB miss between here and
- * trap_entry would overwrite them. The system call vector skips those two
- * (4 instructions of every syscall) and the r12 = n (syscall_entry stores
- * its trap number as a constant), and enters at syscall_entry instead,
- * which puts zeroes in its frame's dar/dsisr: the scratch words are those of
- * the last other exception, maybe another process's (entry.S).
+ * trap_entry would overwrite them.
+ *
+ * SYSCALL_VECTOR, at 0xc00, is the system call's own: a user `sc` has its
+ * whole trap frame stored here, still in real mode, straight into the
+ * thread's kernel stack through its physical address (SPRG0 holds it), as
+ * Linux's book3s/32 and 8xx prologues did before VMAP_STACK (tophys). No
+ * word goes through trap_scratch and back: a system call enters in 35
+ * instructions up to syscall_dispatch, where VECTOR and trap_entry's way
+ * took 45. The rfi then enters syscall_entry (entry.S), the frame complete.
  *
  * Why rfi and not "mtmsr IR|DR, then branch": that would fetch a few
  * instructions at the vector's low address with translation on, which needs
@@ -24,7 +28,7 @@
  * it.
  */
 #define KERNELBASE   0xc0000000
-#define SPRG0        272          /* current thread's kernel stack top */
+#define SPRG0        272          /* current thread's kernel stack top, physical */
 #define SPRG1        273          /* vectors: r11 */
 #define SPRG2        274          /* vectors: r12 */
 #define SCRATCH_PHYS (trap_scratch - KERNELBASE)
@@ -33,35 +37,96 @@
  * A constant, as Linux's MSR_KERNEL: reading the MSR the exception left
  * and setting IR|DR in it took one instruction more on every exception. */
 #define MSR_KERNEL   0x1030
+#define MSR_PR       0x4000
+/* The trap frame's offsets from r1; ../ppc32/frame.rs reads these #defines
+ * at compile time and asserts them against struct TrapFrame (offset_of!). */
+#define FRAME        192          /* 16-byte ABI header + struct TrapFrame */
+#define TF           16           /* the TrapFrame, above the ABI header */
+#define TF_GPR       16           /* TrapFrame.gpr: r0 .. r31 */
+#define TF_NIP       144          /* TrapFrame.nip: nip msr ctr lr xer cr trap dar dsisr orig_r3 */
+#define VEC_SYSCALL  3072         /* 0xc00, the system call vector (frame.rs: VEC_SYSCALL) */
 
 .macro VECTOR num
     . = \num
     mtspr   SPRG1, r11
     mtspr   SPRG2, r12
+    TO_TRAP_ENTRY \num
+.endm
+
+/* The rest of VECTOR, once r11 and r12 are in SPRG1-2. */
+.macro TO_TRAP_ENTRY num
     lis     r12, SCRATCH_PHYS@ha
     mfsrr0  r11
     stw     r11, SCRATCH_PHYS@l+8(r12)
     mfsrr1  r11
     stw     r11, SCRATCH_PHYS@l+12(r12)
-    .if \num != 0xc00              /* a system call has no fault to describe */
     mfdar   r11
     stw     r11, SCRATCH_PHYS@l+16(r12)
     mfdsisr r11
     stw     r11, SCRATCH_PHYS@l+20(r12)
-    .endif
-    .if \num == 0xc00
-    lis     r11, syscall_entry@h
-    ori     r11, r11, syscall_entry@l
-    .else
     lis     r11, trap_entry@h
     ori     r11, r11, trap_entry@l
-    .endif
     mtsrr0  r11
     li      r11, MSR_KERNEL
     mtsrr1  r11
-    .if \num != 0xc00              /* syscall_entry knows its number */
     li      r12, \num
-    .endif
+    rfi
+.endm
+
+/* SYSCALL_VECTOR: a system call from user mode stores its trap frame here,
+ * in real mode, in the same layout and with the same values entry.S's
+ * SAVE_FRAME gives any other trap, except what a system call does not
+ * have or Rust would otherwise do:
+ *   - dar = dsisr = 0: a system call has no fault address (trap_scratch's
+ *     words would be the last other exception's, maybe another process's,
+ *     which a signal frame would hand to this process's mcontext);
+ *   - trap = 0xc00, a constant;
+ *   - msr = SRR1 without its upper half, which holds the exception's
+ *     reason bits, not MSR state (QEMU's rfi would copy them into the MSR);
+ *   - CR0[SO] cleared: it is the error flag, so a call that succeeds
+ *     returns it clear (set_error sets it; sigreturn and the like restore
+ *     CR whole).
+ * An `sc` in kernel mode is a kernel bug: it takes the generic path
+ * (TO_TRAP_ENTRY) to trap_dispatch's oops, on the kernel stack it was on. */
+.macro SYSCALL_VECTOR
+    . = 0xc00
+    mtspr   SPRG1, r11
+    mtspr   SPRG2, r12
+    mfcr    r11                     /* CR, before the mode test below */
+    mfsrr1  r12
+    andi.   r12, r12, MSR_PR
+    bne     1f
+    mtcr    r11                     /* from kernel mode */
+    TO_TRAP_ENTRY 0xc00
+1:  mr      r12, r1                 /* r1 as it was */
+    mfspr   r1, SPRG0               /* this thread's kernel stack top, physical */
+    stwu    r12, -FRAME(r1)         /* the frame, and its back chain */
+    /* r0..r31 in one store; the three words that are not the user's yet
+     * (r1, r11 = CR, r12 = the old r1) are put right just after. */
+    stmw    r0, TF_GPR(r1)
+    stw     r12, TF_GPR+4(r1)
+    mfspr   r30, SPRG1              /* r11 */
+    mfspr   r31, SPRG2              /* r12 */
+    stmw    r30, TF_GPR+44(r1)
+    /* TrapFrame.nip .. orig_r3 gathered in r22..r31, stored by one stmw. */
+    mfsrr0  r22                     /* nip */
+    mfsrr1  r23
+    clrlwi  r23, r23, 16            /* msr: SRR1 without its reason bits */
+    mfctr   r24
+    mflr    r25
+    mfxer   r26
+    rlwinm  r27, r11, 0, 4, 2       /* cr: CR0[SO] (bit 3) cleared */
+    li      r28, VEC_SYSCALL        /* trap */
+    li      r29, 0                  /* dar */
+    li      r30, 0                  /* dsisr */
+    mr      r31, r3                 /* orig_r3, for syscall restart */
+    stmw    r22, TF_NIP(r1)
+    addis   r1, r1, KERNELBASE@h    /* the frame's virtual address */
+    lis     r11, syscall_entry@h
+    ori     r11, r11, syscall_entry@l
+    mtsrr0  r11
+    li      r11, MSR_KERNEL
+    mtsrr1  r11
     rfi
 .endm
 
