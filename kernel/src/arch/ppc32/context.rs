@@ -73,7 +73,8 @@ unsafe fn switch(save: *mut usize, next: usize) {
 /// in real mode, and trap_entry adds KERNELBASE back.
 const SPRG0: usize = 272;
 const _: () = assert!(super::frame::define_in(include_str!("vector.h"), "SPRG0") == SPRG0);
-const _: () = assert!(super::frame::define_in(include_str!("vector.h"), "KERNELBASE") == KERNELBASE as usize);
+const _: () =
+    assert!(super::frame::define_in(include_str!("vector.h"), "KERNELBASE") == KERNELBASE as usize);
 
 /// vector.h's `MSR_KERNEL`, the MSR each vector's `rfi` enters the kernel
 /// with: machine checks on, translation on, nothing else.
