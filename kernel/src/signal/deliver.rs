@@ -32,8 +32,8 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use sigil_core::abi::{self, Errno, Sysno};
 use sigil_core::signal::frame::{
     frame_has_fp, place_frame, syscall_restart, FrameKind, FramePlacement, MContext, Restart,
-    RtSigFrame, SigContext, SigFrame, UContext, PT_MSR, PT_NIP, TRAMP_RT_SIGRETURN,
-    TRAMP_SIGRETURN,
+    RtSigFrame, SigContext, SigFrame, UContext, PT_MSR, PT_NIP, TRAMPOLINE_BLOCK,
+    TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
 };
 use sigil_core::signal::info::SIGINFO_USER_WORDS;
 use sigil_core::signal::{
@@ -355,7 +355,10 @@ pub fn handle_signal(
         frame_failed(tf, sig);
         return false;
     }
-    arch::sync_icache(place.lr, 8);
+    // The trampoline's two words lie in one cache block (sigil-core's
+    // `TRAMPOLINE_BLOCK`): one block's write-back and invalidate, no loop.
+    const _: () = assert!(arch::CACHE_BLOCK as usize >= TRAMPOLINE_BLOCK);
+    arch::sync_icache_block(place.lr);
     // Built from the mask in force now (sigsuspend's, if it ran), as Linux's
     // signal_setup_done: the saved mask only goes into the frame.
     p.sig.blocked = handler_mask(p.sig.blocked, &act, sig);

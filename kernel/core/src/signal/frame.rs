@@ -96,7 +96,11 @@ pub struct MContext {
     pub mc_gregs: [u32; NGREG],
     /// f0..f31, then FPSCR as a double (value in its low word).
     pub mc_fregs: [u64; 33],
-    /// The on-stack trampoline (two instructions).
+    /// The on-stack trampoline (two instructions). At 8 mod 16 in a
+    /// 16-aligned struct, so its 8 bytes never straddle a 16-byte block:
+    /// one cache block holds both words on every family (16 bytes on the
+    /// 8xx, 32 on the 750 and e300), and making them fetchable is one
+    /// block's write-back and invalidate (`TRAMPOLINE_BLOCK`).
     pub mc_pad: [u32; 2],
     /// AltiVec registers (unused on 750/e300/8xx; left zero).
     pub mc_vregs: [u32; 132],
@@ -146,6 +150,13 @@ const _: () = assert!(offset_of!(SigContext, oldmask) == 24);
 const _: () = assert!(offset_of!(SigContext, regs) == 28);
 const _: () = assert!(size_of::<MContext>() == 992);
 const _: () = assert!(core::mem::align_of::<MContext>() == 16);
+/// The smallest cache block the trampoline always fits in (see `mc_pad`).
+pub const TRAMPOLINE_BLOCK: usize = 16;
+const _: () = {
+    let at = offset_of!(MContext, mc_pad) % TRAMPOLINE_BLOCK;
+    assert!(at + size_of::<[u32; 2]>() <= TRAMPOLINE_BLOCK);
+    assert!(core::mem::align_of::<MContext>().is_multiple_of(TRAMPOLINE_BLOCK));
+};
 const _: () = assert!(offset_of!(MContext, mc_gregs) == 0);
 const _: () = assert!(offset_of!(MContext, mc_fregs) == 192);
 const _: () = assert!(offset_of!(MContext, mc_pad) == 456);
