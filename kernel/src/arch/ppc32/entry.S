@@ -164,7 +164,7 @@ copy_words32:
     blr
 
     .section .bss
-    /* 32-aligned, and 32 bytes: trap_scratch@l+n (n < 32), as SAVE_FRAME and
+    /* 32-aligned, and 32 bytes: trap_scratch@l+n (n < 32), as trap_entry and
      * the vectors address it after a lis of trap_scratch@ha, then never
      * crosses a 0x8000 boundary, where the low half's sign would flip and
      * @ha would no longer match. */

@@ -172,10 +172,10 @@ impl TrapFrame {
         self.trap == VEC_SYSCALL
     }
 
-    /// Syscall entry: the number (r0). The error flag is clear already:
-    /// entry.S's syscall_entry cleared it in the saved CR, so a call that
-    /// succeeds leaves it clear unless the call itself set the registers
-    /// (sigreturn restores CR whole).
+    /// Syscall entry: the number (r0). The error flag is clear already: the
+    /// system call vector (vector.h) cleared it in the saved CR, so a call
+    /// that succeeds leaves it clear unless the call itself set the
+    /// registers (sigreturn restores CR whole).
     #[inline(always)]
     pub fn syscall_begin(&self) -> u32 {
         self.gpr[0]

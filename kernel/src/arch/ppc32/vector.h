@@ -75,7 +75,7 @@
 
 /* SYSCALL_VECTOR: a system call from user mode stores its trap frame here,
  * in real mode, in the same layout and with the same values entry.S's
- * SAVE_FRAME gives any other trap, except what a system call does not
+ * trap_entry gives any other trap, except what a system call does not
  * have or Rust would otherwise do:
  *   - dar = dsisr = 0: a system call has no fault address (trap_scratch's
  *     words would be the last other exception's, maybe another process's,
