@@ -367,13 +367,13 @@ impl Pcm {
 /// windows counted at once).
 #[inline(always)]
 fn sync_ptr_in_window(arg: u32, l: &SyncPtrLayout) -> Result<(SyncPtrIn, Reply), Efault> {
-    let (w, reply) = UserWindow::open_with_reply(arg, l.size as u32)?;
+    let w = UserWindow::open_with_reply(arg, l.size as u32)?;
     let input = SyncPtrIn {
         flags: w.get(l.flags as u32),
         appl_ptr: w.get(l.appl_ptr as u32),
         avail_min: w.get(l.avail_min as u32),
     };
-    w.finish().map(|_| (input, reply))
+    w.finish_request().map(|reply| (input, reply))
 }
 
 /// The three SYNC_PTR inputs for the comparison ways: a get_user each
