@@ -245,12 +245,14 @@ impl Pcm {
     fn sync_ptr_window(&self, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
         let (input, reply) = sync_ptr_in_window(arg, l).map_err(fault)?;
         let s = self.stream.borrow_mut();
-        if s.sync_ptr_needs_check(input) {
-            // The words one by one: a struct argument goes through memory.
-            let SyncPtrIn { flags, appl_ptr, avail_min } = input;
-            return sync_ptr_window_checked(s, reply, l, flags, appl_ptr, avail_min);
+        match s.sync_ptr_unchecked(input) {
+            Some(input) => sync_ptr_window_out(s, reply, l, input),
+            None => {
+                // The words one by one: a struct argument goes through memory.
+                let SyncPtrIn { flags, appl_ptr, avail_min } = input;
+                sync_ptr_window_checked(s, reply, l, flags, appl_ptr, avail_min)
+            }
         }
-        sync_ptr_window_out(s, reply, l, input)
     }
 
     /// SYNC_PTR the way `way` says.
