@@ -414,10 +414,13 @@ impl Stream {
     /// the APPL flag clear): what it asked for, the stream's or the same
     /// value of its own, answers and commits the same, and the flag known
     /// clear spares `sync_ptr_answer` its choice between the two.
+    ///
+    /// The pointers are compared before the APPL flag is tested: they are
+    /// equal in the usual call whatever the flag, which then costs nothing.
     #[inline(always)]
     pub fn sync_ptr_unchecked(&self, input: SyncPtrIn) -> Option<SyncPtrIn> {
         let needs_check = input.flags & SYNC_PTR_HWSYNC != 0
-            || (input.flags & SYNC_PTR_APPL == 0 && input.appl_ptr != self.appl_ptr);
+            || (input.appl_ptr != self.appl_ptr && input.flags & SYNC_PTR_APPL == 0);
         let flags = input.flags & !SYNC_PTR_APPL;
         (!needs_check).then_some(SyncPtrIn { flags, appl_ptr: self.appl_ptr, ..input })
     }
