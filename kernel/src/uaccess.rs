@@ -386,11 +386,13 @@ impl Drop for Reply {
 /// wrap-around, below TASK_SIZE).
 #[inline(always)]
 fn checked_end(addr: u32, len: u32) -> Result<u32, Efault> {
-    let end = addr.checked_add(len).ok_or(Efault)?;
-    if end > TASK_SIZE {
-        return Err(Efault);
+    match addr.checked_add(len) {
+        Some(end) if end <= TASK_SIZE => Ok(end),
+        _ => {
+            core::hint::cold_path();
+            Err(Efault)
+        }
     }
-    Ok(end)
 }
 
 /// Adds `windows` windows and `bytes` bytes to the counters (wrapping: a
