@@ -54,8 +54,8 @@ use sigil_core::pcm::{
 };
 
 use crate::fs::poll::PollWait;
-use crate::kcell::KCell;
 use crate::fs::{flags, FileOps, StatusFlags, POLLERR, POLLOUT};
+use crate::kcell::KCell;
 use crate::time::timer;
 use crate::uaccess::{
     copy_from_user, copy_to_user, get_user, put_user, Efault, Read, ReadWrite, Reply, UserWindow,

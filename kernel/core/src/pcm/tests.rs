@@ -505,8 +505,8 @@ fn sync_ptr_unchecked_answers_as_asked() {
     for flags in 0..8 {
         for appl_ptr in [own, own + 1] {
             let input = SyncPtrIn { flags, appl_ptr, avail_min: 9 };
-            let checked = flags & SYNC_PTR_HWSYNC != 0
-                || (flags & SYNC_PTR_APPL == 0 && appl_ptr != own);
+            let checked =
+                flags & SYNC_PTR_HWSYNC != 0 || (flags & SYNC_PTR_APPL == 0 && appl_ptr != own);
             let Some(unchecked) = base.sync_ptr_unchecked(input) else {
                 assert!(checked, "{input:?}: no check to do");
                 continue;
