@@ -51,6 +51,8 @@ impl From<Efault> for sigil_core::abi::Errno {
 pub trait Direction {
     /// Does the window need the write unlock?
     const WRITES: bool;
+    /// Was an answer's window counted with it (`Request`)?
+    const REPLIES: bool = false;
 }
 /// A direction whose windows may be loaded from.
 pub trait CanRead: Direction {}
@@ -61,6 +63,9 @@ pub struct Read;
 pub struct Write;
 /// Loads and stores in one window (e.g. an ioctl struct read, then answered).
 pub struct ReadWrite;
+/// A request's loads, its answer's write window promised over the same
+/// struct (`UserWindow::open_with_reply`).
+pub struct Request;
 
 impl Direction for Read {
     const WRITES: bool = false;
@@ -71,8 +76,13 @@ impl Direction for Write {
 impl Direction for ReadWrite {
     const WRITES: bool = true;
 }
+impl Direction for Request {
+    const WRITES: bool = false;
+    const REPLIES: bool = true;
+}
 impl CanRead for Read {}
 impl CanRead for ReadWrite {}
+impl CanRead for Request {}
 impl CanWrite for Write {}
 impl CanWrite for ReadWrite {}
 
@@ -185,6 +195,11 @@ impl<D: Direction> UserWindow<D> {
             }
             OPEN_END.store(0, Ordering::Relaxed);
         }
+        if D::REPLIES {
+            // A request closed whole (dropped, or `finish` instead of
+            // `finish_request`): its reply will not open.
+            count(u32::MAX, self.len.wrapping_neg());
+        }
     }
 }
 
@@ -294,24 +309,47 @@ impl<D: CanRead> UserWindow<D> {
     }
 }
 
-impl UserWindow<Read> {
+impl UserWindow<Request> {
     /// Opens [addr, addr + len) for reading, and promises a write window
-    /// over the same range: the `Reply`. Request-and-answer ioctls
-    /// (SYNC_PTR) read their inputs in one window and answer in a second
-    /// over the same struct; both are counted here, in one update of each
-    /// counter instead of two (6 instructions a SYNC_PTR), and `Reply::open`
-    /// needs neither the range check nor the counting. A reply never
-    /// opened (a fault in the read, a refused request) takes its count back
-    /// when dropped, so the counters say what was opened, as before.
+    /// over the same range: the `Reply` that `finish_request` hands over.
+    /// Request-and-answer ioctls (SYNC_PTR) read their inputs in one window
+    /// and answer in a second over the same struct; both are counted here,
+    /// in one update of each counter instead of two (6 instructions a
+    /// SYNC_PTR), and `Reply::open` needs neither the range check nor the
+    /// counting. A reply never opened (a fault in the read, a refused
+    /// request) takes its count back when dropped, so the counters say what
+    /// was opened, as before.
     #[inline(always)]
-    pub fn open_with_reply(addr: u32, len: u32) -> Result<(UserWindow<Read>, Reply), Efault> {
+    pub fn open_with_reply(addr: u32, len: u32) -> Result<UserWindow<Request>, Efault> {
         let end = checked_end(addr, len)?;
         count(2, 2 * len);
-        Ok((UserWindow::arm(addr, len, end), Reply { start: addr, len }))
+        Ok(UserWindow::arm(addr, len, end))
+    }
+
+    /// Closes the reads: the `Reply` if every load worked. The fault
+    /// handler's range (`OPEN_START`/`OPEN_END`) stays armed for the
+    /// answer, which covers the same bytes, so the reply's open does not
+    /// store it again nor the read's close clear it (5 instructions a
+    /// SYNC_PTR). Until the reply opens, the caller only computes its
+    /// answer: no other window, no sleep (a context switch would find the
+    /// range armed: `assert_closed`).
+    #[inline(always)]
+    pub fn finish_request(self) -> Result<Reply, Efault> {
+        if self.len > 0 {
+            Arch::close_read();
+        }
+        let reply = Reply { start: self.start, len: self.len };
+        core::mem::forget(self); // closed for reads; the reply disarms the range
+        if FAULTED.load(Ordering::Relaxed) {
+            FAULTED.store(false, Ordering::Relaxed);
+            return Err(Efault); // the reply dropped: disarmed, uncounted
+        }
+        Ok(reply)
     }
 }
 
-/// The write window `UserWindow::open_with_reply` promised and counted.
+/// The write window `UserWindow::open_with_reply` promised and counted,
+/// its range still armed in the fault handler (`finish_request`).
 #[must_use = "a reply dropped unopened takes its window back from the counters"]
 pub struct Reply {
     start: u32,
@@ -319,19 +357,27 @@ pub struct Reply {
 }
 
 impl Reply {
-    /// Opens the promised window for writing (checked and counted already).
+    /// Opens the promised window for writing: checked, counted and armed
+    /// already, so only the arch's unlock is left.
     #[inline(always)]
     pub fn open(self) -> UserWindow<Write> {
-        // No wrap-around: `open_with_reply` checked the range.
-        let w = UserWindow::arm(self.start, self.len, self.start.wrapping_add(self.len));
+        let w = UserWindow { start: self.start, len: self.len, dir: PhantomData };
+        if w.len > 0 {
+            // No wrap-around: `open_with_reply` checked the range.
+            Arch::open_write(w.start, w.start.wrapping_add(w.len));
+        }
         core::mem::forget(self); // opened: counted rightly, no `drop`
         w
     }
 }
 
-/// A reply that will not be opened: its window was counted ahead.
+/// A reply that will not be opened: its range is disarmed, and its window,
+/// counted ahead, taken back.
 impl Drop for Reply {
     fn drop(&mut self) {
+        if self.len > 0 {
+            OPEN_END.store(0, Ordering::Relaxed);
+        }
         count(u32::MAX, self.len.wrapping_neg());
     }
 }
@@ -340,11 +386,13 @@ impl Drop for Reply {
 /// wrap-around, below TASK_SIZE).
 #[inline(always)]
 fn checked_end(addr: u32, len: u32) -> Result<u32, Efault> {
-    let end = addr.checked_add(len).ok_or(Efault)?;
-    if end > TASK_SIZE {
-        return Err(Efault);
+    match addr.checked_add(len) {
+        Some(end) if end <= TASK_SIZE => Ok(end),
+        _ => {
+            core::hint::cold_path();
+            Err(Efault)
+        }
     }
-    Ok(end)
 }
 
 /// Adds `windows` windows and `bytes` bytes to the counters (wrapping: a
@@ -355,9 +403,10 @@ fn count(windows: u32, bytes: u32) {
     BYTES.store(BYTES.load(Ordering::Relaxed).wrapping_add(bytes), Ordering::Relaxed);
 }
 
-/// A window dropped without `finish` (an early return): closes it, and
-/// forgets a recorded fault so that the next window's `finish` cannot
-/// report it.
+/// A window dropped without `finish` (an early return): closes it (a
+/// request's reply, which will not open now, taken back from the
+/// counters), and forgets a recorded fault so that the next window's
+/// `finish` cannot report it.
 impl<D: Direction> Drop for UserWindow<D> {
     fn drop(&mut self) {
         self.close();

@@ -44,7 +44,6 @@
 //! All three ways store the same words (`SyncPtrOut::stores`), so the user
 //! sees identical bytes whichever way the kernel was booted with.
 
-use core::cell::{RefCell, RefMut};
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use sigil_core::abi::Errno;
@@ -56,6 +55,7 @@ use sigil_core::pcm::{
 
 use crate::fs::poll::PollWait;
 use crate::fs::{flags, FileOps, StatusFlags, POLLERR, POLLOUT};
+use crate::kcell::KCell;
 use crate::time::timer;
 use crate::uaccess::{
     copy_from_user, copy_to_user, get_user, put_user, Efault, Read, ReadWrite, Reply, UserWindow,
@@ -93,13 +93,19 @@ fn sync_ptr_way() -> SyncPtrWay {
     }
 }
 
-/// An open /dev/snd/pcmC0D0p. The `RefCell` is borrowed only for the length
-/// of one core call, never across a sleep, so a process sharing the file
-/// (fork) can use it while another one blocks in it. SYNC_PTR's window way
-/// alone holds it across its write window, which cannot sleep
-/// (`Pcm::sync_ptr_window`).
+/// An open /dev/snd/pcmC0D0p. The stream is a `KCell`, as a process's
+/// group and address space are: it is shared by the processes sharing the
+/// file (fork), and the kernel runs one thread at a time, so a reference
+/// taken for one core call is the only one while it lasts. It never lasts
+/// across a sleep, so a process sharing the file can use the stream while
+/// another one blocks in it. SYNC_PTR's window way alone keeps it across
+/// its write window, which cannot sleep (`Pcm::sync_ptr_window`). A
+/// `RefCell` checked this at run time: 8 instructions of every SYNC_PTR
+/// (the flag tested, set and restored), for a rule these few functions
+/// keep by their shape (a reference is a temporary, or a `let` that ends
+/// before the call sleeps).
 pub struct Pcm {
-    stream: RefCell<Stream>,
+    stream: KCell<Stream>,
     /// O_NONBLOCK: a full buffer or a DRAIN answers EAGAIN instead of waiting.
     flags: StatusFlags,
 }
@@ -107,7 +113,7 @@ pub struct Pcm {
 /// Opens the device: a new stream in state OPEN (`fs::devices` ties it
 /// to its node, which stat reports).
 pub fn open() -> Pcm {
-    Pcm { stream: RefCell::new(Stream::new()), flags: StatusFlags::new(flags::O_RDWR) }
+    Pcm { stream: KCell::new(Stream::new()), flags: StatusFlags::new(flags::O_RDWR) }
 }
 
 fn now() -> u64 {
@@ -141,7 +147,7 @@ fn partial(done: u32, e: Errno) -> Result<u32, Errno> {
 impl Pcm {
     /// A call with no argument struct: the result is the core's.
     fn simple(&self, op: impl FnOnce(&mut Stream) -> Result<(), PcmError>) -> Result<u32, Errno> {
-        op(&mut self.stream.borrow_mut()).map(|_| 0).map_err(errno)
+        op(self.stream.get()).map(|_| 0).map_err(errno)
     }
 
     /// HW_REFINE: narrows the user's parameter space; the stream is not involved.
@@ -149,7 +155,7 @@ impl Pcm {
         let mut buf = [0u8; uapi::hw_params::SIZE];
         copy_from_user(&mut buf, arg).map_err(fault)?;
         let mut p = HwParams::read_from(&buf);
-        self.stream.borrow().hw_refine(&mut p).map_err(errno)?;
+        self.stream.get().hw_refine(&mut p).map_err(errno)?;
         p.write_to(&mut buf);
         copy_to_user(arg, &buf).map_err(fault)?;
         Ok(0)
@@ -162,10 +168,10 @@ impl Pcm {
         let mut buf = [0u8; uapi::hw_params::SIZE];
         copy_from_user(&mut buf, arg).map_err(fault)?;
         let mut p = HwParams::read_from(&buf);
-        let cfg = self.stream.borrow_mut().choose_hw_params(&mut p).map_err(errno)?;
+        let cfg = self.stream.get().choose_hw_params(&mut p).map_err(errno)?;
         p.write_to(&mut buf);
         copy_to_user(arg, &buf).map_err(fault)?;
-        self.stream.borrow_mut().set_hw_config(cfg);
+        self.stream.get().set_hw_config(cfg);
         Ok(0)
     }
 
@@ -176,7 +182,7 @@ impl Pcm {
         let mut buf = [0u8; uapi::sw_params::SIZE];
         copy_from_user(&mut buf, arg).map_err(fault)?;
         let mut p = SwParams::read_from(&buf);
-        let checked = self.stream.borrow().check_sw_params(&mut p);
+        let checked = self.stream.get().check_sw_params(&mut p);
         p.write_to(&mut buf);
         copy_to_user(arg, &buf).map_err(fault)?;
         checked.map_err(errno)?;
@@ -191,11 +197,11 @@ impl Pcm {
         } else {
             0
         };
-        let st = self.stream.borrow_mut().status(data, now());
+        let st = self.stream.get().status(data, now());
         let mut buf = [0u8; uapi::STATUS64.size];
         st.write_to(&mut buf, l);
         copy_to_user(arg, &buf[..l.size]).map_err(fault)?;
-        self.stream.borrow_mut().clear_avail_max();
+        self.stream.get().clear_avail_max();
         Ok(0)
     }
 
@@ -244,13 +250,15 @@ impl Pcm {
     #[inline(always)]
     fn sync_ptr_window(&self, arg: u32, l: &SyncPtrLayout) -> Result<u32, Errno> {
         let (input, reply) = sync_ptr_in_window(arg, l).map_err(fault)?;
-        let s = self.stream.borrow_mut();
-        if s.sync_ptr_needs_check(input) {
-            // The words one by one: a struct argument goes through memory.
-            let SyncPtrIn { flags, appl_ptr, avail_min } = input;
-            return sync_ptr_window_checked(s, reply, l, flags, appl_ptr, avail_min);
+        let s = self.stream.get();
+        match s.sync_ptr_unchecked(input) {
+            Some(input) => sync_ptr_window_out(s, reply, l, input),
+            None => {
+                // The words one by one: a struct argument goes through memory.
+                let SyncPtrIn { flags, appl_ptr, avail_min } = input;
+                sync_ptr_window_checked(s, reply, l, flags, appl_ptr, avail_min)
+            }
         }
-        sync_ptr_window_out(s, reply, l, input)
     }
 
     /// SYNC_PTR the way `way` says.
@@ -266,9 +274,9 @@ impl Pcm {
             &mut []
         };
         let input = sync_ptr_in(way, arg, l, copy).map_err(fault)?;
-        let out = self.stream.borrow_mut().sync_ptr(input, now).map_err(errno)?;
+        let out = self.stream.get().sync_ptr(input, now).map_err(errno)?;
         sync_ptr_out(way, arg, l, &out, copy).map_err(fault)?;
-        self.stream.borrow_mut().sync_ptr_commit(&out);
+        self.stream.get().sync_ptr_commit(&out);
         Ok(0)
     }
 
@@ -278,7 +286,7 @@ impl Pcm {
     /// taken, so a struct that cannot take the answer fails before the
     /// stream moves; here that store and the two loads share one window.
     fn writei(&self, arg: u32) -> Result<u32, Errno> {
-        if self.stream.borrow().state() == State::Open {
+        if self.stream.get().state() == State::Open {
             return Err(Errno::EBADFD);
         }
         let mut w = UserWindow::open(arg, xferi::SIZE as u32, ReadWrite).map_err(fault)?;
@@ -300,16 +308,16 @@ impl Pcm {
     /// are due (`__snd_pcm_lib_xfer`'s wait_for_avail); a stream that is not
     /// running would never drain, so that is EAGAIN, not a hang.
     fn write_frames(&self, buf: u32, frames: u32) -> Result<u32, Errno> {
-        let frame_bytes = self.stream.borrow().config().map_or(0, |c| c.frame_bytes());
+        let frame_bytes = self.stream.get().config().map_or(0, |c| c.frame_bytes());
         let mut done = 0u32;
         while done < frames {
             let left = frames - done;
-            let reserved = self.stream.borrow_mut().reserve_write(left, now());
+            let reserved = self.stream.get().reserve_write(left, now());
             let granted = match reserved {
                 Ok(n) => n,
                 Err(PcmError::Again) => {
                     let wake = {
-                        let s = self.stream.borrow();
+                        let s = self.stream.get();
                         s.wake_time_ns(left.min(s.avail_min()))
                     };
                     match wake {
@@ -328,7 +336,7 @@ impl Pcm {
             if read.is_err() {
                 return partial(done, Errno::EFAULT);
             }
-            self.stream.borrow_mut().commit_write(granted, now());
+            self.stream.get().commit_write(granted, now());
             done += granted;
         }
         Ok(done)
@@ -340,13 +348,13 @@ impl Pcm {
     /// (drained, or dropped by another process sharing the file). A signal
     /// ends the wait with ERESTARTSYS, as in Linux; the stream keeps draining.
     fn drain(&self) -> Result<u32, Errno> {
-        self.stream.borrow_mut().drain(now()).map_err(errno)?;
-        if self.flags.nonblocking() && self.stream.borrow().state() == State::Draining {
+        self.stream.get().drain(now()).map_err(errno)?;
+        if self.flags.nonblocking() && self.stream.get().state() == State::Draining {
             return Err(Errno::EAGAIN);
         }
         loop {
             let wake = {
-                let s = self.stream.borrow();
+                let s = self.stream.get();
                 if s.state() != State::Draining {
                     return Ok(0);
                 }
@@ -357,7 +365,7 @@ impl Pcm {
                 return Err(Errno::ERESTARTSYS);
             }
             // The update that ends the drain reports it as Err(Pipe).
-            let _ = self.stream.borrow_mut().update(now());
+            let _ = self.stream.get().update(now());
         }
     }
 }
@@ -367,13 +375,13 @@ impl Pcm {
 /// windows counted at once).
 #[inline(always)]
 fn sync_ptr_in_window(arg: u32, l: &SyncPtrLayout) -> Result<(SyncPtrIn, Reply), Efault> {
-    let (w, reply) = UserWindow::open_with_reply(arg, l.size as u32)?;
+    let w = UserWindow::open_with_reply(arg, l.size as u32)?;
     let input = SyncPtrIn {
         flags: w.get(l.flags as u32),
         appl_ptr: w.get(l.appl_ptr as u32),
         avail_min: w.get(l.avail_min as u32),
     };
-    w.finish().map(|_| (input, reply))
+    w.finish_request().map(|reply| (input, reply))
 }
 
 /// The three SYNC_PTR inputs for the comparison ways: a get_user each
@@ -404,7 +412,7 @@ fn sync_ptr_in(
 /// `Pcm::sync_ptr_window`).
 #[inline(never)]
 fn sync_ptr_window_checked(
-    mut s: RefMut<'_, Stream>,
+    s: &mut Stream,
     reply: Reply,
     l: &SyncPtrLayout,
     flags: u32,
@@ -420,7 +428,7 @@ fn sync_ptr_window_checked(
 /// write window `reply` with the answer's stores, then the commit.
 #[inline(always)]
 fn sync_ptr_window_out(
-    mut s: RefMut<'_, Stream>,
+    s: &mut Stream,
     reply: Reply,
     l: &SyncPtrLayout,
     input: SyncPtrIn,
@@ -477,7 +485,7 @@ impl FileOps for Pcm {
         true
     }
     fn poll_ready(&self) -> u16 {
-        let mut s = self.stream.borrow_mut();
+        let s = self.stream.get();
         let _ = s.update(now());
         match s.poll() {
             (true, true) => POLLOUT | POLLERR,
@@ -489,14 +497,14 @@ impl FileOps for Pcm {
     /// The pseudo DAC has no interrupt to wake a poller: it names the time
     /// it will have room for avail_min frames.
     fn poll_wait(&self) -> PollWait<'_> {
-        let s = self.stream.borrow();
+        let s = self.stream.get();
         s.wake_time_ns(s.avail_min()).map_or(PollWait::Never, PollWait::At)
     }
 
     /// write(2) of interleaved frames (`snd_pcm_write`): EBADFD before
     /// HW_PARAMS, EINVAL for a partial frame; returns bytes.
     fn write(&self, buf: u32, len: u32) -> Result<u32, Errno> {
-        let Some(cfg) = self.stream.borrow().config() else { return Err(Errno::EBADFD) };
+        let Some(cfg) = self.stream.get().config() else { return Err(Errno::EBADFD) };
         let fb = cfg.frame_bytes();
         if !len.is_multiple_of(fb) {
             return Err(Errno::EINVAL);
@@ -548,7 +556,7 @@ impl Pcm {
             }
             I::UserPversion => {
                 let v: u32 = get_user(arg).map_err(fault)?;
-                self.stream.borrow_mut().set_user_pversion(v);
+                self.stream.get().set_user_pversion(v);
                 Ok(0)
             }
             I::HwRefine => self.hw_refine(arg),
@@ -560,7 +568,7 @@ impl Pcm {
             I::StatusExt32 => self.status(arg, &uapi::STATUS32, true),
             I::StatusExt64 => self.status(arg, &uapi::STATUS64, true),
             I::Delay => {
-                let d = self.stream.borrow_mut().delay(now()).map_err(errno)?;
+                let d = self.stream.get().delay(now()).map_err(errno)?;
                 put_user(arg, d).map(|_| 0).map_err(fault)
             }
             I::Hwsync => self.simple(|s| s.hwsync(now())),

@@ -419,10 +419,10 @@ pub fn umask(mask: u32) -> SysResult {
 /// that is not open goes the shared way too, which answers EBADF: an
 /// error returned here had its two result words set up ahead of the
 /// lookup's test, moving the arguments out of their registers (4
-/// instructions of every call).
+/// instructions of every call). The dispatch passes the calling thread
+/// `t` without `current()`'s null test (a user system call has one).
 #[inline(always)]
-pub fn ioctl(fd: u32, req: u32, arg: u32) -> SysResult {
-    let t = proc::current();
+pub fn ioctl(t: &proc::Thread, fd: u32, req: u32, arg: u32) -> SysResult {
     if t.files_alone() {
         if let Ok(f) = t.files().ops(fd) {
             return f.ioctl(req, arg);

@@ -67,12 +67,14 @@ pub fn entry(tf: &mut TrapFrame) {
 /// one function. Each arm loads the arguments it uses (`a!(i)` is argument i):
 /// six loaded up front would cost every syscall six loads, and an array
 /// passed whole would be stored to the stack first. The arms that only read
-/// the caller's ids find it with `proc::running()`, without `current()`'s
-/// null test (`trap::syscall_dispatch` says why).
+/// the caller's ids, and ioctl's descriptor lookup, find it with
+/// `proc::running()`, without `current()`'s null test
+/// (`trap::syscall_dispatch` says why).
 #[inline(always)]
 fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
     // SAFETY: a user system call has a running thread; the reference lives
-    // for one read of an id, with no other access to the thread meanwhile.
+    // for one read of an id, or ioctl's lookup of its descriptor, with no
+    // other access to the thread meanwhile.
     let me = || unsafe { &*crate::proc::running() };
     macro_rules! a {
         ($i:literal) => {
@@ -146,7 +148,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Pread64 => fs::pread64(a!(0), a!(1), a!(2), a!(4), a!(5), false),
         Pwrite64 => fs::pread64(a!(0), a!(1), a!(2), a!(4), a!(5), true),
         Close => fs::close(a!(0)),
-        Ioctl => fs::ioctl(a!(0), a!(1), a!(2)),
+        Ioctl => fs::ioctl(me(), a!(0), a!(1), a!(2)),
         Signalfd => event::signalfd4(a!(0), a!(1), a!(2), 0),
         Signalfd4 => event::signalfd4(a!(0), a!(1), a!(2), a!(3)),
         Eventfd => event::eventfd2(a!(0), 0),

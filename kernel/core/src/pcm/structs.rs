@@ -405,14 +405,24 @@ impl Stream {
         Ok(())
     }
 
-    /// Has `sync_ptr_check` anything to do for `input`? Not for the usual
-    /// call (no HWSYNC, the appl_ptr the stream has or none), which the
-    /// glue then answers without calling out: a call there kept the
-    /// inputs in saved registers.
+    /// The usual call, which leaves `sync_ptr_check` nothing to do (no
+    /// HWSYNC, the appl_ptr the stream has or none): the glue answers it
+    /// without calling out (a call there kept the inputs in saved
+    /// registers). None when the check has work.
+    ///
+    /// Some(the input as the program writing the stream's own appl_ptr,
+    /// the APPL flag clear): what it asked for, the stream's or the same
+    /// value of its own, answers and commits the same, and the flag known
+    /// clear spares `sync_ptr_answer` its choice between the two.
+    ///
+    /// The pointers are compared before the APPL flag is tested: they are
+    /// equal in the usual call whatever the flag, which then costs nothing.
     #[inline(always)]
-    pub fn sync_ptr_needs_check(&self, input: SyncPtrIn) -> bool {
-        input.flags & SYNC_PTR_HWSYNC != 0
-            || (input.flags & SYNC_PTR_APPL == 0 && input.appl_ptr != self.appl_ptr)
+    pub fn sync_ptr_unchecked(&self, input: SyncPtrIn) -> Option<SyncPtrIn> {
+        let needs_check = input.flags & SYNC_PTR_HWSYNC != 0
+            || (input.appl_ptr != self.appl_ptr && input.flags & SYNC_PTR_APPL == 0);
+        let flags = input.flags & !SYNC_PTR_APPL;
+        (!needs_check).then_some(SyncPtrIn { flags, appl_ptr: self.appl_ptr, ..input })
     }
 
     /// `sync_ptr`'s answer, for an `input` that `sync_ptr_check` accepted

@@ -491,6 +491,37 @@ fn sync_ptr_reading_the_stream_changes_nothing() {
     unchanged(&mut s, 2 * MS, "SETUP after DROP");
 }
 
+/// The unchecked SYNC_PTR (`sync_ptr_unchecked`): None exactly when the
+/// check has work (HWSYNC, an appl_ptr other than the stream's), and the
+/// input it gives instead answers and commits as the program's own did,
+/// for every combination of flags, in a running stream.
+#[test]
+fn sync_ptr_unchecked_answers_as_asked() {
+    let mut base = setup();
+    base.prepare(0).unwrap();
+    assert_eq!(write(&mut base, 100, MS), Ok(100));
+    base.avail_min = 5;
+    let own = base.appl_ptr;
+    for flags in 0..8 {
+        for appl_ptr in [own, own + 1] {
+            let input = SyncPtrIn { flags, appl_ptr, avail_min: 9 };
+            let checked =
+                flags & SYNC_PTR_HWSYNC != 0 || (flags & SYNC_PTR_APPL == 0 && appl_ptr != own);
+            let Some(unchecked) = base.sync_ptr_unchecked(input) else {
+                assert!(checked, "{input:?}: no check to do");
+                continue;
+            };
+            assert!(!checked, "{input:?}: the check has work");
+            let (mut asked, mut given) = (base.clone(), base.clone());
+            let out = sync_ptr(&mut asked, input, MS).unwrap();
+            let out_given = given.sync_ptr_answer(unchecked);
+            given.sync_ptr_commit(&out_given);
+            assert_eq!(out_given, out, "{input:?}: the answer");
+            assert_eq!(alloc::format!("{given:?}"), alloc::format!("{asked:?}"), "{input:?}");
+        }
+    }
+}
+
 #[test]
 fn sync_ptr_encodings() {
     let out = SyncPtrOut {
