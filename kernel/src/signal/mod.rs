@@ -125,17 +125,22 @@ fn generate(
     let sig = info().signal();
     prepare(g, sig);
     crate::sigtrace!(generate(receiver_id(g, target.as_deref()), &info()));
+    // A signal with a handler is never dropped: one compare of the handler
+    // word, the usual case, before the rules for SIG_DFL and SIG_IGN.
     // PID 1 (init) drops what it has no handler for, as Linux's init does
     // (`init_drops_default`), whichever of its threads it is sent to.
     // SIG_DFL SIGCONT counts as ignored here too (Linux `sig_task_ignored`):
     // its effect was applied above (`prepare`).
-    let init_drops = g.pid == 1
-        && g.sig.action(sig).disposition() == Disposition::Default
-        && init_drops_default(&info());
-    if (init_drops || g.sig.action(sig).is_ignored(sig, &SigSet::EMPTY))
-        && dropped(g, target.as_deref(), sig)
-    {
-        return Ok(());
+    let action = g.sig.action(sig);
+    if !matches!(action.disposition(), Disposition::Handler(_)) {
+        let init_drops = g.pid == 1
+            && action.disposition() == Disposition::Default
+            && init_drops_default(&info());
+        if (init_drops || action.is_ignored(sig, &SigSet::EMPTY))
+            && dropped(g, target.as_deref(), sig)
+        {
+            return Ok(());
+        }
     }
     if sig.number() == abi::SIGKILL {
         kill_group(g);
