@@ -142,9 +142,6 @@ fn generate(
             return Ok(());
         }
     }
-    if sig.number() == abi::SIGKILL {
-        kill_group(g);
-    }
     // RT signals always count against the receiver's user limit
     // (SIGQUEUE_MAX) and the system-wide one, even from kill() (Linux
     // overrides it only for standard signals, which coalesce anyway): an
@@ -249,7 +246,8 @@ fn prepare_stop(g: &mut Group) {
 
 /// SIGKILL that was not dropped ends the group now (Linux
 /// `complete_signal`'s fatal path, which for SIGKILL is unconditional),
-/// also during another thread's exec: that thread dies too.
+/// also during another thread's exec: that thread dies too. Every member is
+/// woken, whatever it blocks and wherever it sleeps or stopped.
 #[cold]
 #[inline(never)]
 fn kill_group(g: &mut Group) {
@@ -262,19 +260,29 @@ fn kill_group(g: &mut Group) {
     }
 }
 
-/// Does `t` take `sig` now? (Linux `wants_signal`.)
+/// Does `t` take `sig` now? (Linux `wants_signal`; SIGKILL, which a
+/// stopped thread takes too, never asks: `complete` has woken every member.)
 fn wants(t: &Thread, sig: Signal) -> bool {
-    !t.sig.blocked.contains(sig) && (sig.number() == abi::SIGKILL || t.state != State::Stopped)
+    !t.sig.blocked.contains(sig) && t.state != State::Stopped
 }
 
 /// Picks the thread that takes `sig` and wakes it (Linux `complete_signal`):
-/// the target of a thread-directed signal; for a process-directed one the
-/// main thread if it wants it, else the first other thread that does.
+/// SIGKILL, once queued, ends the group (`kill_group`, Linux's fatal path
+/// there); otherwise the target of a thread-directed signal, and for a
+/// process-directed one the main thread if it wants it, else the first
+/// other thread that does. The SIGKILL test is here, after the queueing,
+/// not before it: the queue's own SIGKILL test (no node) came after the
+/// `kill_group` call then, and LLVM kept the one compare's result in a
+/// non-volatile CR field across it, which tgkill's sender paid for by
+/// saving CR (and a register more) on every signal.
 /// The thread-directed half is inline into `generate`: it needs only the
 /// target's mask and state, and as a call of its own it saved and restored
 /// five registers for the search (38 -> ~15 a raise).
 #[inline(always)]
 fn complete(g: &mut Group, target: Option<&mut Thread>, sig: Signal) {
+    if sig.number() == abi::SIGKILL {
+        return kill_group(g);
+    }
     match target {
         Some(t) => wake_taker(t, sig),
         None => complete_process(g, sig),
@@ -304,7 +312,7 @@ fn complete_process(g: &mut Group, sig: Signal) {
 /// wake-up: a signalfd read it sleeps in is interrupted.
 #[inline(always)]
 fn wake_taker(t: &mut Thread, sig: Signal) {
-    if !t.sig.blocked.contains(sig) || sig.number() == abi::SIGKILL {
+    if !t.sig.blocked.contains(sig) {
         wake_sleeping(t);
     } else {
         notify_signalfd();
