@@ -42,8 +42,11 @@ struct FreeBlock {
 
 struct KernelHeap {
     list: LockedHeap,
-    /// Per class: free blocks (top of the LIFO) and how many there are.
-    small: KCell<[(*mut FreeBlock, usize); CLASSES.len()]>,
+    /// Per class: the top of its LIFO of free blocks. How many there are is
+    /// counted only when asked (`used`), by walking the list: a count kept
+    /// here would be a load, an add and a store more on every allocation
+    /// and free of a small block, twice for every signal.
+    small: KCell<[*mut FreeBlock; CLASSES.len()]>,
 }
 
 /// The small-block class serving `layout`, if any.
@@ -87,7 +90,7 @@ unsafe impl GlobalAlloc for KernelHeap {
             // SAFETY: the caller's contract, passed on.
             return counted(unsafe { self.list.alloc(layout) });
         };
-        let (top, count) = &mut self.small.get()[c];
+        let top = &mut self.small.get()[c];
         if top.is_null() {
             // SAFETY: a class layout has a non-zero size.
             return counted(unsafe { self.list.alloc(class_layout(c)) });
@@ -95,7 +98,6 @@ unsafe impl GlobalAlloc for KernelHeap {
         let block = *top;
         // SAFETY: a block on a class's list is a free block of that class.
         *top = unsafe { (*block).next };
-        *count -= 1;
         block as *mut u8
     }
 
@@ -104,20 +106,19 @@ unsafe impl GlobalAlloc for KernelHeap {
             // SAFETY: the caller's contract, passed on.
             return unsafe { self.list.dealloc(ptr, layout) };
         };
-        let (top, count) = &mut self.small.get()[c];
+        let top = &mut self.small.get()[c];
         let block = ptr as *mut FreeBlock;
         // SAFETY: ptr came from `alloc` with a layout of class c, so it is a
         // block of that class, and the caller no longer uses it.
         unsafe { (*block).next = *top };
         *top = block;
-        *count += 1;
     }
 }
 
 #[global_allocator]
 static HEAP: KernelHeap = KernelHeap {
     list: LockedHeap::empty(),
-    small: KCell::new([(core::ptr::null_mut(), 0); CLASSES.len()]),
+    small: KCell::new([core::ptr::null_mut(); CLASSES.len()]),
 };
 
 /// Gives the allocator its memory; called once, by `frames::init`.
@@ -129,8 +130,21 @@ pub fn init(start: usize, size: usize) {
 
 /// Bytes in use on the kernel heap (cached free small blocks are not in use).
 pub fn used() -> usize {
-    let cached: usize = HEAP.small.get().iter().zip(CLASSES).map(|(l, size)| l.1 * size).sum();
+    let small = HEAP.small.get();
+    let cached: usize = small.iter().zip(CLASSES).map(|(&top, size)| free_blocks(top) * size).sum();
     HEAP.list.lock().used() - cached
+}
+
+/// The length of the free list whose top is `top` (for `used`, the only one
+/// who asks).
+fn free_blocks(mut top: *mut FreeBlock) -> usize {
+    let mut n = 0;
+    while !top.is_null() {
+        n += 1;
+        // SAFETY: a block on a class's list is a free block of that class.
+        top = unsafe { (*top).next };
+    }
+    n
 }
 
 /// `v` in a new heap block, or ENOMEM: how the kernel makes an object a

@@ -85,6 +85,25 @@ pub fn check_rt_sigaction(sig: u32, sigsetsize: u32, setting: bool) -> Result<Si
     Ok(sig)
 }
 
+/// The signals whose SIG_DFL does nothing (`default_action` Ignore or
+/// Continue: Linux `SIG_KERNEL_IGNORE_MASK`, and SIGCONT), as a set built
+/// from `default_action` at compile time: `is_ignored`, which every sender
+/// of a SIG_DFL signal asks, tests one word's bit instead of calling the
+/// `match`.
+const IGNORED_BY_DEFAULT: SigSet = {
+    let mut set = SigSet::EMPTY;
+    let mut n = 1;
+    while n <= abi::SIGRTMAX {
+        if let Some(sig) = Signal::new(n) {
+            if matches!(default_action(sig), DefaultAction::Ignore | DefaultAction::Continue) {
+                set = set.union(sig.set());
+            }
+        }
+        n += 1;
+    }
+    set
+};
+
 impl SigAction {
     /// The default action (SIG_DFL, no flags, empty mask).
     pub const DEFAULT: SigAction =
@@ -157,9 +176,7 @@ impl SigAction {
         }
         match self.disposition() {
             Disposition::Ignore => true,
-            Disposition::Default => {
-                matches!(default_action(sig), DefaultAction::Ignore | DefaultAction::Continue)
-            }
+            Disposition::Default => IGNORED_BY_DEFAULT.contains(sig),
             Disposition::Handler(_) => false,
         }
     }

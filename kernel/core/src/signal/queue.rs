@@ -199,8 +199,8 @@ impl SigPending {
     }
 
     /// Generates a signal (the sender has already dropped ignored signals and
-    /// applied SIGCONT/stop side effects). `limit` bounds the number of nodes;
-    /// a node linked takes a charge on `user`, if given, until it leaves.
+    /// applied SIGCONT/stop side effects). `limit` bounds the number of nodes
+    /// (`usize::MAX`: unbounded); a node linked takes a charge on `user`, if given, until it leaves.
     /// Err(EAGAIN) only for an RT signal with a sigqueue-style si_code when the
     /// queue is full. `info` describes the siginfo rather than holding it: it
     /// may be called several times (its signal and code decide before
@@ -224,7 +224,10 @@ impl SigPending {
         }
         let code = info().code();
         let over_limit_ok = !sig.is_rt() && code >= 0;
-        if over_limit_ok || self.queue.len() < limit {
+        // No limit (a standard signal from tkill, say) is tested as such:
+        // then the test folds into the caller's choice of `usize::MAX`, where
+        // `len < limit` still loaded and compared the queue's length.
+        if over_limit_ok || limit == usize::MAX || self.queue.len() < limit {
             let entry = Queued { node: SigQueueNode::build(info), _charge: user.map(Charge::new) };
             self.queue.push_back(entry);
             self.pending.add(sig);
