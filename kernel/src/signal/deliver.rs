@@ -515,19 +515,27 @@ fn read_frame(
         w2.finish()?;
         has_fp
     };
+    p.fp_live = false;
+    p.sig.blocked = mask.blockable();
     // A frame without FP registers was written for a thread that had not
     // used FP: if the handler did, the initial state comes back.
     if !has_fp && p.fp_used {
-        p.fp = arch::FpState::new();
-        p.fp_used = false;
+        reset_fp(p);
     }
-    p.fp_live = false;
-    p.sig.blocked = mask.blockable();
     if let Some(alt) = alt {
         // Linux restore_altstack: errors here are ignored.
         let _ = p.sig.altstack.set(alt, tf.sp());
     }
     Ok(())
+}
+
+/// The initial FP state back (a memset): out of line, so that the values
+/// sigreturn keeps up to its end need no saved registers for this rare call.
+#[cold]
+#[inline(never)]
+fn reset_fp(p: &mut Thread) {
+    p.fp = arch::FpState::new();
+    p.fp_used = false;
 }
 
 /// Reads the mcontext at `mc` (window offset) straight into the saved
@@ -552,7 +560,11 @@ pub(super) fn read_mcontext(
     let has_fp = frame_has_fp(tail[PT_MSR - PT_NIP]);
     if has_fp {
         let fregs = mc + MContext::FREGS;
-        w.get_slice(fregs, &mut fp.fpr);
+        // Word by word, where `get_slice` is a call: sigreturn's values
+        // would then stay in saved registers across it.
+        for (i, r) in fp.fpr.iter_mut().enumerate() {
+            *r = w.get(fregs + 8 * i as u32);
+        }
         fp.fpscr = w.get(fregs + 8 * 32);
     }
     // Last, as in `put_mcontext`: little stays live across the copy's call.
