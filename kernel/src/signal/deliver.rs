@@ -503,9 +503,8 @@ fn read_frame(
     };
     // The mcontext is normally inside the frame; Linux follows the pointer
     // wherever it goes, so a second window is opened only if it points elsewhere.
-    let inside = mc >= frame && mc.checked_add(MContext::READ).is_some_and(|e| e <= frame + size);
-    let has_fp = if inside {
-        let has_fp = read_mcontext(&w, mc - frame, tf, &mut p.fp);
+    let has_fp = if let Some(off) = mcontext_in(mc, frame, size) {
+        let has_fp = read_mcontext(&w, off, tf, &mut p.fp);
         w.finish()?;
         has_fp
     } else {
@@ -527,6 +526,19 @@ fn read_frame(
         let _ = p.sig.altstack.set(alt, tf.sp());
     }
     Ok(())
+}
+
+/// The offset of the mcontext at `mc` in the window [start, start + len),
+/// if the part sigreturn and setcontext read (`MContext::READ`) lies
+/// inside. One unsigned compare of the offset: for `mc` below `start` it
+/// wraps past any length (a window ends below 2^32). Stated so, the bound
+/// also tells LLVM that `read_mcontext`'s reads need no range checks of
+/// their own (10 instructions a sigreturn, where the test was two compares
+/// of addresses and a checked add).
+#[inline(always)]
+pub(super) fn mcontext_in(mc: u32, start: u32, len: u32) -> Option<u32> {
+    let off = mc.wrapping_sub(start);
+    (len >= MContext::READ && off <= len - MContext::READ).then_some(off)
 }
 
 /// The initial FP state back (a memset): out of line, so that the values
