@@ -807,13 +807,22 @@ impl Chan {
 
 /// Blocks the current thread on `chan` until woken. Returns early, with
 /// `Err(())`, if a signal is pending that should interrupt the sleep.
+/// Only a thread sleeps (a system call, or a fault on a thread's behalf),
+/// so the running thread is taken unchecked, as the system call's round
+/// trip takes it: `current()`'s null test and branch, twice a sleep, would
+/// test what cannot happen.
 pub fn sleep(chan: usize) -> Result<(), ()> {
-    if sigstate::interrupt_pending(current()) {
+    // SAFETY: a thread is running (above), and CURRENT_THREAD then points
+    // at its live Box; the reference is not used after the switch.
+    let me = unsafe { &mut *running() };
+    if sigstate::interrupt_pending(me) {
         return Err(());
     }
-    current().state = State::Sleeping(chan);
+    me.state = State::Sleeping(chan);
     schedule();
-    if sigstate::interrupt_pending(current()) {
+    // SAFETY: as above: the same thread runs again, looked up afresh after
+    // the switch (module invariants).
+    if sigstate::interrupt_pending(unsafe { &mut *running() }) {
         Err(())
     } else {
         Ok(())
@@ -888,8 +897,14 @@ pub fn context_switches() -> u64 {
     *SWITCHES.get()
 }
 
+/// Called by `schedule` only, which runs on a thread (it sleeps, yields or
+/// exits one), so the thread switched out is taken unchecked, as `sleep`
+/// takes it.
 fn switch_to(next: &'static mut Thread) {
-    let prev = current();
+    // SAFETY: a thread is running (above): CURRENT_THREAD points at its
+    // live Box, which stays allocated across the switch (`reap_dead` frees
+    // only another thread's).
+    let prev = unsafe { &mut *running() };
     check_thread_stack(prev, arch::stack_pointer() as usize);
     crate::uaccess::assert_closed();
     *SWITCHES.get() += 1;

@@ -23,7 +23,7 @@ use sigil_core::abi::{self, Errno};
 use sigil_core::signal::frame::{MContext, UContext};
 use sigil_core::signal::{SigAction, SigSet, Signal};
 
-use super::deliver::{flush_fp, put_mcontext, read_mcontext};
+use super::deliver::{flush_fp, mcontext_in, put_mcontext, read_mcontext};
 use crate::arch::{self, TrapFrame};
 use crate::proc::{self, Thread};
 use crate::uaccess::{Read, UserWindow, Write};
@@ -69,9 +69,8 @@ fn set(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Err
     let w = UserWindow::open(uc, size, Read)?;
     let mask = SigSet::from_user_words(w.get(UContext::SIGMASK), w.get(UContext::SIGMASK + 4));
     let mc: u32 = w.get(UContext::REGS);
-    let inside = mc >= uc && mc.checked_add(MContext::READ).is_some_and(|e| e <= uc + size);
-    let has_fp = if inside {
-        let has_fp = read_mcontext(&w, mc - uc, tf, &mut p.fp);
+    let has_fp = if let Some(off) = mcontext_in(mc, uc, size) {
+        let has_fp = read_mcontext(&w, off, tf, &mut p.fp);
         if w.finish().is_err() {
             (*tf, p.fp) = (before, fp_before);
             return Err(Errno::EFAULT);

@@ -506,9 +506,8 @@ fn read_frame(
     };
     // The mcontext is normally inside the frame; Linux follows the pointer
     // wherever it goes, so a second window is opened only if it points elsewhere.
-    let inside = mc >= frame && mc.checked_add(MContext::READ).is_some_and(|e| e <= frame + size);
-    let has_fp = if inside {
-        let has_fp = read_mcontext(&w, mc - frame, tf, &mut p.fp);
+    let has_fp = if let Some(off) = mcontext_in(mc, frame, size) {
+        let has_fp = read_mcontext(&w, off, tf, &mut p.fp);
         w.finish()?;
         has_fp
     } else {
@@ -518,19 +517,40 @@ fn read_frame(
         w2.finish()?;
         has_fp
     };
+    p.fp_live = false;
+    p.sig.blocked = mask.blockable();
     // A frame without FP registers was written for a thread that had not
     // used FP: if the handler did, the initial state comes back.
     if !has_fp && p.fp_used {
-        p.fp = arch::FpState::new();
-        p.fp_used = false;
+        reset_fp(p);
     }
-    p.fp_live = false;
-    p.sig.blocked = mask.blockable();
     if let Some(alt) = alt {
         // Linux restore_altstack: errors here are ignored.
         let _ = p.sig.altstack.set(alt, tf.sp());
     }
     Ok(())
+}
+
+/// The offset of the mcontext at `mc` in the window [start, start + len),
+/// if the part sigreturn and setcontext read (`MContext::READ`) lies
+/// inside. One unsigned compare of the offset: for `mc` below `start` it
+/// wraps past any length (a window ends below 2^32). Stated so, the bound
+/// also tells LLVM that `read_mcontext`'s reads need no range checks of
+/// their own (10 instructions a sigreturn, where the test was two compares
+/// of addresses and a checked add).
+#[inline(always)]
+pub(super) fn mcontext_in(mc: u32, start: u32, len: u32) -> Option<u32> {
+    let off = mc.wrapping_sub(start);
+    (len >= MContext::READ && off <= len - MContext::READ).then_some(off)
+}
+
+/// The initial FP state back (a memset): out of line, so that the values
+/// sigreturn keeps up to its end need no saved registers for this rare call.
+#[cold]
+#[inline(never)]
+fn reset_fp(p: &mut Thread) {
+    p.fp = arch::FpState::new();
+    p.fp_used = false;
 }
 
 /// Reads the mcontext at `mc` (window offset) straight into the saved
@@ -555,7 +575,11 @@ pub(super) fn read_mcontext(
     let has_fp = frame_has_fp(tail[PT_MSR - PT_NIP]);
     if has_fp {
         let fregs = mc + MContext::FREGS;
-        w.get_slice(fregs, &mut fp.fpr);
+        // Word by word, where `get_slice` is a call: sigreturn's values
+        // would then stay in saved registers across it.
+        for (i, r) in fp.fpr.iter_mut().enumerate() {
+            *r = w.get(fregs + 8 * i as u32);
+        }
         fp.fpscr = w.get(fregs + 8 * 32);
     }
     // Last, as in `put_mcontext`: little stays live across the copy's call.

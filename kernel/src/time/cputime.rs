@@ -39,7 +39,11 @@ pub const SAMPLE_NS: u64 = timer::SLICE_NS;
 
 /// When the last sample was taken, in timebase ticks since boot (a switch
 /// then scales only the interval it charges: `timer::interval_ns`); IDLE
-/// while idle, when there is nobody to charge.
+/// while idle, when there is nobody to charge. Exported under a name of
+/// its own, as `TOTALS` is, out of LLVM's global merge: each switch then
+/// addresses it from one `lis`, where the merged block's base took a
+/// `lis`/`addi` pair (`trace::ENABLED` says more).
+#[export_name = "sigil_cputime_last"]
 static LAST: KCell<u64> = KCell::new(0);
 
 /// LAST while idle. No timebase count is past it, so the time "since" it
@@ -56,7 +60,8 @@ pub struct Totals {
     pub idle: u64,
 }
 
-/// The totals, and when the current idle round began.
+/// The totals, and when the current idle round began (exported as `LAST`).
+#[export_name = "sigil_cputime_totals"]
 static TOTALS: KCell<(Totals, Option<u64>)> =
     KCell::new((Totals { user: 0, system: 0, idle: 0 }, None));
 

@@ -35,7 +35,10 @@ const DEC_MAX: u64 = <Arch as Clock>::TIMER_MAX_TICKS;
 const DEC_MAX_NS: u64 = 1 << 40;
 
 static TB_FREQ: AtomicU32 = AtomicU32::new(16_600_000);
-/// Set by the tick: the current process has had its slice.
+/// Set by the tick: the current process has had its slice. Exported out of
+/// LLVM's global merge, as `trace::ENABLED` is: `work_before_user` tests it
+/// on every return with work from one `lis`, not a `lis`/`addi` pair.
+#[export_name = "sigil_need_resched"]
 pub static NEED_RESCHED: AtomicBool = AtomicBool::new(false);
 /// Decrementer interrupts taken: the shutdown line reports it, so a test
 /// can see that an idle system is not woken every tick.
@@ -63,7 +66,10 @@ static EVENTS: KCell<BTreeMap<Key, Event>> = KCell::new(BTreeMap::new());
 /// Nanoseconds per timebase tick as a 32.32 fixed-point number, so that
 /// `now_ns` multiplies instead of dividing: a 128-bit division is a library
 /// call of a hundred-odd instructions on ppc32, and clocks are read often.
-/// (ppc32 has no 64-bit atomics; set once at boot.)
+/// (ppc32 has no 64-bit atomics; set once at boot.) Exported out of LLVM's
+/// global merge, as `NEED_RESCHED` is: every context switch's charge loads
+/// it from one `lis`.
+#[export_name = "sigil_ns_per_tick"]
 static NS_PER_TICK_32_32: KCell<u64> = KCell::new((1_000_000_000u64 << 32) / 16_600_000);
 /// The other way, for programming the decrementer, rounded up (a deadline
 /// may pass a tick late, never early).

@@ -68,6 +68,15 @@ fn mtsrin(seg: u32, v: u32) {
     unsafe { core::arch::asm!("mtsrin {0}, {1}", in(reg) v, in(reg) seg << 28, options(nostack)) };
 }
 
+/// `mtsrin` for a segment number known at build time: `mtsr` takes it as an
+/// immediate, so no register is loaded with the segment's address first.
+fn mtsr<const SEG: u32>(v: u32) {
+    // SAFETY: as for `mtsrin`; `activate` writes only the user segments.
+    unsafe {
+        core::arch::asm!("mtsr {seg}, {v}", seg = const SEG, v = in(reg) v, options(nostack))
+    };
+}
+
 /// Context synchronisation: segment registers written before it apply to
 /// every access after it.
 fn isync() {
@@ -234,13 +243,30 @@ impl Mmu for Book3s32 {
     /// does: the kernel runs from BATs, so nothing between them uses a user
     /// segment (11 fewer instructions a switch than one `isync` each). Each
     /// value comes from the one before (`next_segment`), rather than from
-    /// `vsid`'s scramble computed afresh.
+    /// `vsid`'s scramble computed afresh, and goes out by `mtsr` with the
+    /// segment's number an immediate: `mtsrin` took its address in a
+    /// register, one `lis` a segment. So a segment costs three instructions:
+    /// the add, the mask, the write.
     fn activate(ctx: u32, pgdir_phys: usize) {
         let mut sr = SR_KS | vsid(ctx, 0);
-        for seg in 0..(TASK_SIZE >> 28) {
-            mtsrin(seg, sr);
-            sr = next_segment(sr);
+        // LLVM knows the first VSID's low four bits (the scramble's
+        // multiplier is a multiple of 16), so it knew every later one's and
+        // narrowed each `next_segment` mask to a constant of its own, one
+        // more `addi` a segment. An empty asm hides them: one mask for all.
+        // SAFETY: the asm has no instructions; `sr` goes through unchanged.
+        unsafe {
+            core::arch::asm!("# {0}", inout(reg) sr, options(pure, nomem, nostack, preserves_flags))
+        };
+        macro_rules! user_segments {
+            ($($seg:literal)*) => {
+                const _: () = assert!([$($seg),*].len() as u32 == TASK_SIZE >> 28);
+                $(
+                    mtsr::<$seg>(sr);
+                    sr = next_segment(sr);
+                )*
+            };
         }
+        user_segments!(0 1 2 3 4 5 6 7 8 9 10);
         isync();
         // SAFETY: PGDIR_SLOT is a reserved word in the vector page (below 0x100).
         unsafe { core::ptr::write_volatile(to_virt(PGDIR_SLOT) as *mut u32, pgdir_phys as u32) };
