@@ -206,6 +206,28 @@ struct FrameData<'a> {
     alt: StackT,
 }
 
+impl<'a> FrameData<'a> {
+    /// What thread `p`, interrupted at `tf`, saves in a frame for `info`
+    /// with handler `act`; `mask` is the blocked mask the frame restores.
+    #[inline(always)]
+    fn new(
+        tf: &'a TrapFrame,
+        p: &'a Thread,
+        info: &'a SigInfo,
+        act: &SigAction,
+        mask: SigSet,
+    ) -> FrameData<'a> {
+        FrameData {
+            tf,
+            fp: p.fp_used.then_some(&p.fp),
+            mask,
+            info,
+            handler: act.handler,
+            alt: p.sig.altstack.saved(),
+        }
+    }
+}
+
 /// Byte offset of mc_gregs[pt] in an mcontext.
 const fn pt_offset(pt: usize) -> u32 {
     MContext::GREGS + 4 * pt as u32
@@ -279,7 +301,7 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
 }
 
 /// Writes the frame placed at `place` in one window; `kind` is the
-/// placement's, passed as a constant (`handle_signal`). Whether every store
+/// placement's, a constant (`setup_frame`). Whether every store
 /// worked, and the windows opened (1, or 0 if the range was refused).
 #[inline(always)]
 fn write_frame(kind: FrameKind, place: &FramePlacement, d: &FrameData) -> (bool, u32) {
@@ -307,10 +329,7 @@ pub fn handle_signal(
     info: &SigInfo,
     action: &mut SigAction,
 ) -> bool {
-    let g = p.group();
-    let sig = info.signal();
     let act = action.take_for_delivery();
-    let kind = FrameKind::for_flags(act.flags);
     restart_syscall(tf, Some(act.flags));
     flush_fp(p, tf);
     // The mask the frame saves: a wait's saved one, else the current one.
@@ -323,34 +342,47 @@ pub fn handle_signal(
         }
         None => p.sig.blocked,
     };
+    // One copy of the rest per layout, the kind a constant in each: the
+    // placement's sizes, the window's length and every store's offset are
+    // then constants, the bound checks of the frame's runs (back chain,
+    // sigcontext, register tail, trampoline, GPRs) fold away, and no
+    // branch on the kind is left.
+    match FrameKind::for_flags(act.flags) {
+        FrameKind::Classic => setup_frame(FrameKind::Classic, tf, p, info, &act, mask),
+        FrameKind::Rt => setup_frame(FrameKind::Rt, tf, p, info, &act, mask),
+    }
+}
+
+/// `handle_signal` from the placement on, for a frame of `kind`, a
+/// constant in each copy; `mask` is the one the frame saves.
+#[inline(always)]
+fn setup_frame(
+    kind: FrameKind,
+    tf: &mut TrapFrame,
+    p: &mut Thread,
+    info: &SigInfo,
+    act: &SigAction,
+    mask: SigSet,
+) -> bool {
+    let sig = info.signal();
     let Some(place) = place_frame(kind, sig, tf.sp(), act.flags, &p.sig.altstack) else {
         frame_failed(tf, sig);
         return false;
     };
-    let data = FrameData {
-        tf,
-        fp: p.fp_used.then_some(&p.fp),
-        mask,
-        info,
-        handler: act.handler,
-        alt: p.sig.altstack.saved(),
-    };
     let (ok, windows) = if FRAME_PER_FIELD.load(Ordering::Relaxed) {
-        let before = uaccess::WINDOWS.load(Ordering::Relaxed);
-        let mut w = PerField { base: place.new_sp, failed: false };
-        put_frame(&mut w, kind, kind.gap(), place.frame, &data);
-        (!w.failed, uaccess::WINDOWS.load(Ordering::Relaxed) - before)
+        write_frame_per_field(kind, place.new_sp, place.frame, tf, p, info, act, mask)
     } else {
-        // One copy of the window's writing per layout, the kind a constant
-        // in each: the window's length and every store's offset are then
-        // constants, and the bound checks of the runs (back chain,
-        // sigcontext, register tail, trampoline, GPRs) fold away.
-        match kind {
-            FrameKind::Classic => write_frame(FrameKind::Classic, &place, &data),
-            FrameKind::Rt => write_frame(FrameKind::Rt, &place, &data),
-        }
+        write_frame(kind, &place, &FrameData::new(tf, p, info, act, mask))
     };
-    crate::sigtrace!(frame(g.pid, sig.number(), kind, place.frame, place.window(), windows, ok));
+    crate::sigtrace!(frame(
+        p.group().pid,
+        sig.number(),
+        kind,
+        place.frame,
+        place.window(),
+        windows,
+        ok
+    ));
     if !ok {
         frame_failed(tf, sig);
         return false;
@@ -358,7 +390,7 @@ pub fn handle_signal(
     arch::sync_icache(place.lr, 8);
     // Built from the mask in force now (sigsuspend's, if it ran), as Linux's
     // signal_setup_done: the saved mask only goes into the frame.
-    p.sig.blocked = handler_mask(p.sig.blocked, &act, sig);
+    p.sig.blocked = handler_mask(p.sig.blocked, act, sig);
     p.sig.altstack.disarm_if_autodisarm();
     tf.set_sp(place.new_sp);
     tf.set_handler_args([place.r3, place.r4], place.r5.zip(place.r6).map(|(r5, r6)| [r5, r6]));
@@ -367,6 +399,31 @@ pub fn handle_signal(
     tf.reset_user_mode();
     p.fp.fpscr = 0;
     true
+}
+
+/// `signal.frame=field`'s way: a window per store (`PerField`). Whether
+/// every store worked, and the windows it opened. Out of line: the
+/// comparison's sixty-odd calls would otherwise sit in each layout's copy
+/// of the delivery.
+/// It takes the placement's two words and builds its `FrameData` itself:
+/// passed by reference, both structs were stored to the stack on the
+/// common way too.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn write_frame_per_field(
+    kind: FrameKind,
+    new_sp: u32,
+    frame: u32,
+    tf: &TrapFrame,
+    p: &Thread,
+    info: &SigInfo,
+    act: &SigAction,
+    mask: SigSet,
+) -> (bool, u32) {
+    let before = uaccess::WINDOWS.load(Ordering::Relaxed);
+    let mut w = PerField { base: new_sp, failed: false };
+    put_frame(&mut w, kind, kind.gap(), frame, &FrameData::new(tf, p, info, act, mask));
+    (!w.failed, uaccess::WINDOWS.load(Ordering::Relaxed) - before)
 }
 
 /// Moves live FP registers into the thread's FP state before a frame or a
