@@ -208,13 +208,13 @@ struct FrameData<'a> {
 
 impl<'a> FrameData<'a> {
     /// What thread `p`, interrupted at `tf`, saves in a frame for `info`
-    /// with handler `act`; `mask` is the blocked mask the frame restores.
+    /// and `handler`; `mask` is the blocked mask the frame restores.
     #[inline(always)]
     fn new(
         tf: &'a TrapFrame,
         p: &'a Thread,
         info: &'a SigInfo,
-        act: &SigAction,
+        handler: u32,
         mask: SigSet,
     ) -> FrameData<'a> {
         FrameData {
@@ -222,7 +222,7 @@ impl<'a> FrameData<'a> {
             fp: p.fp_used.then_some(&p.fp),
             mask,
             info,
-            handler: act.handler,
+            handler,
             alt: p.sig.altstack.saved(),
         }
     }
@@ -370,9 +370,9 @@ fn setup_frame(
         return false;
     };
     let (ok, windows) = if FRAME_PER_FIELD.load(Ordering::Relaxed) {
-        write_frame_per_field(kind, place.new_sp, place.frame, tf, p, info, act, mask)
+        write_frame_per_field(kind, place.new_sp, place.frame, tf, p, info, act.handler, mask)
     } else {
-        write_frame(kind, &place, &FrameData::new(tf, p, info, act, mask))
+        write_frame(kind, &place, &FrameData::new(tf, p, info, act.handler, mask))
     };
     crate::sigtrace!(frame(
         p.group().pid,
@@ -405,9 +405,9 @@ fn setup_frame(
 /// every store worked, and the windows it opened. Out of line: the
 /// comparison's sixty-odd calls would otherwise sit in each layout's copy
 /// of the delivery.
-/// It takes the placement's two words and builds its `FrameData` itself:
-/// passed by reference, both structs were stored to the stack on the
-/// common way too.
+/// It takes the placement's two words and the handler, and builds its
+/// `FrameData` itself: passed by reference, the structs were stored to
+/// the stack on the common way too.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn write_frame_per_field(
@@ -417,12 +417,12 @@ fn write_frame_per_field(
     tf: &TrapFrame,
     p: &Thread,
     info: &SigInfo,
-    act: &SigAction,
+    handler: u32,
     mask: SigSet,
 ) -> (bool, u32) {
     let before = uaccess::WINDOWS.load(Ordering::Relaxed);
     let mut w = PerField { base: new_sp, failed: false };
-    put_frame(&mut w, kind, kind.gap(), frame, &FrameData::new(tf, p, info, act, mask));
+    put_frame(&mut w, kind, kind.gap(), frame, &FrameData::new(tf, p, info, handler, mask));
     (!w.failed, uaccess::WINDOWS.load(Ordering::Relaxed) - before)
 }
 
