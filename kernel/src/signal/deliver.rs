@@ -387,7 +387,7 @@ fn setup_frame(
         frame_failed(tf, sig);
         return false;
     }
-    arch::sync_icache(place.lr, 8);
+    arch::sync_icache(place.lr);
     // Built from the mask in force now (sigsuspend's, if it ran), as Linux's
     // signal_setup_done: the saved mask only goes into the frame.
     p.sig.blocked = handler_mask(p.sig.blocked, act, sig);

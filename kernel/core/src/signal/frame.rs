@@ -235,6 +235,11 @@ impl RtSigFrame {
     pub const TRAMPOLINE: u32 = Self::MCONTEXT + offset_of!(MContext, mc_pad) as u32;
 }
 
+// The trampoline's two instructions at an 8-aligned address in a 16-aligned
+// frame: they never straddle two cache blocks (16 or 32 bytes), so the
+// kernel's `arch::sync_icache` syncs one block, without a loop.
+const _: () = assert!(SigFrame::TRAMPOLINE % 8 == 0 && RtSigFrame::TRAMPOLINE % 8 == 0);
+
 /// Which frame a delivery builds: RT (SA_SIGINFO) or the classic one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrameKind {

@@ -58,13 +58,34 @@ pub fn sync_icache_range(addr: usize, len: usize) {
     let block = crate::arch::CACHE_BLOCK as usize;
     let mut a = addr & !(block - 1);
     while a < addr + len {
-        // SAFETY: dcbst/icbi on an address the caller just wrote; they
-        // cannot change memory contents.
-        unsafe {
-            core::arch::asm!("dcbst 0, {0}", "sync", "icbi 0, {0}", in(reg_nonzero) a, options(nostack))
-        };
+        sync_block(a);
         a += block;
     }
+    icache_barrier();
+}
+
+/// `sync_icache_range` for bytes that lie in one cache block (the signal
+/// trampoline, `sync_icache`): that block alone, without the loop's
+/// bounds (about half of the range's instructions for one block).
+pub fn sync_icache_block(addr: usize) {
+    sync_block(addr);
+    icache_barrier();
+}
+
+/// Writes back and invalidates the cache block holding `addr` (any address
+/// in it: the instructions ignore the low bits).
+#[inline(always)]
+fn sync_block(addr: usize) {
+    // SAFETY: dcbst/icbi on an address the caller just wrote; they cannot
+    // change memory contents.
+    unsafe {
+        core::arch::asm!("dcbst 0, {0}", "sync", "icbi 0, {0}", in(reg_nonzero) addr, options(nostack))
+    };
+}
+
+/// Waits for the blocks' `dcbst`/`icbi` and discards prefetched instructions.
+#[inline(always)]
+fn icache_barrier() {
     // SAFETY: a context-synchronising barrier.
     unsafe { core::arch::asm!("sync", "isync", options(nostack)) };
 }
