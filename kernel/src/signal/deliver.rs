@@ -320,13 +320,15 @@ fn write_frame(kind: FrameKind, place: &FramePlacement, d: &FrameData) -> (bool,
 /// rather than found again (each `proc::current()` is a load, a null test and
 /// a branch to its panic). `info` is the dequeued signal's (the node's own,
 /// on the fast path), which the caller frees once its siginfo is on the
-/// user stack; `action` is the signal's stored action, as the caller found
-/// it (a handler): looked up once.
+/// user stack; `sig` is its signal, and `action` the signal's stored
+/// action, as the caller found them (a handler): each `info.signal()`
+/// checks si_signo's range again, with a register for its result.
 #[cfg_attr(sigil_stepping, inline(never))]
 pub fn handle_signal(
     tf: &mut TrapFrame,
     p: &mut Thread,
     info: &SigInfo,
+    sig: Signal,
     action: &mut SigAction,
 ) -> bool {
     let act = action.take_for_delivery();
@@ -348,8 +350,8 @@ pub fn handle_signal(
     // sigcontext, register tail, trampoline, GPRs) fold away, and no
     // branch on the kind is left.
     match FrameKind::for_flags(act.flags) {
-        FrameKind::Classic => setup_frame(FrameKind::Classic, tf, p, info, &act, mask),
-        FrameKind::Rt => setup_frame(FrameKind::Rt, tf, p, info, &act, mask),
+        FrameKind::Classic => setup_frame(FrameKind::Classic, tf, p, info, sig, &act, mask),
+        FrameKind::Rt => setup_frame(FrameKind::Rt, tf, p, info, sig, &act, mask),
     }
 }
 
@@ -361,16 +363,17 @@ fn setup_frame(
     tf: &mut TrapFrame,
     p: &mut Thread,
     info: &SigInfo,
+    sig: Signal,
     act: &SigAction,
     mask: SigSet,
 ) -> bool {
-    let sig = info.signal();
     let Some(place) = place_frame(kind, sig, tf.sp(), act.flags, &p.sig.altstack) else {
         frame_failed(tf, sig);
         return false;
     };
     let (ok, windows) = if FRAME_PER_FIELD.load(Ordering::Relaxed) {
-        write_frame_per_field(kind, place.new_sp, place.frame, tf, p, info, act.handler, mask)
+        let data = FrameData::new(tf, p, info, act.handler, mask);
+        write_frame_per_field(kind, place.new_sp, place.frame, &data)
     } else {
         write_frame(kind, &place, &FrameData::new(tf, p, info, act.handler, mask))
     };
@@ -405,24 +408,13 @@ fn setup_frame(
 /// every store worked, and the windows it opened. Out of line: the
 /// comparison's sixty-odd calls would otherwise sit in each layout's copy
 /// of the delivery.
-/// It takes the placement's two words and the handler, and builds its
-/// `FrameData` itself: passed by reference, the structs were stored to
-/// the stack on the common way too.
+/// It takes the placement's two words, not the placement: passed by
+/// reference, the struct was stored to the stack on the common way too.
 #[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn write_frame_per_field(
-    kind: FrameKind,
-    new_sp: u32,
-    frame: u32,
-    tf: &TrapFrame,
-    p: &Thread,
-    info: &SigInfo,
-    handler: u32,
-    mask: SigSet,
-) -> (bool, u32) {
+fn write_frame_per_field(kind: FrameKind, new_sp: u32, frame: u32, d: &FrameData) -> (bool, u32) {
     let before = uaccess::WINDOWS.load(Ordering::Relaxed);
     let mut w = PerField { base: new_sp, failed: false };
-    put_frame(&mut w, kind, kind.gap(), frame, &FrameData::new(tf, p, info, handler, mask));
+    put_frame(&mut w, kind, kind.gap(), frame, d);
     (!w.failed, uaccess::WINDOWS.load(Ordering::Relaxed) - before)
 }
 
