@@ -367,6 +367,13 @@ fn setup_frame(
     act: &SigAction,
     mask: SigSet,
 ) -> bool {
+    // The handler's mask, built from the mask in force now (sigsuspend's,
+    // if it ran), as Linux's signal_setup_done: the saved mask only goes
+    // into the frame. Built before the frame, set after it: across the
+    // window it is two words, where the action's mask, flags and the
+    // signal's bit were four saved registers, and the mask in force was
+    // loaded again.
+    let handler_blocked = handler_mask(p.sig.blocked, act, sig);
     let Some(place) = place_frame(kind, sig, tf.sp(), act.flags, &p.sig.altstack) else {
         frame_failed(tf, sig);
         return false;
@@ -391,9 +398,7 @@ fn setup_frame(
         return false;
     }
     arch::sync_icache(place.lr);
-    // Built from the mask in force now (sigsuspend's, if it ran), as Linux's
-    // signal_setup_done: the saved mask only goes into the frame.
-    p.sig.blocked = handler_mask(p.sig.blocked, act, sig);
+    p.sig.blocked = handler_blocked;
     p.sig.altstack.disarm_if_autodisarm();
     tf.set_sp(place.new_sp);
     tf.set_handler_args([place.r3, place.r4], place.r5.zip(place.r6).map(|(r5, r6)| [r5, r6]));
