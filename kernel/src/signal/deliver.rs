@@ -337,26 +337,35 @@ pub fn handle_signal(
     // The mask the frame saves: a wait's saved one, else the current one.
     // Tested before clearing, as `finish_return` does: `take()` stored
     // None on every delivery.
+    let blocked = p.sig.blocked;
     let mask = match p.sig.saved_mask {
         Some(saved) => {
             p.sig.saved_mask = None;
             saved
         }
-        None => p.sig.blocked,
+        None => blocked,
     };
+    // The handler's mask, built from the mask in force now (sigsuspend's,
+    // if it ran), as Linux's signal_setup_done: the saved mask only goes
+    // into the frame. Built before the frame, set after it: across the
+    // window it is two words, where the action's mask, flags and the
+    // signal's bit were four saved registers; and from the mask loaded
+    // once for both.
+    let masks = (mask, handler_mask(blocked, &act, sig));
     // One copy of the rest per layout, the kind a constant in each: the
     // placement's sizes, the window's length and every store's offset are
     // then constants, the bound checks of the frame's runs (back chain,
     // sigcontext, register tail, trampoline, GPRs) fold away, and no
     // branch on the kind is left.
     match FrameKind::for_flags(act.flags) {
-        FrameKind::Classic => setup_frame(FrameKind::Classic, tf, p, info, sig, &act, mask),
-        FrameKind::Rt => setup_frame(FrameKind::Rt, tf, p, info, sig, &act, mask),
+        FrameKind::Classic => setup_frame(FrameKind::Classic, tf, p, info, sig, &act, masks),
+        FrameKind::Rt => setup_frame(FrameKind::Rt, tf, p, info, sig, &act, masks),
     }
 }
 
 /// `handle_signal` from the placement on, for a frame of `kind`, a
-/// constant in each copy; `mask` is the one the frame saves.
+/// constant in each copy; `masks` are the one the frame saves and the
+/// handler's.
 #[inline(always)]
 fn setup_frame(
     kind: FrameKind,
@@ -365,15 +374,8 @@ fn setup_frame(
     info: &SigInfo,
     sig: Signal,
     act: &SigAction,
-    mask: SigSet,
+    (mask, handler_blocked): (SigSet, SigSet),
 ) -> bool {
-    // The handler's mask, built from the mask in force now (sigsuspend's,
-    // if it ran), as Linux's signal_setup_done: the saved mask only goes
-    // into the frame. Built before the frame, set after it: across the
-    // window it is two words, where the action's mask, flags and the
-    // signal's bit were four saved registers, and the mask in force was
-    // loaded again.
-    let handler_blocked = handler_mask(p.sig.blocked, act, sig);
     let Some(place) = place_frame(kind, sig, tf.sp(), act.flags, &p.sig.altstack) else {
         frame_failed(tf, sig);
         return false;
