@@ -93,11 +93,12 @@ pub fn dequeue<'a>(t: &mut Thread, buf: &'a mut MaybeUninit<SigInfo>) -> Option<
 fn dequeue_node(t: &mut Thread) -> Option<Result<Box<SigQueueNode>, Box<SigQueueNode>>> {
     let blocked = t.sig.blocked;
     let mut node = next_set(t).dequeue(blocked)?;
-    let pid = t.group().pid;
-    if !crate::time::timers::on_dequeue(pid, &mut node.info, &proc::cpu_clock) {
+    // The pid at each use, both out of line (a timer's signal, the trace):
+    // looked up once before them, its two loads ran on every delivery.
+    if !crate::time::timers::on_dequeue(t.group().pid, &mut node.info, &proc::cpu_clock) {
         return Some(Err(node));
     }
-    crate::sigtrace!(dequeue(pid, node.signal(), Some(&node)));
+    crate::sigtrace!(dequeue(t.group().pid, node.signal(), Some(&node)));
     Some(Ok(node))
 }
 
