@@ -238,7 +238,8 @@ impl RtSigFrame {
 // The trampoline's two instructions at an 8-aligned address in a 16-aligned
 // frame: they never straddle two cache blocks (16 or 32 bytes), so the
 // kernel's `arch::sync_icache` syncs one block, without a loop.
-const _: () = assert!(SigFrame::TRAMPOLINE % 8 == 0 && RtSigFrame::TRAMPOLINE % 8 == 0);
+const _: () =
+    assert!(SigFrame::TRAMPOLINE.is_multiple_of(8) && RtSigFrame::TRAMPOLINE.is_multiple_of(8));
 
 /// Which frame a delivery builds: RT (SA_SIGINFO) or the classic one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
