@@ -32,8 +32,8 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use sigil_core::abi::{self, Errno, Sysno};
 use sigil_core::signal::frame::{
     frame_has_fp, place_frame, syscall_restart, FrameKind, FramePlacement, MContext, Restart,
-    RtSigFrame, SigContext, SigFrame, UContext, PT_MSR, PT_NIP, TRAMPOLINE_BLOCK,
-    TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
+    RtSigFrame, SigContext, SigFrame, UContext, PT_MSR, PT_NIP, TRAMP_RT_SIGRETURN,
+    TRAMP_SIGRETURN,
 };
 use sigil_core::signal::info::SIGINFO_USER_WORDS;
 use sigil_core::signal::{
@@ -93,11 +93,12 @@ pub fn dequeue<'a>(t: &mut Thread, buf: &'a mut MaybeUninit<SigInfo>) -> Option<
 fn dequeue_node(t: &mut Thread) -> Option<Result<Box<SigQueueNode>, Box<SigQueueNode>>> {
     let blocked = t.sig.blocked;
     let mut node = next_set(t).dequeue(blocked)?;
-    let pid = t.group().pid;
-    if !crate::time::timers::on_dequeue(pid, &mut node.info, &proc::cpu_clock) {
+    // The pid at each use, both out of line (a timer's signal, the trace):
+    // looked up once before them, its two loads ran on every delivery.
+    if !crate::time::timers::on_dequeue(t.group().pid, &mut node.info, &proc::cpu_clock) {
         return Some(Err(node));
     }
-    crate::sigtrace!(dequeue(pid, node.signal(), Some(&node)));
+    crate::sigtrace!(dequeue(t.group().pid, node.signal(), Some(&node)));
     Some(Ok(node))
 }
 
@@ -206,6 +207,28 @@ struct FrameData<'a> {
     alt: StackT,
 }
 
+impl<'a> FrameData<'a> {
+    /// What thread `p`, interrupted at `tf`, saves in a frame for `info`
+    /// and `handler`; `mask` is the blocked mask the frame restores.
+    #[inline(always)]
+    fn new(
+        tf: &'a TrapFrame,
+        p: &'a Thread,
+        info: &'a SigInfo,
+        handler: u32,
+        mask: SigSet,
+    ) -> FrameData<'a> {
+        FrameData {
+            tf,
+            fp: p.fp_used.then_some(&p.fp),
+            mask,
+            info,
+            handler,
+            alt: p.sig.altstack.saved(),
+        }
+    }
+}
+
 /// Byte offset of mc_gregs[pt] in an mcontext.
 const fn pt_offset(pt: usize) -> u32 {
     MContext::GREGS + 4 * pt as u32
@@ -279,7 +302,7 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
 }
 
 /// Writes the frame placed at `place` in one window; `kind` is the
-/// placement's, passed as a constant (`handle_signal`). Whether every store
+/// placement's, a constant (`setup_frame`). Whether every store
 /// worked, and the windows opened (1, or 0 if the range was refused).
 #[inline(always)]
 fn write_frame(kind: FrameKind, place: &FramePlacement, d: &FrameData) -> (bool, u32) {
@@ -298,70 +321,87 @@ fn write_frame(kind: FrameKind, place: &FramePlacement, d: &FrameData) -> (bool,
 /// rather than found again (each `proc::current()` is a load, a null test and
 /// a branch to its panic). `info` is the dequeued signal's (the node's own,
 /// on the fast path), which the caller frees once its siginfo is on the
-/// user stack; `action` is the signal's stored action, as the caller found
-/// it (a handler): looked up once.
+/// user stack; `sig` is its signal, and `action` the signal's stored
+/// action, as the caller found them (a handler): each `info.signal()`
+/// checks si_signo's range again, with a register for its result.
 #[cfg_attr(sigil_stepping, inline(never))]
 pub fn handle_signal(
     tf: &mut TrapFrame,
     p: &mut Thread,
     info: &SigInfo,
+    sig: Signal,
     action: &mut SigAction,
 ) -> bool {
-    let g = p.group();
-    let sig = info.signal();
     let act = action.take_for_delivery();
-    let kind = FrameKind::for_flags(act.flags);
     restart_syscall(tf, Some(act.flags));
     flush_fp(p, tf);
     // The mask the frame saves: a wait's saved one, else the current one.
     // Tested before clearing, as `finish_return` does: `take()` stored
     // None on every delivery.
+    let blocked = p.sig.blocked;
     let mask = match p.sig.saved_mask {
         Some(saved) => {
             p.sig.saved_mask = None;
             saved
         }
-        None => p.sig.blocked,
+        None => blocked,
     };
+    // The handler's mask, built from the mask in force now (sigsuspend's,
+    // if it ran), as Linux's signal_setup_done: the saved mask only goes
+    // into the frame. Built before the frame, set after it: across the
+    // window it is two words, where the action's mask, flags and the
+    // signal's bit were four saved registers; and from the mask loaded
+    // once for both.
+    let masks = (mask, handler_mask(blocked, &act, sig));
+    // One copy of the rest per layout, the kind a constant in each: the
+    // placement's sizes, the window's length and every store's offset are
+    // then constants, the bound checks of the frame's runs (back chain,
+    // sigcontext, register tail, trampoline, GPRs) fold away, and no
+    // branch on the kind is left.
+    match FrameKind::for_flags(act.flags) {
+        FrameKind::Classic => setup_frame(FrameKind::Classic, tf, p, info, sig, &act, masks),
+        FrameKind::Rt => setup_frame(FrameKind::Rt, tf, p, info, sig, &act, masks),
+    }
+}
+
+/// `handle_signal` from the placement on, for a frame of `kind`, a
+/// constant in each copy; `masks` are the one the frame saves and the
+/// handler's.
+#[inline(always)]
+fn setup_frame(
+    kind: FrameKind,
+    tf: &mut TrapFrame,
+    p: &mut Thread,
+    info: &SigInfo,
+    sig: Signal,
+    act: &SigAction,
+    (mask, handler_blocked): (SigSet, SigSet),
+) -> bool {
     let Some(place) = place_frame(kind, sig, tf.sp(), act.flags, &p.sig.altstack) else {
         frame_failed(tf, sig);
         return false;
     };
-    let data = FrameData {
-        tf,
-        fp: p.fp_used.then_some(&p.fp),
-        mask,
-        info,
-        handler: act.handler,
-        alt: p.sig.altstack.saved(),
-    };
     let (ok, windows) = if FRAME_PER_FIELD.load(Ordering::Relaxed) {
-        let before = uaccess::WINDOWS.load(Ordering::Relaxed);
-        let mut w = PerField { base: place.new_sp, failed: false };
-        put_frame(&mut w, kind, kind.gap(), place.frame, &data);
-        (!w.failed, uaccess::WINDOWS.load(Ordering::Relaxed) - before)
+        let data = FrameData::new(tf, p, info, act.handler, mask);
+        write_frame_per_field(kind, place.new_sp, place.frame, &data)
     } else {
-        // One copy of the window's writing per layout, the kind a constant
-        // in each: the window's length and every store's offset are then
-        // constants, and the bound checks of the runs (back chain,
-        // sigcontext, register tail, trampoline, GPRs) fold away.
-        match kind {
-            FrameKind::Classic => write_frame(FrameKind::Classic, &place, &data),
-            FrameKind::Rt => write_frame(FrameKind::Rt, &place, &data),
-        }
+        write_frame(kind, &place, &FrameData::new(tf, p, info, act.handler, mask))
     };
-    crate::sigtrace!(frame(g.pid, sig.number(), kind, place.frame, place.window(), windows, ok));
+    crate::sigtrace!(frame(
+        p.group().pid,
+        sig.number(),
+        kind,
+        place.frame,
+        place.window(),
+        windows,
+        ok
+    ));
     if !ok {
         frame_failed(tf, sig);
         return false;
     }
-    // The trampoline's two words lie in one cache block (sigil-core's
-    // `TRAMPOLINE_BLOCK`): one block's write-back and invalidate, no loop.
-    const _: () = assert!(arch::CACHE_BLOCK as usize >= TRAMPOLINE_BLOCK);
-    arch::sync_icache_block(place.lr);
-    // Built from the mask in force now (sigsuspend's, if it ran), as Linux's
-    // signal_setup_done: the saved mask only goes into the frame.
-    p.sig.blocked = handler_mask(p.sig.blocked, &act, sig);
+    arch::sync_icache(place.lr);
+    p.sig.blocked = handler_blocked;
     p.sig.altstack.disarm_if_autodisarm();
     tf.set_sp(place.new_sp);
     tf.set_handler_args([place.r3, place.r4], place.r5.zip(place.r6).map(|(r5, r6)| [r5, r6]));
@@ -370,6 +410,20 @@ pub fn handle_signal(
     tf.reset_user_mode();
     p.fp.fpscr = 0;
     true
+}
+
+/// `signal.frame=field`'s way: a window per store (`PerField`). Whether
+/// every store worked, and the windows it opened. Out of line: the
+/// comparison's sixty-odd calls would otherwise sit in each layout's copy
+/// of the delivery.
+/// It takes the placement's two words, not the placement: passed by
+/// reference, the struct was stored to the stack on the common way too.
+#[inline(never)]
+fn write_frame_per_field(kind: FrameKind, new_sp: u32, frame: u32, d: &FrameData) -> (bool, u32) {
+    let before = uaccess::WINDOWS.load(Ordering::Relaxed);
+    let mut w = PerField { base: new_sp, failed: false };
+    put_frame(&mut w, kind, kind.gap(), frame, d);
+    (!w.failed, uaccess::WINDOWS.load(Ordering::Relaxed) - before)
 }
 
 /// Moves live FP registers into the thread's FP state before a frame or a

@@ -567,7 +567,7 @@ fn deliver_next(tf: &mut TrapFrame, t: &mut Thread) -> Round {
     // Every deliverable signal gets its frame now, each stacked on the last
     // (as Linux's exit-to-user loop does): the last one set up runs first,
     // and each handler's mask applies to the ones after it.
-    let entered = deliver::handle_signal(tf, t, node.info(), action);
+    let entered = deliver::handle_signal(tf, t, node.info(), sig, action);
     // The node's last moment: its siginfo is on the user stack now.
     drop(node);
     // Usually that was the only signal: with both sets empty and nothing

@@ -96,11 +96,7 @@ pub struct MContext {
     pub mc_gregs: [u32; NGREG],
     /// f0..f31, then FPSCR as a double (value in its low word).
     pub mc_fregs: [u64; 33],
-    /// The on-stack trampoline (two instructions). At 8 mod 16 in a
-    /// 16-aligned struct, so its 8 bytes never straddle a 16-byte block:
-    /// one cache block holds both words on every family (16 bytes on the
-    /// 8xx, 32 on the 750 and e300), and making them fetchable is one
-    /// block's write-back and invalidate (`TRAMPOLINE_BLOCK`).
+    /// The on-stack trampoline (two instructions).
     pub mc_pad: [u32; 2],
     /// AltiVec registers (unused on 750/e300/8xx; left zero).
     pub mc_vregs: [u32; 132],
@@ -150,13 +146,6 @@ const _: () = assert!(offset_of!(SigContext, oldmask) == 24);
 const _: () = assert!(offset_of!(SigContext, regs) == 28);
 const _: () = assert!(size_of::<MContext>() == 992);
 const _: () = assert!(core::mem::align_of::<MContext>() == 16);
-/// The smallest cache block the trampoline always fits in (see `mc_pad`).
-pub const TRAMPOLINE_BLOCK: usize = 16;
-const _: () = {
-    let at = offset_of!(MContext, mc_pad) % TRAMPOLINE_BLOCK;
-    assert!(at + size_of::<[u32; 2]>() <= TRAMPOLINE_BLOCK);
-    assert!(core::mem::align_of::<MContext>().is_multiple_of(TRAMPOLINE_BLOCK));
-};
 const _: () = assert!(offset_of!(MContext, mc_gregs) == 0);
 const _: () = assert!(offset_of!(MContext, mc_fregs) == 192);
 const _: () = assert!(offset_of!(MContext, mc_pad) == 456);
@@ -245,6 +234,12 @@ impl RtSigFrame {
     /// Frame offset of the trampoline (LR for the handler): 776.
     pub const TRAMPOLINE: u32 = Self::MCONTEXT + offset_of!(MContext, mc_pad) as u32;
 }
+
+// The trampoline's two instructions at an 8-aligned address in a 16-aligned
+// frame: they never straddle two cache blocks (16 or 32 bytes), so the
+// kernel's `arch::sync_icache` syncs one block, without a loop.
+const _: () =
+    assert!(SigFrame::TRAMPOLINE.is_multiple_of(8) && RtSigFrame::TRAMPOLINE.is_multiple_of(8));
 
 /// Which frame a delivery builds: RT (SA_SIGINFO) or the classic one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -24,7 +24,7 @@ pub use platform::{early_init, power_off, rtc_seconds, MACHINE};
 
 pub use super::ppc32::context::FpState;
 pub use super::ppc32::cpu::{
-    copy_words32, emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_one_block,
+    copy_words32, emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_block,
     sync_icache_range,
 };
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Exception, TrapFrame, PT_RESTORED};
@@ -69,9 +69,10 @@ pub fn hwcap() -> u32 {
 /// Cache block size: glibc's memset uses dcbz with it (AT_DCACHEBSIZE).
 pub const CACHE_BLOCK: u32 = 32;
 
-/// Makes freshly written instructions in the user cache block holding
-/// `addr` visible to instruction fetch (the signal trampoline). A segment's
-/// Ks key does not stop the cache instructions, so no window is needed.
-pub fn sync_icache_block(addr: u32) {
-    sync_icache_one_block(addr as usize)
+/// Makes the signal trampoline just written at user `addr` visible to
+/// instruction fetch: two instructions, 8-aligned (sigil-core's frame.rs
+/// asserts it), so one cache block holds them. A segment's Ks key does not
+/// stop the cache instructions, so no window is needed.
+pub fn sync_icache(addr: u32) {
+    sync_icache_block(addr as usize)
 }

@@ -53,35 +53,37 @@ fn set_decrementer(ticks: u32) {
 /// `icbi` drops any stale copy of it from the instruction cache (both act on
 /// the physical block, whatever address names it), and `sync; isync` waits
 /// for them (Linux's `flush_icache_range`). The caller makes `addr` reachable:
-/// kernel addresses always are; a family guards user ones (`sync_icache_block`).
+/// kernel addresses always are; a family guards user ones (`sync_icache`).
 pub fn sync_icache_range(addr: usize, len: usize) {
     let block = crate::arch::CACHE_BLOCK as usize;
     let mut a = addr & !(block - 1);
     while a < addr + len {
-        write_back_and_invalidate(a);
+        sync_block(a);
         a += block;
     }
     icache_barrier();
 }
 
-/// `sync_icache_range` for instructions that lie in one cache block (the
-/// signal trampoline's two words): no loop, five instructions.
-pub fn sync_icache_one_block(addr: usize) {
-    write_back_and_invalidate(addr);
+/// `sync_icache_range` for bytes that lie in one cache block (the signal
+/// trampoline, `sync_icache`): that block alone, without the loop's
+/// bounds (about half of the range's instructions for one block).
+pub fn sync_icache_block(addr: usize) {
+    sync_block(addr);
     icache_barrier();
 }
 
-/// `dcbst` and `icbi` of the cache block holding `a`.
+/// Writes back and invalidates the cache block holding `addr` (any address
+/// in it: the instructions ignore the low bits).
 #[inline(always)]
-fn write_back_and_invalidate(a: usize) {
+fn sync_block(addr: usize) {
     // SAFETY: dcbst/icbi on an address the caller just wrote; they cannot
     // change memory contents.
     unsafe {
-        core::arch::asm!("dcbst 0, {0}", "sync", "icbi 0, {0}", in(reg_nonzero) a, options(nostack))
+        core::arch::asm!("dcbst 0, {0}", "sync", "icbi 0, {0}", in(reg_nonzero) addr, options(nostack))
     };
 }
 
-/// Waits for the blocks' write-back and invalidation before any fetch.
+/// Waits for the blocks' `dcbst`/`icbi` and discards prefetched instructions.
 #[inline(always)]
 fn icache_barrier() {
     // SAFETY: a context-synchronising barrier.
