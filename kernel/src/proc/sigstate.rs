@@ -36,8 +36,9 @@ pub struct ThreadSignals {
     /// "Maybe something to do" on the way back to user mode (Linux's
     /// TIF_SIGPENDING and TIF_RESTORE_SIGMASK, coarser): set when a signal is
     /// queued on `pending`, when a system call returns a restart code
-    /// (`signal::note_restart`) and when a wait saves the mask (`save_mask`);
-    /// cleared by `signal::recalc` only when `pending` is empty; and set
+    /// (`signal::note_restart`) and when a wait leaves a saved mask for it
+    /// (`save_mask` says when); cleared by `signal::recalc` only when
+    /// `pending` is empty; and set
     /// on every member whenever the group's flag is (`group_work`), kept
     /// by `recalc` while that holds. So a return to user mode tests this
     /// one flag, and with it clear skips the signal code, the restart and
@@ -70,11 +71,16 @@ impl ThreadSignals {
 
     /// A wait with a temporary mask (rt_sigsuspend, ppoll, pselect6): the
     /// current mask is kept for the return to user mode, which puts it back
-    /// after the handler's frame has recorded it.
+    /// after the handler's frame has recorded it. The work flag is not set
+    /// here but by the wait's interrupted return (the restart code's
+    /// `signal::note_restart`, or `syscall::poll::with_mask`): set before the
+    /// sleep, it would send the sleep's `interrupt_pending` through the full
+    /// test of both sets, where a clear flag alone says that nothing is
+    /// pending, whatever the mask. Between the two, nothing returns to user
+    /// mode, so nothing looks at the saved mask.
     pub fn save_mask(&mut self, temporary: SigSet) {
         self.saved_mask = Some(self.blocked);
         self.blocked = temporary;
-        self.work = true;
     }
 
     /// execve: the alt stack is gone.

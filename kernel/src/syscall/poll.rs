@@ -125,11 +125,15 @@ pub(super) fn with_mask(
     let p = proc::current();
     p.sig.save_mask(mask.blockable());
     let r = f();
+    let p = proc::current();
     if r != Err(interrupted) {
-        let p = proc::current();
         if let Some(old) = p.sig.saved_mask.take() {
             p.sig.blocked = old;
         }
+    } else {
+        // The saved mask's restore is the return's work (`save_mask`): an
+        // EINTR, unlike a restart code, does not set the flag.
+        p.sig.work = true;
     }
     r
 }

@@ -264,6 +264,8 @@ pub fn rt_sigsuspend(mask: u32, sigsetsize: u32) -> SysResult {
     suspend(new.blockable())
 }
 
+/// rt_sigsuspend's wait. The restart code it always returns sets the work
+/// flag (`signal::note_restart`), which the saved mask needs for its restore.
 fn suspend(mask: SigSet) -> SysResult {
     let p = proc::current();
     p.sig.save_mask(mask);
