@@ -459,11 +459,13 @@ pub fn check_pending(tf: &mut TrapFrame, t: &'static mut Thread) {
     }
 }
 
-/// The end of every `check_pending`: finish an interrupted system call and
-/// put a wait's saved mask back. Inlined into both outcomes, so that after a
-/// delivery `check_pending` does nothing but return (the restart and mask
-/// tests after the call cost it a saved register and 4 instructions a
-/// signal; ppc32 has no tail call to make the call itself go).
+/// The end of a `check_pending` that entered no handler (a handler's frame
+/// does both itself: `deliver_pending`): finish an interrupted system call
+/// and put a wait's saved mask back. Inlined where each such return ends,
+/// so that after a delivery `check_pending` does nothing but return (the
+/// restart and mask tests after the call cost it a saved register and 4
+/// instructions a signal; ppc32 has no tail call to make the call itself
+/// go).
 #[inline(always)]
 fn finish_return(tf: &mut TrapFrame, t: &mut Thread) {
     deliver::restart_syscall(tf, None);
@@ -481,8 +483,12 @@ fn finish_return(tf: &mut TrapFrame, t: &mut Thread) {
 /// way). The loop is only the call: with the frame writer inside a loop,
 /// LLVM hoisted its constants (the trampoline's words, the MSR masks, static
 /// addresses) out of the loop into saved registers and stack slots, which
-/// every delivery paid for in the prologue. Ends with `finish_return`, on
-/// the thread as it then is.
+/// every delivery paid for in the prologue. A round that found nothing
+/// more ends with `finish_return`, on the thread as it then is; the usual
+/// last round, a handler entered with nothing left, does not need it: the
+/// handler's frame finished the restart and took the saved mask
+/// (`deliver::handle_signal`), so its tests could only fail, as Linux's
+/// `arch_do_signal_or_restart` returns after `handle_signal`.
 #[inline(always)]
 fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) {
     // The handler whose frame was set up last: it is the one user mode
@@ -496,7 +502,10 @@ fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) {
             }
             Round::Entered(sig) => entered = sig.number(),
             Round::Again => t = again(),
-            Round::Done => break,
+            Round::Done => {
+                finish_return(tf, t);
+                break;
+            }
         }
     }
     crate::sigtrace!(handler(
@@ -506,7 +515,6 @@ fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) {
         tf.sp(),
         tf.return_address()
     ));
-    finish_return(tf, t);
 }
 
 /// The running thread for the next round after `Round::Again`: after a
