@@ -531,7 +531,9 @@ fn again() -> &'static mut Thread {
 /// What one round of `deliver_next` did, returned in a register: the loop
 /// keeps the running thread and the entered handler itself, where a pointer
 /// to each (written through by the round) put them in stack slots and made
-/// the round load the thread again after every store.
+/// the round load the thread again after every store. Its tag is a word:
+/// as a byte, the loop cleared the register's upper bits after every call.
+#[repr(u32)]
 enum Round {
     /// `sig`'s handler frame was set up, and the work flags are clear.
     EnteredLast(Signal),
