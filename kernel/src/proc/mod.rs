@@ -298,10 +298,14 @@ impl Group {
     }
 
     /// The group's threads, for signal targeting and group-wide wake-ups.
+    /// Walked by index: LLVM counts the loop from the length itself, where
+    /// a slice iterator's end pointer made it shift the byte distance back
+    /// into a trip count on every walk (a signal's `group_work` and taker
+    /// search each paid it).
     pub fn members(&self) -> impl Iterator<Item = &'static mut Thread> + '_ {
         // SAFETY: a thread is on `threads` only while it is live, and its
         // Box is freed only after it is off (the module invariants).
-        self.threads.iter().map(|t| unsafe { &mut *t.as_ptr() })
+        (0..self.threads.len()).map(|i| unsafe { &mut *self.threads[i].as_ptr() })
     }
 }
 
