@@ -60,7 +60,8 @@ pub struct Totals {
     pub idle: u64,
 }
 
-/// The totals, and when the current idle round began (exported as `LAST`).
+/// The totals, and when the current idle round began (exported under a
+/// name of its own, as `LAST` is).
 #[export_name = "sigil_cputime_totals"]
 static TOTALS: KCell<(Totals, Option<u64>)> =
     KCell::new((Totals { user: 0, system: 0, idle: 0 }, None));

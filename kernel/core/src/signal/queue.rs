@@ -200,7 +200,8 @@ impl SigPending {
 
     /// Generates a signal (the sender has already dropped ignored signals and
     /// applied SIGCONT/stop side effects). `limit` bounds the number of nodes
-    /// (`usize::MAX`: unbounded); a node linked takes a charge on `user`, if given, until it leaves.
+    /// (`usize::MAX`: unbounded); a node linked takes a charge on `user`, if
+    /// given, until it leaves.
     /// Err(EAGAIN) only for an RT signal with a sigqueue-style si_code when the
     /// queue is full. `info` describes the siginfo rather than holding it: it
     /// may be called several times (its signal and code decide before

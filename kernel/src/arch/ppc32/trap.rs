@@ -1,10 +1,11 @@
 //! How a trap's saved `TrapFrame` becomes what the generic kernel handles:
 //! entry.S calls `crate::trap::trap_dispatch`, which asks `exception` (a user
 //! `sc` never comes here: the system call vector and syscall_entry call
-//! `crate::trap::syscall_dispatch` with no decoding at all). The vector number and its status registers
-//! become a machine-neutral `Exception`. The vectors every 32-bit PowerPC
-//! shares are decoded here; those a family does its own way (page faults, FP
-//! unavailable) by its `classify`, which hands the rest to `classify_common`.
+//! `crate::trap::syscall_dispatch` with no decoding at all). The vector
+//! number and its status registers become a machine-neutral `Exception`.
+//! The vectors every 32-bit PowerPC shares are decoded here; those a family
+//! does its own way (page faults, FP unavailable) by its `classify`, which
+//! hands the rest to `classify_common`.
 
 use super::frame::{Exception, TrapFrame, VEC_SYSCALL};
 
