@@ -38,12 +38,11 @@ pub struct ThreadSignals {
     /// queued on `pending`, when a system call returns a restart code
     /// (`signal::note_restart`) and when a wait leaves a saved mask for it
     /// (`save_mask` says when); cleared by `signal::recalc` only when
-    /// `pending` is empty; and set
-    /// on every member whenever the group's flag is (`group_work`), kept
-    /// by `recalc` while that holds. So a return to user mode tests this
-    /// one flag, and with it clear skips the signal code, the restart and
-    /// the mask restore; mask changes need not touch it (a blocked signal
-    /// keeps it set). The tick sets it too when the slice is over
+    /// `pending` is empty; and set on every member whenever the group's
+    /// flag is (`group_work`), kept by `recalc` while that holds. So a
+    /// return to user mode tests this one flag, and with it clear skips the
+    /// signal code, the restart and the mask restore; mask changes need not
+    /// touch it (a blocked signal keeps it set). The tick sets it too when the slice is over
     /// (`trap::timer_tick`), so the same test covers the reschedule.
     pub work: bool,
 }

@@ -70,7 +70,12 @@ pub fn send(pid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     send_to(proc::get(pid).ok_or(Errno::ESRCH)?, info, rt_limit)
 }
 
-/// `send` for a caller that already holds the process.
+/// `send` for a caller that already holds the process. Every sender that
+/// holds a finished `SigInfo` comes through here (or `send_to_thread`):
+/// `generate` is generic over its description, a copy per closure type,
+/// so these two keep it to one copy for all of them, and only the senders
+/// that describe their info (`send_to_with`, `send_to_thread_with`) get
+/// one each.
 pub fn send_to(g: &mut Group, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     generate(g, None, || info, rt_limit)
 }
@@ -90,7 +95,8 @@ pub fn send_thread(tid: u32, info: SigInfo, rt_limit: bool) -> Result<(), Errno>
     send_to_thread(proc::thread(tid).ok_or(Errno::ESRCH)?, info, rt_limit)
 }
 
-/// `send_thread` for a caller that already holds the thread.
+/// `send_thread` for a caller that already holds the thread (one copy of
+/// `generate` for them all: see `send_to`).
 pub fn send_to_thread(t: &mut Thread, info: SigInfo, rt_limit: bool) -> Result<(), Errno> {
     generate(t.group(), Some(t), || info, rt_limit)
 }

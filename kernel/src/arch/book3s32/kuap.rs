@@ -19,7 +19,7 @@ use super::{mmu, Book3s32};
 
 /// Bit n set = user segment n is unlocked for kernel writes. Exported
 /// under a name of its own, out of LLVM's global merge (as
-/// `uaccess::STATE` is): each window's open and close test and store it
+/// `trace::ENABLED` is): each window's open and close test and store it
 /// from one `lis`, where the merged block's base took a `lis`/`addi` pair
 /// at each of them.
 #[export_name = "sigil_kuap_unlocked"]

@@ -16,7 +16,7 @@ use super::frame::{asm_define, TrapFrame, MSR_FP, TF};
 use sigil_core::layout::KERNELBASE;
 
 /// Bytes between a kernel stack's top and its TrapFrame's ABI header
-/// (entry.S's FRAME, which `frame.rs` checks against the struct).
+/// (vector.h's FRAME, which `frame.rs` checks against the struct).
 pub const TRAP_FRAME_BYTES: usize = asm_define("FRAME");
 /// switch_context's frame (entry.S's SWITCH_FRAME).
 const SWITCH_FRAME_BYTES: usize = asm_define("SWITCH_FRAME");
@@ -37,7 +37,7 @@ fn boot_stack_bounds() -> (usize, usize) {
 /// The user TrapFrame at the top of the kernel stack ending at `top`.
 fn user_frame(top: usize) -> *mut TrapFrame {
     // A const, not `asm_define` here: a const fn called outside a const
-    // context runs at run time, and this one scans entry.S's text.
+    // context runs at run time, and this one scans the assembly's text.
     (top - TRAP_FRAME_BYTES + TF) as *mut TrapFrame
 }
 

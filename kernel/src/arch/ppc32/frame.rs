@@ -1,14 +1,16 @@
 //! The trap frame every 32-bit PowerPC family builds, and the words the
 //! generic kernel uses for exceptions.
 //!
-//! The entry code (entry.S) saves all user-visible state into a `TrapFrame`
-//! on the kernel stack and hands it to the generic kernel
-//! (`crate::trap::trap_dispatch`), which asks trap.rs (with the family's
+//! The entry code (vector.h's system call vector, entry.S's trap_entry)
+//! saves all user-visible state into a `TrapFrame` on the kernel stack and
+//! hands it to the generic kernel: a system call to
+//! `crate::trap::syscall_dispatch`, any other trap to
+//! `crate::trap::trap_dispatch`, which asks trap.rs (with the family's
 //! `classify` for the vectors that differ) to decode the vector into an
 //! `Exception`.
 
-/// Everything an exception saves; `#[repr(C)]` because head.S writes it at
-/// fixed offsets (r1 + 16 + offset).
+/// Everything an exception saves; `#[repr(C)]` because the system call
+/// vector and trap_entry write it at fixed offsets (r1 + 16 + offset).
 #[repr(C)]
 #[derive(Clone, Default)]
 pub struct TrapFrame {
@@ -32,9 +34,9 @@ const _: () = assert!(core::mem::size_of::<TrapFrame>() == 176);
 const _: () = assert!(core::mem::offset_of!(TrapFrame, nip) == 128);
 const _: () = assert!(core::mem::offset_of!(TrapFrame, orig_r3) == 164);
 
-/// The TrapFrame's offset in entry.S's frame (above the ABI header).
+/// The TrapFrame's offset in the trap's stack frame (above the ABI header).
 pub(super) const TF: usize = asm_define("TF");
-// entry.S's offsets (its `#define`s, read here at compile time) agree with
+// vector.h's offsets (its `#define`s, read here at compile time) agree with
 // the struct: the header, r0.., and the ten words from nip that one stmw
 // stores and one lmw loads in this order.
 const _: () = assert!(asm_define("FRAME") == TF + core::mem::size_of::<TrapFrame>());
