@@ -357,7 +357,7 @@ pub fn handle_signal(
     // One copy of the rest per layout, the kind a constant in each: the
     // placement's sizes, the window's length and every store's offset are
     // then constants, the bound checks of the frame's runs (back chain,
-    // sigcontext, register tail, trampoline, GPRs) fold away, and no
+    // sigcontext, trampoline, mc_gregs) fold away, and no
     // branch on the kind is left.
     match FrameKind::for_flags(act.flags) {
         FrameKind::Classic => setup_frame(FrameKind::Classic, tf, p, info, sig, &act, masks),

@@ -1,7 +1,7 @@
 //! CPU instructions every 32-bit PowerPC family runs the same way: the PVR,
 //! the timebase and decrementer, waiting for an interrupt, and the one
-//! privileged instruction user code is allowed to try (mfpvr), the 32-word
-//! register-set copy of the signal frames, and stepping over a faulted access.
+//! privileged instruction user code is allowed to try (mfpvr), the
+//! register-set copies of the signal frames, and stepping over a faulted access.
 
 use super::frame::{TrapFrame, PT_REGS, PT_RESTORED};
 
