@@ -14,7 +14,7 @@
 //! the fault in the window and resumes after the faulting instruction
 //! (`fixup`). A skipped load leaves garbage, so every accessor is a single
 //! plain-old-data load or store (or the register-set copy's `lmw`/`stmw`,
-//! restartable and zeroed when skipped: `put_words32`) and `finish()`
+//! restartable and zeroed when skipped: `put_block`) and `finish()`
 //! reports `Err(Efault)`; a
 //! skipped update-form store (`stbu`) still advances its base register
 //! (`arch::skip_faulted_access`), or the rest of a copy loop would go astray. Linux
@@ -236,20 +236,21 @@ impl<D: CanWrite> UserWindow<D> {
         }
     }
 
-    /// Stores a 32-word register set at `off`: one `lmw`/`stmw` routine
-    /// (`arch::copy_words32`) where `put_slice` takes about 70 instructions.
+    /// Stores an `N`-word register set at `off` (a signal frame's
+    /// mc_gregs): one `lmw`/`stmw` routine (`arch::copy_block`, for the
+    /// sizes it has) where `put_slice` takes about 90 instructions.
     /// An unaligned address (a multiple-word access there is an alignment
     /// interrupt) takes `put_slice`.
     #[inline(always)]
-    pub fn put_words32(&mut self, off: u32, vals: &[u32; 32]) {
-        let p = self.ptr_n::<u32>(off, 32);
+    pub fn put_block<const N: usize>(&mut self, off: u32, vals: &[u32; N]) {
+        let p = self.ptr_n::<u32>(off, N);
         if !(p as usize).is_multiple_of(4) {
             return self.put_slice(off, vals);
         }
-        // SAFETY: ptr_n checked [p, p + 128) is in the window, which is open
+        // SAFETY: ptr_n checked [p, p + 4N) is in the window, which is open
         // for writing; p is word-aligned; a fault is an EFAULT (see
-        // `arch::copy_words32`).
-        unsafe { crate::arch::copy_words32(p, vals.as_ptr()) };
+        // `arch::copy_block`).
+        unsafe { crate::arch::copy_block::<N>(p, vals.as_ptr()) };
     }
 
     /// Copies `src` to `off` bytes into the window.
@@ -290,17 +291,17 @@ impl<D: CanRead> UserWindow<D> {
         }
     }
 
-    /// Loads a 32-word register set from `off` into `out`, as `put_words32`
+    /// Loads an `N`-word register set from `off` into `out`, as `put_block`
     /// stores one (a skipped fault leaves zeroes, not kernel values).
     #[inline(always)]
-    pub fn get_words32(&self, off: u32, out: &mut [u32; 32]) {
-        let p = self.ptr_n::<u32>(off, 32);
+    pub fn get_block<const N: usize>(&self, off: u32, out: &mut [u32; N]) {
+        let p = self.ptr_n::<u32>(off, N);
         if !(p as usize).is_multiple_of(4) {
             return self.get_slice(off, out);
         }
-        // SAFETY: ptr_n checked [p, p + 128) is in the open window; p is
-        // word-aligned; a fault is an EFAULT (see `arch::copy_words32`).
-        unsafe { crate::arch::copy_words32(out.as_mut_ptr(), p) };
+        // SAFETY: ptr_n checked [p, p + 4N) is in the open window; p is
+        // word-aligned; a fault is an EFAULT (see `arch::copy_block`).
+        unsafe { crate::arch::copy_block::<N>(out.as_mut_ptr(), p) };
     }
 
     /// Copies from `off` bytes into the window into `dst`.

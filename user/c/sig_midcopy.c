@@ -1,9 +1,10 @@
 /* sig_midcopy: a register set whose copy faults halfway through.
  *
- * The kernel copies the 32 GPRs between its trap frame and a user mcontext
- * with lmw/stmw (Sigil's copy_words32). Here the user side of that copy
- * starts in a writable page and runs into a PROT_NONE one, so the fault
- * comes in the middle of one multiple-word access:
+ * The kernel copies the registers (mc_gregs) between its trap frame and a
+ * user mcontext with lmw/stmw (Sigil's copy_words44 and copy_words39). Here
+ * the user side of that copy starts in a writable page and runs into a
+ * PROT_NONE one, so the fault comes in the middle of one multiple-word
+ * access:
  * - swapcontext saving into a ucontext whose mc_gregs straddle the boundary
  *   (the kernel's stores fault): the call fails with EFAULT;
  * - sigreturn from a classic frame whose sigcontext.regs points at an

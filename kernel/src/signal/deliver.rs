@@ -32,8 +32,7 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use sigil_core::abi::{self, Errno, Sysno};
 use sigil_core::signal::frame::{
     frame_has_fp, place_frame, syscall_restart, FrameKind, FramePlacement, MContext, Restart,
-    RtSigFrame, SigContext, SigFrame, UContext, PT_MSR, PT_NIP, TRAMP_RT_SIGRETURN,
-    TRAMP_SIGRETURN,
+    RtSigFrame, SigContext, SigFrame, UContext, PT_MSR, TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
 };
 use sigil_core::signal::info::SIGINFO_USER_WORDS;
 use sigil_core::signal::{
@@ -152,9 +151,14 @@ pub(crate) trait FrameSink {
             self.put(off + 4 * i as u32, v);
         }
     }
-    /// The 32 GPRs (a run of words: the one window copies them with `lmw`/`stmw`).
-    fn put_gprs(&mut self, off: u32, gprs: &[u32; 32]) {
-        self.put_words(off, gprs);
+    /// mc_gregs: the trap frame's words (`TrapFrame::gregs`, PT_* order)
+    /// with `msr` as the MSR word, one store each (the one window copies
+    /// the run with `lmw`/`stmw`, then stores `msr` over its word).
+    fn put_gregs(&mut self, off: u32, gregs: &[u32; arch::PT_REGS], msr: u32) {
+        let after = off + 4 * (PT_MSR as u32 + 1);
+        self.put_words(off, &gregs[..PT_MSR]);
+        self.put(off + 4 * PT_MSR as u32, msr);
+        self.put_words(after, &gregs[PT_MSR + 1..]);
     }
     /// Consecutive doublewords (FP registers), big-endian: high word first.
     fn put_dwords(&mut self, off: u32, vals: &[u64]) {
@@ -176,9 +180,13 @@ impl FrameSink for UserWindow<Write> {
     }
     /// Inline (it is one call to the copy routine): LLVM kept it a call
     /// of its own once `put_mcontext` was inline, 18 instructions a frame.
+    /// The MSR word is stored twice, the frame's and then `msr`, which
+    /// costs one store where building the 12 words after r31 in registers
+    /// cost a store each and the saved registers to hold them.
     #[cfg_attr(not(sigil_stepping), inline(always))]
-    fn put_gprs(&mut self, off: u32, gprs: &[u32; 32]) {
-        self.put_words32(off, gprs);
+    fn put_gregs(&mut self, off: u32, gregs: &[u32; arch::PT_REGS], msr: u32) {
+        self.put_block(off, gregs);
+        UserWindow::put(self, off + 4 * PT_MSR as u32, msr);
     }
     fn put_dwords(&mut self, off: u32, vals: &[u64]) {
         self.put_slice(off, vals);
@@ -229,19 +237,13 @@ impl<'a> FrameData<'a> {
     }
 }
 
-/// Byte offset of mc_gregs[pt] in an mcontext.
-const fn pt_offset(pt: usize) -> u32 {
-    MContext::GREGS + 4 * pt as u32
-}
-
 /// Writes the mcontext (registers, FP if `fp` is given, the trampoline if
 /// `tramp` is) at `mc` (window offset). Also swapcontext's (`context.rs`).
-/// The GPRs go last: their copy is a call (`lmw`/`stmw`), and nothing then
-/// stays live across it to be kept in saved registers (-12 instructions).
-/// Inline into the frame writer: out of line, its registers' run (12
-/// words loaded, then stored) took 11 saved registers of its own, about 30
-/// instructions of prologue and epilogue, where the delivery around it has
-/// its registers saved already.
+/// mc_gregs goes last, as one run copied from the trap frame (whose words
+/// are in pt_regs order): the copy is a call (`lmw`/`stmw`), and only the
+/// MSR word stays live across it.
+/// Inline into the frame writer: out of line, it saved registers of its
+/// own, where the delivery around it has its registers saved already.
 #[cfg_attr(not(sigil_stepping), inline(always))]
 pub(super) fn put_mcontext(
     w: &mut impl FrameSink,
@@ -250,7 +252,6 @@ pub(super) fn put_mcontext(
     fp: Option<&arch::FpState>,
     tramp: Option<[u32; 2]>,
 ) {
-    w.put_words(mc + pt_offset(PT_NIP), &tf.pt_tail(fp.is_some()));
     let fregs = mc + MContext::FREGS;
     if let Some(fp) = fp {
         w.put_dwords(fregs, &fp.fpr);
@@ -259,7 +260,7 @@ pub(super) fn put_mcontext(
     if let Some(tramp) = tramp {
         w.put_words(mc + MContext::PAD, &tramp);
     }
-    w.put_gprs(mc + MContext::GREGS, tf.gprs());
+    w.put_gregs(mc + MContext::GREGS, tf.gregs(), tf.frame_msr(fp.is_some()));
 }
 
 /// Writes a user siginfo_t at `off` (window offset): the 8 meaningful words
@@ -356,7 +357,7 @@ pub fn handle_signal(
     // One copy of the rest per layout, the kind a constant in each: the
     // placement's sizes, the window's length and every store's offset are
     // then constants, the bound checks of the frame's runs (back chain,
-    // sigcontext, register tail, trampoline, GPRs) fold away, and no
+    // sigcontext, trampoline, mc_gregs) fold away, and no
     // branch on the kind is left.
     match FrameKind::for_flags(act.flags) {
         FrameKind::Classic => setup_frame(FrameKind::Classic, tf, p, info, sig, &act, masks),
@@ -609,13 +610,13 @@ fn reset_fp(p: &mut Thread) {
 
 /// Reads the mcontext at `mc` (window offset) straight into the saved
 /// registers and FP state, as Linux's `restore_user_regs` does: no staging
-/// copy. A frame that faults halfway leaves them half-restored, and the caller
+/// copy. A frame that faults halfway leaves them half-restored (the MSR
+/// the kernel's all the same: `TrapFrame::restore_gregs`), and the caller
 /// then kills the process with SIGSEGV, as Linux does. mc_fregs is read only
 /// if the frame's MSR word says it was written (`frame_has_fp`); returns that.
 /// Also swapcontext's (`context.rs`). Inline, as `put_mcontext`: out of
-/// line it saved registers of its own for the tail's run, and the call's
-/// arguments were set up, where the sigreturn around it has its registers
-/// saved already.
+/// line it saved registers of its own, and the call's arguments were set
+/// up, where the sigreturn around it has its registers saved already.
 #[cfg_attr(not(sigil_stepping), inline(always))]
 pub(super) fn read_mcontext(
     w: &UserWindow<Read>,
@@ -623,10 +624,9 @@ pub(super) fn read_mcontext(
     tf: &mut TrapFrame,
     fp: &mut arch::FpState,
 ) -> bool {
-    let mut tail = [0u32; arch::PT_RESTORED];
-    w.get_slice(mc + pt_offset(PT_NIP), &mut tail);
-    tf.set_pt_tail(&tail);
-    let has_fp = frame_has_fp(tail[PT_MSR - PT_NIP]);
+    // mc_gregs[0 ..= PT_CCR] in one copy (`lmw`/`stmw`) into the frame.
+    let msr = tf.restore_gregs(|regs| w.get_block(mc + MContext::GREGS, regs));
+    let has_fp = frame_has_fp(msr);
     if has_fp {
         let fregs = mc + MContext::FREGS;
         // Word by word, where `get_slice` is a call: sigreturn's values
@@ -636,7 +636,5 @@ pub(super) fn read_mcontext(
         }
         fp.fpscr = w.get(fregs + 8 * 32);
     }
-    // Last, as in `put_mcontext`: little stays live across the copy's call.
-    w.get_words32(mc + MContext::GREGS, tf.gprs_mut());
     has_fp
 }

@@ -200,10 +200,8 @@ impl SigAction {
 /// word: its one-signal set (`Signal::set`, both words chosen without a
 /// branch) and a two-word union cost the delivery 4 instructions more.
 pub fn handler_mask(old_blocked: SigSet, act: &SigAction, sig: Signal) -> SigSet {
-    let mut m = old_blocked.union(act.mask);
-    if act.flags & abi::SA_NODEFER == 0 {
-        m.add(sig);
-    }
+    let m = old_blocked.union(act.mask);
+    let m = if act.flags & abi::SA_NODEFER == 0 { m.with(sig) } else { m };
     m.blockable()
 }
 

@@ -18,10 +18,10 @@ mod trap;
 
 pub use super::ppc32::context::FpState;
 pub use super::ppc32::cpu::{
-    copy_words32, emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_block,
+    copy_block, emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_block,
     sync_icache_range,
 };
-pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Exception, TrapFrame, PT_RESTORED};
+pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Exception, TrapFrame, PT_REGS};
 pub use super::ppc32::trap::exception;
 pub use super::ppc32::BootInfo;
 pub use boot::rtc_seconds;

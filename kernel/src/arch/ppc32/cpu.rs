@@ -1,9 +1,9 @@
 //! CPU instructions every 32-bit PowerPC family runs the same way: the PVR,
 //! the timebase and decrementer, waiting for an interrupt, and the one
-//! privileged instruction user code is allowed to try (mfpvr), the 32-word
-//! register-set copy of the signal frames, and stepping over a faulted access.
+//! privileged instruction user code is allowed to try (mfpvr), the
+//! register-set copies of the signal frames, and stepping over a faulted access.
 
-use super::frame::TrapFrame;
+use super::frame::{TrapFrame, PT_REGS, PT_RESTORED};
 
 /// The processor version register: which CPU this is.
 pub fn pvr() -> u32 {
@@ -123,7 +123,7 @@ pub fn emulate_privileged(tf: &mut TrapFrame, insn: u32) -> bool {
 /// address `ea` into its base register, as the compiled loop expects
 /// (`sigil_core::insn` explains why).
 ///
-/// A skipped `lmw` (`copy_words32`) may have loaded some of its registers
+/// A skipped `lmw` (`copy_block`) may have loaded some of its registers
 /// before the fault; the others still hold the kernel's values, which the
 /// routine's `stmw` would then copy into a user's registers. They all read
 /// as zero instead.
@@ -139,8 +139,11 @@ pub fn skip_faulted_access(tf: &mut TrapFrame, ea: u32) {
     tf.nip += 4;
 }
 
-/// Copies 32 words from `src` to `dst` with lmw/stmw (entry.S's
-/// `copy_words32`: nine instructions; it saves the r14-r31 it uses).
+/// Copies `N` words from `src` to `dst` with lmw/stmw (entry.S's
+/// `copy_words44` and `copy_words39`: eleven instructions; they save the
+/// r14-r31 they use). `N` is one of the two register sets a signal frame
+/// moves: all of mc_gregs (`PT_REGS`, the frame write) or r0 ..= CCR
+/// (`PT_RESTORED`, sigreturn); any other fails the build.
 ///
 /// Called from inline asm, not as an `extern "C"` function: the routine
 /// touches only r14-r31 (saved and restored), the stack and lr, so the
@@ -149,21 +152,35 @@ pub fn skip_faulted_access(tf: &mut TrapFrame, ea: u32) {
 /// writer kept its whole live set in saved registers (18 of them).
 ///
 /// # Safety
-/// Both addresses are word-aligned and valid for 32 words; a user one
+/// Both addresses are word-aligned and valid for `N` words; a user one
 /// lies inside the open `UserWindow` of its direction, whose fault path
 /// makes a fault there an EFAULT (entry.S says why a fault in the middle
 /// of an `lmw`/`stmw` is safe).
 #[inline(always)]
-pub unsafe fn copy_words32(dst: *mut u32, src: *const u32) {
-    // SAFETY: the caller's contract above; the routine keeps the ABI's
-    // stack rules and restores every register it uses but lr.
-    unsafe {
-        core::arch::asm!(
-            "bl copy_words32",
-            in("r3") dst,
-            in("r4") src,
-            out("lr") _,
-            options(preserves_flags)
-        )
-    };
+pub unsafe fn copy_block<const N: usize>(dst: *mut u32, src: *const u32) {
+    const { assert!(N == PT_REGS || N == PT_RESTORED, "entry.S copies 44 or 39 words") };
+    const { assert!(PT_REGS == 44 && PT_RESTORED == 39) };
+    // SAFETY (both): the caller's contract above; the routine keeps the
+    // ABI's stack rules and restores every register it uses but lr.
+    if N == PT_REGS {
+        unsafe {
+            core::arch::asm!(
+                "bl copy_words44",
+                in("r3") dst,
+                in("r4") src,
+                out("lr") _,
+                options(preserves_flags)
+            )
+        };
+    } else {
+        unsafe {
+            core::arch::asm!(
+                "bl copy_words39",
+                in("r3") dst,
+                in("r4") src,
+                out("lr") _,
+                options(preserves_flags)
+            )
+        };
+    }
 }

@@ -1,5 +1,5 @@
-/* entry.S: the exception entry and exit, the context switch, and the 32-word
- * register-set copy of the signal frames (copy_words32), shared by every
+/* entry.S: the exception entry and exit, the context switch, and the
+ * register-set copies of the signal frames (copy_words44/39), shared by every
  * 32-bit PowerPC family (book3s32, mpc8xx).
  *
  * A family's vectors (its head.S) save r11/r12 in SPRG1/SPRG2 and SRR0, SRR1,
@@ -64,26 +64,34 @@ trap_entry:
     stw     r10, TF_GPR+4(r1)       /* r1 as it was */
     stmw    r2, TF_GPR+8(r1)        /* r2..r31; r10-r12 fixed just below */
     /* Every register but r1 is saved now, so the rest is gathered into
-     * r22..r31 and stored by stmw: two words (r10-r12 fixed up, then nip ..
-     * orig_r3) in two stores instead of thirteen. Fewer instructions, not
+     * r21..r31 and stored by stmw: two runs (r10-r12 fixed up, then nip ..
+     * dsisr) in two stores instead of fourteen. Fewer instructions, not
      * fewer cycles: a 750 or e300 stmw stores about one word a cycle. */
     lwz     r29, trap_scratch@l(r11)   /* r10 */
     mfspr   r30, SPRG1              /* r11 */
     mfspr   r31, SPRG2              /* r12 */
     stmw    r29, TF_GPR+40(r1)
-    lwz     r22, trap_scratch@l+8(r11) /* nip */
-    lwz     r23, trap_scratch@l+12(r11) /* msr */
+    lwz     r21, trap_scratch@l+8(r11) /* nip */
+    lwz     r22, trap_scratch@l+12(r11) /* msr */
+    mr      r23, r3                 /* orig_r3, for syscall restart */
     mfctr   r24
     mflr    r25
     mfxer   r26
     lwz     r27, trap_scratch@l+4(r11) /* cr */
-    mr      r28, r12                /* trap (vector) */
-    lwz     r29, trap_scratch@l+16(r11) /* dar */
-    lwz     r30, trap_scratch@l+20(r11) /* dsisr */
-    mr      r31, r3                 /* orig_r3, for syscall restart */
-    stmw    r22, TF_NIP(r1)         /* TrapFrame.nip .. orig_r3 */
+    li      r28, 0                  /* mq */
+    mr      r29, r12                /* trap (vector) */
+    lwz     r30, trap_scratch@l+16(r11) /* dar */
+    lwz     r31, trap_scratch@l+20(r11) /* dsisr */
+    stmw    r21, TF_NIP(r1)         /* TrapFrame.nip .. dsisr (result stays 0) */
     addi    r3, r1, TF
     bl      trap_dispatch
+    /* The fault is handled (a signal frame written for it has its DAR and
+     * DSISR): the frame's words go back to 0, so that a user frame always
+     * holds 0 there when a system call enters, which then need not store
+     * them (vector.h's SYSCALL_VECTOR). */
+    li      r0, 0
+    stw     r0, TF_DAR(r1)
+    stw     r0, TF_DSISR(r1)
     b       trap_return
 
 /* syscall_entry: where a user `sc` continues with translation on, its
@@ -97,11 +105,12 @@ syscall_entry:
     .globl trap_return
 trap_return:
     /* r1 points at a trap frame: restore it all and rfi. lmw brings nip ..
-     * cr into r26..r31 first (one instruction for six loads); those
-     * registers are reloaded with the user's values by the lmw after. */
-    lmw     r26, TF_NIP(r1)
-    mtsrr0  r26
-    mtsrr1  r27
+     * cr into r25..r31 first (one instruction for seven loads, orig_r3 in
+     * r27 unused); those registers are reloaded with the user's values by
+     * the lmw after. */
+    lmw     r25, TF_NIP(r1)
+    mtsrr0  r25
+    mtsrr1  r26
     mtctr   r28
     mtlr    r29
     mtxer   r30
@@ -134,10 +143,12 @@ switch_context:
     addi    r1, r1, SWITCH_FRAME
     blr
 
-/* copy_words32(dst: *mut u32, src: *const u32): copies 32 words, a register
- * set (TrapFrame.gpr <-> a signal frame's mc_gregs), with two lmw/stmw pairs
- * through r14-r31, which are callee-saved and so saved around it (one stmw,
- * one lmw). Nine instructions where a load/store loop takes about 70.
+/* copy_words44 and copy_words39 (dst: *mut u32, src: *const u32): copy a
+ * signal frame's mc_gregs, 44 words, between a TrapFrame (pt_regs order,
+ * ../ppc32/frame.rs) and user memory, or the 39 that sigreturn reads back
+ * (r0 .. CCR), with three lmw/stmw pairs through r14-r31, which are
+ * callee-saved and so saved around it (one stmw, one lmw). Eleven
+ * instructions where a load/store loop takes about 90.
  * Both addresses must be word-aligned (an unaligned lmw/stmw is an
  * alignment interrupt even where lwz/stw would not be: the caller,
  * uaccess.rs, checks) and the CPU big-endian (in little-endian mode they
@@ -151,17 +162,23 @@ switch_context:
  * which zeroes the registers a skipped lmw was loading, so no kernel value
  * can reach a frame); finish() then answers EFAULT. Some words of a skipped
  * stmw may have been stored: the frame is bad either way. */
-    .globl copy_words32
-copy_words32:
+.macro COPY_WORDS name, n
+    .globl \name
+\name:
     stwu    r1, -80(r1)
     stmw    r14, 8(r1)
     lmw     r14, 0(r4)          /* words 0..17 */
     stmw    r14, 0(r3)
-    lmw     r18, 72(r4)         /* words 18..31 */
-    stmw    r18, 72(r3)
+    lmw     r14, 72(r4)         /* words 18..35 */
+    stmw    r14, 72(r3)
+    lmw     68-\n, 144(r4)      /* words 36 .. n-1, into r(68-n) .. r31 */
+    stmw    68-\n, 144(r3)
     lmw     r14, 8(r1)
     addi    r1, r1, 80
     blr
+.endm
+COPY_WORDS copy_words44, 44
+COPY_WORDS copy_words39, 39
 
     .section .bss
     /* 32-aligned, and 32 bytes: trap_scratch@l+n (n < 32), as trap_entry and

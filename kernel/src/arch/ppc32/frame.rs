@@ -11,56 +11,83 @@
 
 /// Everything an exception saves; `#[repr(C)]` because the system call
 /// vector and trap_entry write it at fixed offsets (r1 + 16 + offset).
+///
+/// The words are Linux ppc32's `struct pt_regs`, in its order, which is
+/// also a signal frame's mc_gregs (`PT_*` indices, asserted below): a frame
+/// write copies the 44 words as one run and then fixes the MSR word
+/// (`gregs`, `frame_msr`), and sigreturn copies r0 ..= CCR straight back
+/// (`restore_gregs`), with no register tail gathered word by word.
 #[repr(C)]
 #[derive(Clone, Default)]
 pub struct TrapFrame {
     pub gpr: [u32; 32],
     pub nip: u32,
     pub msr: u32,
+    /// r3 at entry: a restarted syscall needs its first argument back.
+    pub orig_r3: u32,
     pub ctr: u32,
     pub lr: u32,
     pub xer: u32,
     pub cr: u32,
+    /// The 601's MQ register in Linux; always 0 here, as on every other
+    /// Linux ppc32 (the entry code stores 0, nothing else writes it).
+    pub mq: u32,
     /// The vector the exception came through (0x300 DSI, 0xc00 syscall, ...).
     pub trap: u32,
+    /// The fault address and status of a DSI or alignment trap. 0 in a
+    /// system call's frame (it has no fault): the user frame's words are
+    /// kept 0 outside a fault's handling (entry.S's trap_entry clears them
+    /// after each trap), so that the system call vector need not store them.
     pub dar: u32,
     pub dsisr: u32,
-    /// r3 at entry: a restarted syscall needs its first argument back.
-    pub orig_r3: u32,
-    pub _pad: [u32; 2],
+    /// Linux's word for a system call's result (tracing); always 0 here:
+    /// nothing writes it, and a new thread's frame starts zeroed or copied.
+    pub result: u32,
 }
 
-const _: () = assert!(core::mem::size_of::<TrapFrame>() == 176);
-const _: () = assert!(core::mem::offset_of!(TrapFrame, nip) == 128);
-const _: () = assert!(core::mem::offset_of!(TrapFrame, orig_r3) == 164);
+/// The words of a `TrapFrame`, all of them a signal frame's mc_gregs.
+pub const PT_REGS: usize = PT_RESULT + 1;
+/// The words sigreturn takes back from mc_gregs: r0 ..= PT_CCR.
+pub const PT_RESTORED: usize = PT_CCR + 1;
+
+// The struct is pt_regs: each field at its PT_* word, nothing between.
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    assert!(size_of::<TrapFrame>() == 4 * PT_REGS);
+    assert!(offset_of!(TrapFrame, gpr) == 0);
+    let order = [
+        (PT_NIP, offset_of!(TrapFrame, nip)),
+        (PT_MSR, offset_of!(TrapFrame, msr)),
+        (PT_ORIG_R3, offset_of!(TrapFrame, orig_r3)),
+        (PT_CTR, offset_of!(TrapFrame, ctr)),
+        (PT_LNK, offset_of!(TrapFrame, lr)),
+        (PT_XER, offset_of!(TrapFrame, xer)),
+        (PT_CCR, offset_of!(TrapFrame, cr)),
+        (PT_MQ, offset_of!(TrapFrame, mq)),
+        (PT_TRAP, offset_of!(TrapFrame, trap)),
+        (PT_DAR, offset_of!(TrapFrame, dar)),
+        (PT_DSISR, offset_of!(TrapFrame, dsisr)),
+        (PT_RESULT, offset_of!(TrapFrame, result)),
+    ];
+    let mut i = 0;
+    while i < order.len() {
+        assert!(order[i].1 == 4 * order[i].0);
+        i += 1;
+    }
+};
 
 /// The TrapFrame's offset in the trap's stack frame (above the ABI header).
 pub(super) const TF: usize = asm_define("TF");
 // vector.h's offsets (its `#define`s, read here at compile time) agree with
-// the struct: the header, r0.., and the ten words from nip that one stmw
-// stores and one lmw loads in this order.
-const _: () = assert!(asm_define("FRAME") == TF + core::mem::size_of::<TrapFrame>());
-const _: () = assert!(asm_define("TF_GPR") == TF + core::mem::offset_of!(TrapFrame, gpr));
+// the struct: the header, r0.., the words from nip that one stmw stores in
+// pt_regs order, and the fault words trap_entry clears.
 const _: () = {
-    use core::mem::offset_of;
-    let nip = asm_define("TF_NIP") - TF;
-    assert!(nip == offset_of!(TrapFrame, nip));
-    let order = [
-        offset_of!(TrapFrame, msr),
-        offset_of!(TrapFrame, ctr),
-        offset_of!(TrapFrame, lr),
-        offset_of!(TrapFrame, xer),
-        offset_of!(TrapFrame, cr),
-        offset_of!(TrapFrame, trap),
-        offset_of!(TrapFrame, dar),
-        offset_of!(TrapFrame, dsisr),
-        offset_of!(TrapFrame, orig_r3),
-    ];
-    let mut i = 0;
-    while i < order.len() {
-        assert!(order[i] == nip + 4 * (i + 1));
-        i += 1;
-    }
+    use core::mem::{offset_of, size_of};
+    assert!(asm_define("FRAME") == TF + size_of::<TrapFrame>());
+    assert!(asm_define("TF_GPR") == TF + offset_of!(TrapFrame, gpr));
+    assert!(asm_define("TF_NIP") == TF + offset_of!(TrapFrame, nip));
+    assert!(asm_define("TF_DAR") == TF + offset_of!(TrapFrame, dar));
+    assert!(asm_define("TF_DSISR") == TF + offset_of!(TrapFrame, dsisr));
 };
 
 /// The value of `#define NAME <number>` in vector.h or entry.S (the frame's
@@ -130,23 +157,6 @@ pub use sigil_core::signal::frame::{MSR_FP, MSR_PR, MSR_USER};
 // vector.h and entry.S test MSR[PR] of the interrupted context with their own
 // copy.
 const _: () = assert!(asm_define("MSR_PR") == MSR_PR as usize);
-
-/// The mc_gregs words from PT_NIP on (the registers after r31).
-pub const PT_TAIL: usize = PT_RESULT + 1 - PT_NIP;
-/// The words sigreturn takes back from them: PT_NIP ..= PT_CCR.
-pub const PT_RESTORED: usize = PT_CCR + 1 - PT_NIP;
-/// `pt_tail`'s literal lists them in this order.
-const TAIL_ORDER: [usize; PT_TAIL] = [
-    PT_NIP, PT_MSR, PT_ORIG_R3, PT_CTR, PT_LNK, PT_XER, PT_CCR, PT_MQ, PT_TRAP, PT_DAR, PT_DSISR,
-    PT_RESULT,
-];
-const _: () = {
-    let mut i = 0;
-    while i < PT_TAIL {
-        assert!(TAIL_ORDER[i] == PT_NIP + i);
-        i += 1;
-    }
-};
 
 /// CR0[SO]: set in the saved CR when a syscall fails (r3 then holds errno).
 const CR0_SO: u32 = 0x1000_0000;
@@ -315,47 +325,42 @@ impl TrapFrame {
         self.msr &= !MSR_FP;
     }
 
-    /// The general registers r0..r31, as a signal frame's mc_gregs starts.
-    #[inline(always)]
-    pub fn gprs(&self) -> &[u32; 32] {
-        &self.gpr
-    }
-
-    #[inline(always)]
-    pub fn gprs_mut(&mut self) -> &mut [u32; 32] {
-        &mut self.gpr
-    }
-
     /// The general registers and CR, for the FP emulator's loads, stores
     /// and compares.
     pub fn gprs_cr_mut(&mut self) -> (&mut [u32; 32], &mut u32) {
         (&mut self.gpr, &mut self.cr)
     }
 
-    /// The mc_gregs words after r31, in PT_* order from PT_NIP (`TAIL_ORDER`
-    /// checks it), the MSR word as a frame stores it (`frame_msr`): PT_MQ
-    /// and PT_RESULT are 0. A literal, not stores by index: one run of words.
+    /// The whole frame as a signal frame's mc_gregs, PT_* order: one run
+    /// of words to copy. The MSR word is the one to store differently
+    /// (`frame_msr`).
     #[inline(always)]
-    pub fn pt_tail(&self, fp_saved: bool) -> [u32; PT_TAIL] {
-        let msr = frame_msr(self.msr, fp_saved);
-        let (nip, r3, ctr, lr, xer, cr) =
-            (self.nip, self.orig_r3, self.ctr, self.lr, self.xer, self.cr);
-        [nip, msr, r3, ctr, lr, xer, cr, 0, self.trap, self.dar, self.dsisr, 0]
+    pub fn gregs(&self) -> &[u32; PT_REGS] {
+        // SAFETY: `repr(C)`, every field a u32 (alignment 4) and the size
+        // 44 words (asserted above): the struct is exactly that array.
+        unsafe { &*(self as *const TrapFrame as *const [u32; PT_REGS]) }
     }
 
-    /// sigreturn: the registers back from a frame's PT_NIP ..= PT_CCR words
-    /// (Linux `restore_user_regs`), the MSR the kernel's, never the frame's
-    /// (`sanitize_user_msr`).
+    /// The MSR word a signal frame or context stores (`frame_msr`): it
+    /// says whether mc_fregs was written (`fp_saved`).
     #[inline(always)]
-    pub fn set_pt_tail(&mut self, tail: &[u32; PT_RESTORED]) {
-        let reg = |pt: usize| tail[pt - PT_NIP];
-        self.nip = reg(PT_NIP);
-        self.msr = sanitize_user_msr(reg(PT_MSR));
-        self.orig_r3 = reg(PT_ORIG_R3);
-        self.ctr = reg(PT_CTR);
-        self.lr = reg(PT_LNK);
-        self.xer = reg(PT_XER);
-        self.cr = reg(PT_CCR);
+    pub fn frame_msr(&self, fp_saved: bool) -> u32 {
+        frame_msr(self.msr, fp_saved)
+    }
+
+    /// sigreturn: `load` copies a frame's mc_gregs[0 ..= PT_CCR] straight
+    /// into this frame (r0..r31, NIP, MSR, orig_r3, CTR, LR, XER, CR: Linux
+    /// `restore_user_regs`); the MSR is then the kernel's, never the
+    /// frame's (`sanitize_user_msr`), whatever the copy did, one that
+    /// faulted half way included. Returns the frame's MSR word as it was
+    /// read (`frame_has_fp` asks it whether mc_fregs was written).
+    #[inline(always)]
+    pub fn restore_gregs(&mut self, load: impl FnOnce(&mut [u32; PT_RESTORED])) -> u32 {
+        // SAFETY: as in `gregs`: the first 39 words of the struct, all u32.
+        load(unsafe { &mut *(self as *mut TrapFrame as *mut [u32; PT_RESTORED]) });
+        let word = self.msr;
+        self.msr = sanitize_user_msr(word);
+        word
     }
 
     /// A signal handler's arguments: r3 = signal, r4 = siginfo or sigcontext,

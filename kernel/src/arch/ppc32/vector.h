@@ -43,7 +43,9 @@
 #define FRAME        192          /* 16-byte ABI header + struct TrapFrame */
 #define TF           16           /* the TrapFrame, above the ABI header */
 #define TF_GPR       16           /* TrapFrame.gpr: r0 .. r31 */
-#define TF_NIP       144          /* TrapFrame.nip: nip msr ctr lr xer cr trap dar dsisr orig_r3 */
+#define TF_NIP       144          /* TrapFrame.nip: nip msr orig_r3 ctr lr xer cr mq trap dar dsisr result */
+#define TF_DAR       180          /* TrapFrame.dar, then dsisr */
+#define TF_DSISR     184
 #define VEC_SYSCALL  3072         /* 0xc00, the system call vector (frame.rs: VEC_SYSCALL) */
 
 .macro VECTOR num
@@ -79,8 +81,11 @@
  * have or Rust would otherwise do:
  *   - dar = dsisr = 0: a system call has no fault address (trap_scratch's
  *     words would be the last other exception's, maybe another process's,
- *     which a signal frame would hand to this process's mcontext);
- *   - trap = 0xc00, a constant;
+ *     which a signal frame would hand to this process's mcontext). They
+ *     are not stored here: the frame's words are 0 already, as trap_entry
+ *     clears them after every other trap, and so is the result word,
+ *     which nothing writes (frame.rs);
+ *   - mq = 0 (pt_regs' 601-only word) and trap = 0xc00, constants;
  *   - msr = SRR1 without its upper half, which holds the exception's
  *     reason bits, not MSR state (QEMU's rfi would copy them into the MSR);
  *   - CR0[SO] cleared: it is the error flag, so a call that succeeds
@@ -108,19 +113,18 @@
     mfspr   r30, SPRG1              /* r11 */
     mfspr   r31, SPRG2              /* r12 */
     stmw    r30, TF_GPR+44(r1)
-    /* TrapFrame.nip .. orig_r3 gathered in r22..r31, stored by one stmw. */
-    mfsrr0  r22                     /* nip */
-    mfsrr1  r23
-    clrlwi  r23, r23, 16            /* msr: SRR1 without its reason bits */
-    mfctr   r24
-    mflr    r25
-    mfxer   r26
-    rlwinm  r27, r11, 0, 4, 2       /* cr: CR0[SO] (bit 3) cleared */
-    li      r28, VEC_SYSCALL        /* trap */
-    li      r29, 0                  /* dar */
-    li      r30, 0                  /* dsisr */
-    mr      r31, r3                 /* orig_r3, for syscall restart */
-    stmw    r22, TF_NIP(r1)
+    /* TrapFrame.nip .. trap gathered in r23..r31, stored by one stmw. */
+    mfsrr0  r23                     /* nip */
+    mfsrr1  r24
+    clrlwi  r24, r24, 16            /* msr: SRR1 without its reason bits */
+    mr      r25, r3                 /* orig_r3, for syscall restart */
+    mfctr   r26
+    mflr    r27
+    mfxer   r28
+    rlwinm  r29, r11, 0, 4, 2       /* cr: CR0[SO] (bit 3) cleared */
+    li      r30, 0                  /* mq */
+    li      r31, VEC_SYSCALL        /* trap */
+    stmw    r23, TF_NIP(r1)
     addis   r1, r1, KERNELBASE@h    /* the frame's virtual address */
     lis     r11, syscall_entry@h
     ori     r11, r11, syscall_entry@l
