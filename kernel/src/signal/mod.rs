@@ -44,7 +44,7 @@ use sigil_core::signal::{
 use core::mem::MaybeUninit;
 use core::sync::atomic::Ordering;
 
-use sigil_core::signal::queue::{queue_limit, SigQueueNode, LIVE_NODES};
+use sigil_core::signal::queue::{queue_room, SigQueueNode, LIVE_NODES};
 
 use crate::arch::TrapFrame;
 use crate::kcell::KCell;
@@ -54,7 +54,7 @@ use crate::proc::{self, Group, State, Thread};
 use deliver::Dequeued;
 
 /// RLIMIT_SIGPENDING, per user (`queue::SIGQUEUE_MAX`, with the whole
-/// kernel's bound and `queue_limit`; the timer layer bounds POSIX timers by
+/// kernel's bound and `queue_room`; the timer layer bounds POSIX timers by
 /// it too).
 pub use sigil_core::signal::queue::SIGQUEUE_MAX;
 
@@ -167,13 +167,13 @@ fn generate(
         }
         None => &mut g.sig.shared,
     };
-    let limit = match user {
+    let room = match user {
         Some(count) if rt_limit || sig.is_rt() => {
-            queue_limit(pending.count_queued(), count.get(), LIVE_NODES.load(Ordering::Relaxed))
+            queue_room(count.get(), LIVE_NODES.load(Ordering::Relaxed))
         }
-        _ => usize::MAX,
+        _ => true,
     };
-    let queued = pending.enqueue(info, limit, user);
+    let queued = pending.enqueue(info, room, user);
     crate::sigtrace!(queue(
         receiver_id(g, target.as_deref()),
         sig,
