@@ -247,7 +247,7 @@ impl SigPending {
     ) -> Result<Enqueued, Errno> {
         let sig = info().signal();
         if sig.is_rt() {
-            return self.enqueue_rt(info, room, user);
+            return self.enqueue_rt(info(), room, user);
         }
         if self.pending.contains(sig) {
             return Ok(Enqueued::Coalesced);
@@ -274,22 +274,25 @@ impl SigPending {
     /// kernel, EAGAIN from sigqueue-style senders. Out of line: the usual
     /// signal is a standard one, whose sender would otherwise keep the RT
     /// branch's values (the signal's class among them, in a saved CR field
-    /// across the node's allocation) in saved registers.
+    /// across the node's allocation) in saved registers. It takes the info
+    /// built, not its description: a description passed to a call is put
+    /// in memory, which every sender paid for, RT or not; an RT signal's
+    /// words are copied into its node instead.
     #[inline(never)]
     fn enqueue_rt(
         &mut self,
-        info: impl Fn() -> SigInfo,
+        info: SigInfo,
         room: bool,
         user: Option<&UserCount>,
     ) -> Result<Enqueued, Errno> {
-        let sig = info().signal();
+        let sig = info.signal();
         if room {
-            let entry = Queued { node: SigQueueNode::build(info), _charge: user.map(Charge::new) };
+            let entry = Queued { node: SigQueueNode::new(info), _charge: user.map(Charge::new) };
             self.rt.push_back(entry);
             self.pending.add(sig);
             return Ok(Enqueued::Queued);
         }
-        let code = info().code();
+        let code = info.code();
         if code != abi::SI_USER && code != abi::SI_KERNEL {
             return Err(Errno::EAGAIN);
         }
