@@ -58,10 +58,9 @@
 //! bit may be set without a node (lost info, SIGKILL). `LIVE_NODES` = nodes
 //! allocated and not yet dropped, anywhere in the kernel; leak tests compare
 //! it before and after. A queued node's user charge is held by its queue
-//! entry, beside the node:
-//! it is given back exactly once, when the node leaves the queue (dequeued
-//! or flushed), as Linux's `collect_signal` frees the sigqueue and its
-//! `ucounts` charge at dequeue.
+//! entry, beside the node: it is given back exactly once, when the node
+//! leaves the queue (dequeued or flushed), as Linux's `collect_signal` frees
+//! the sigqueue and its `ucounts` charge at dequeue.
 
 use alloc::boxed::Box;
 use alloc::collections::VecDeque;
