@@ -91,7 +91,7 @@ pub fn queue(target: u32, sig: Signal, outcome: Result<Enqueued, Errno>, pending
         Ok(Enqueued::PendingWithoutInfo) => "nodeless",
         Err(_) => "eagain",
     };
-    match (outcome, pending.newest()) {
+    match (outcome, pending.newest(sig)) {
         (Ok(Enqueued::Queued), Some(n)) => emit(format_args!(
             "queue pid={} signo={} result={} node={:#x}",
             target,

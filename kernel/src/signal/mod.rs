@@ -44,7 +44,7 @@ use sigil_core::signal::{
 use core::mem::MaybeUninit;
 use core::sync::atomic::Ordering;
 
-use sigil_core::signal::queue::{queue_limit, SigQueueNode, LIVE_NODES};
+use sigil_core::signal::queue::{queue_room, SigQueueNode, LIVE_NODES};
 
 use crate::arch::TrapFrame;
 use crate::kcell::KCell;
@@ -54,7 +54,7 @@ use crate::proc::{self, Group, State, Thread};
 use deliver::Dequeued;
 
 /// RLIMIT_SIGPENDING, per user (`queue::SIGQUEUE_MAX`, with the whole
-/// kernel's bound and `queue_limit`; the timer layer bounds POSIX timers by
+/// kernel's bound and `queue_room`; the timer layer bounds POSIX timers by
 /// it too).
 pub use sigil_core::signal::queue::SIGQUEUE_MAX;
 
@@ -167,13 +167,13 @@ fn generate(
         }
         None => &mut g.sig.shared,
     };
-    let limit = match user {
+    let room = match user {
         Some(count) if rt_limit || sig.is_rt() => {
-            queue_limit(pending.count_queued(), count.get(), LIVE_NODES.load(Ordering::Relaxed))
+            queue_room(count.get(), LIVE_NODES.load(Ordering::Relaxed))
         }
-        _ => usize::MAX,
+        _ => true,
     };
-    let queued = pending.enqueue(info, limit, user);
+    let queued = pending.enqueue(info, room, user);
     crate::sigtrace!(queue(
         receiver_id(g, target.as_deref()),
         sig,
@@ -301,9 +301,11 @@ fn complete(g: &mut Group, target: Option<&mut Thread>, sig: Signal) {
 /// if it wants the signal, else the first other thread that does; with none,
 /// it waits on the shared set (and a signalfd reader may take it). The
 /// members are reached by pointer, so the second walk costs a few loads.
-/// Out of line: its loops' registers would otherwise be saved by every
-/// generation.
-#[inline(never)]
+/// Inline: its callers are process-directed senders (kill's own copy of
+/// `generate`, `send_to`'s) and `retarget`'s out-of-line loop, none of
+/// which a thread-directed signal runs, and the call and its frame cost
+/// kill more than the loops' registers.
+#[inline(always)]
 fn complete_process(g: &mut Group, sig: Signal) {
     group_work(g);
     match g.members().find(|t| wants(t, sig)) {
@@ -351,10 +353,23 @@ pub fn notify_signalfd() {
 
 /// The current thread has just blocked `newly`: process-directed signals
 /// pending among them go to a thread that still takes them, which is woken
-/// (Linux `retarget_shared_pending`).
+/// (Linux `retarget_shared_pending`). Only the test is inline (every
+/// sigprocmask that sets the mask runs it); the loop, with
+/// `complete_process` inline in it, is out of line, so that its registers
+/// are not saved by every mask change.
+#[inline(always)]
 pub fn retarget(newly: SigSet) {
     let g = proc::group();
-    let mut left = g.sig.shared.pending().intersect(newly);
+    let left = g.sig.shared.pending().intersect(newly);
+    if !left.is_empty() {
+        retarget_each(g, left);
+    }
+}
+
+/// `retarget` for the signals `left` that wait on the shared set.
+#[cold]
+#[inline(never)]
+fn retarget_each(g: &mut Group, mut left: SigSet) {
     while let Some(sig) = left.lowest() {
         left.remove(sig);
         complete(g, None, sig);

@@ -4,10 +4,24 @@
 //! # How a signal travels
 //! `kill`/`tgkill`/`rt_sigqueueinfo` or a fault builds a [`SigInfo`] and calls
 //! [`SigPending::enqueue`], which allocates one [`SigQueueNode`] (a `Box`) and
-//! links it at the tail. On the way back to user mode the kernel calls
+//! links it: a standard signal's in its signal's slot, an RT signal's at the
+//! tail of the RT queue. On the way back to user mode the kernel calls
 //! [`SigPending::dequeue`], which picks a signal, unlinks its node and returns
 //! the `Box` itself. The frame builder writes `node.info` straight into the
 //! user's frame, then drops the node.
+//!
+//! # A slot per standard signal
+//! A standard signal coalesces, so a pending set never holds more than one
+//! node of it (Linux's `legacy_queue` test, before `__send_signal`
+//! allocates): its node has a slot of its own, indexed by the signal, and
+//! linking or unlinking it is a store. Only RT signals, which queue one node
+//! per send, need a FIFO. Linux keeps one list for both and searches it at
+//! dequeue (`collect_signal`); the order between different signals is
+//! `next_signal`'s anyway (faults first, then the lowest number), never the
+//! order they were sent in, so splitting the list changes no delivery. The
+//! usual signal (SIGUSR1 from kill or raise) no longer pays a ring buffer's
+//! push and pop with their capacity and wrap tests, nor the search for a
+//! second node of its signal at dequeue: about 25 instructions a signal.
 //!
 //! # By pointer, not by copy
 //! Linux's `dequeue_signal` used to take a `siginfo_t *info` from the caller,
@@ -39,13 +53,14 @@
 //!   The pending bit is cleared only when no node of that signal remains.
 //!
 //! # Invariants
-//! Every node in `queue` has its signal's bit set in `pending`. A bit may be set
-//! without a node (lost info, SIGKILL). `LIVE_NODES` = nodes allocated and not
-//! yet dropped, anywhere in the kernel; leak tests compare it before and after.
-//! A queued node's user charge is held by its queue entry, beside the node:
-//! it is given back exactly once, when the node leaves the queue (dequeued
-//! or flushed), as Linux's `collect_signal` frees the sigqueue and its
-//! `ucounts` charge at dequeue.
+//! Every node in `standard` or `rt` has its signal's bit set in `pending`;
+//! `standard[n - 1]` holds only signal n's node, `rt` only RT signals'. A
+//! bit may be set without a node (lost info, SIGKILL). `LIVE_NODES` = nodes
+//! allocated and not yet dropped, anywhere in the kernel; leak tests compare
+//! it before and after. A queued node's user charge is held by its queue
+//! entry, beside the node: it is given back exactly once, when the node
+//! leaves the queue (dequeued or flushed), as Linux's `collect_signal` frees
+//! the sigqueue and its `ucounts` charge at dequeue.
 
 use alloc::boxed::Box;
 use alloc::collections::VecDeque;
@@ -91,17 +106,18 @@ pub const SIGQUEUE_MAX: usize = 1024;
 /// make any number of users, still cannot fill the fixed kernel heap.
 pub const SIGQUEUE_SYSTEM_MAX: usize = 8 * SIGQUEUE_MAX;
 
-/// The `limit` for `SigPending::enqueue` of a signal that counts against
-/// its receiver's user: the nodes the pending set holds (`queued`) plus the
-/// room the user has left (`user_queued` of SIGQUEUE_MAX taken), but no
-/// more than the whole kernel's room (`live` of SIGQUEUE_SYSTEM_MAX nodes
-/// alive). Which signals count is the sender's rule: every RT signal, and a
-/// standard one from sigqueue-style senders (`rt_limit`); a standard signal
-/// coalesces anyway, so kill() leaves it unbounded, as Linux does.
+/// May a signal that counts against its receiver's user link another node
+/// (`SigPending::enqueue`'s `room`)? The user has `user_queued` of its
+/// SIGQUEUE_MAX taken, and the whole kernel `live` of its
+/// SIGQUEUE_SYSTEM_MAX nodes alive. Which signals count is the sender's
+/// rule: every RT signal, and a standard one from sigqueue-style senders
+/// (`rt_limit`); a standard signal coalesces anyway, so kill() leaves it
+/// unbounded, as Linux does. The answer is a flag, not a queue length: a
+/// length compared with the set's own count of nodes asked that count on
+/// every send, and the count cancels out of the comparison.
 #[inline]
-pub fn queue_limit(queued: usize, user_queued: usize, live: usize) -> usize {
-    let system = SIGQUEUE_SYSTEM_MAX.saturating_sub(live);
-    queued + SIGQUEUE_MAX.saturating_sub(user_queued).min(system)
+pub fn queue_room(user_queued: usize, live: usize) -> bool {
+    user_queued < SIGQUEUE_MAX && live < SIGQUEUE_SYSTEM_MAX
 }
 
 /// A count kept per user (Linux `ucounts`): the signals queued to its
@@ -185,23 +201,36 @@ pub enum Enqueued {
     PendingWithoutInfo,
 }
 
-/// A process's pending signals: the bitmap and the FIFO of nodes.
+/// A process's pending signals: the bitmap, each standard signal's node,
+/// and the FIFO of RT signals' nodes.
 #[derive(Debug, Default)]
 pub struct SigPending {
     pending: SigSet,
-    queue: VecDeque<Queued>,
+    /// Signal n's node (1..=31) at index n - 1 (`slot`). 32 slots, not 31,
+    /// so that the masked index needs no bounds check; the last (signal 32,
+    /// an RT signal) stays empty. 256 bytes a thread and a process.
+    standard: [Option<Queued>; 32],
+    /// RT signals' nodes, oldest first.
+    rt: VecDeque<Queued>,
+}
+
+/// The index of standard signal `sig`'s slot in `SigPending::standard`:
+/// masked to the array, which the signal's range (1..=31) makes a no-op.
+#[inline(always)]
+fn slot(sig: Signal) -> usize {
+    (sig.number() as usize - 1) & 31
 }
 
 impl SigPending {
     /// Nothing pending: a new process (fork does not inherit pending signals).
     pub const fn new() -> SigPending {
-        SigPending { pending: SigSet::EMPTY, queue: VecDeque::new() }
+        SigPending { pending: SigSet::EMPTY, standard: [const { None }; 32], rt: VecDeque::new() }
     }
 
     /// Generates a signal (the sender has already dropped ignored signals and
-    /// applied SIGCONT/stop side effects). `limit` bounds the number of nodes
-    /// (`usize::MAX`: unbounded); a node linked takes a charge on `user`, if
-    /// given, until it leaves.
+    /// applied SIGCONT/stop side effects). `room` says whether a node may be
+    /// linked for a signal that respects the limit (`queue_room`); a node
+    /// linked takes a charge on `user`, if given, until it leaves.
     /// Err(EAGAIN) only for an RT signal with a sigqueue-style si_code when the
     /// queue is full. `info` describes the siginfo rather than holding it: it
     /// may be called several times (its signal and code decide before
@@ -212,29 +241,58 @@ impl SigPending {
     pub fn enqueue(
         &mut self,
         info: impl Fn() -> SigInfo,
-        limit: usize,
+        room: bool,
         user: Option<&UserCount>,
     ) -> Result<Enqueued, Errno> {
         let sig = info().signal();
-        if !sig.is_rt() && self.pending.contains(sig) {
+        if sig.is_rt() {
+            return self.enqueue_rt(info(), room, user);
+        }
+        if self.pending.contains(sig) {
             return Ok(Enqueued::Coalesced);
         }
         if sig == Signal::SIGKILL {
             self.pending.add(sig);
             return Ok(Enqueued::PendingWithoutInfo);
         }
-        let code = info().code();
-        let over_limit_ok = !sig.is_rt() && code >= 0;
-        // No limit (a standard signal from tkill, say) is tested as such:
-        // then the test folds into the caller's choice of `usize::MAX`, where
-        // `len < limit` still loaded and compared the queue's length.
-        if over_limit_ok || limit == usize::MAX || self.queue.len() < limit {
+        // From kill() or the kernel (si_code >= 0), a standard signal gets
+        // its node whatever the limit says: at most 31 can be queued.
+        if info().code() >= 0 || room {
             let entry = Queued { node: SigQueueNode::build(info), _charge: user.map(Charge::new) };
-            self.queue.push_back(entry);
+            // Empty: the signal was not pending (the invariants).
+            self.standard[slot(sig)] = Some(entry);
             self.pending.add(sig);
             return Ok(Enqueued::Queued);
         }
-        if sig.is_rt() && code != abi::SI_USER && code != abi::SI_KERNEL {
+        self.pending.add(sig);
+        Ok(Enqueued::PendingWithoutInfo)
+    }
+
+    /// `enqueue` for an RT signal: a node at the RT queue's tail while there
+    /// is room; without room, pending without info from kill() or the
+    /// kernel, EAGAIN from sigqueue-style senders. Out of line: the usual
+    /// signal is a standard one, whose sender would otherwise keep the RT
+    /// branch's values (the signal's class among them, in a saved CR field
+    /// across the node's allocation) in saved registers. It takes the info
+    /// built, not its description: a description passed to a call is put
+    /// in memory, which every sender paid for, RT or not; an RT signal's
+    /// words are copied into its node instead.
+    #[inline(never)]
+    fn enqueue_rt(
+        &mut self,
+        info: SigInfo,
+        room: bool,
+        user: Option<&UserCount>,
+    ) -> Result<Enqueued, Errno> {
+        let sig = info.signal();
+        if room {
+            let entry = Queued { node: SigQueueNode::new(info), _charge: user.map(Charge::new) };
+            self.rt.push_back(entry);
+            self.pending.add(sig);
+            return Ok(Enqueued::Queued);
+        }
+        let code = info.code();
+        if code != abi::SI_USER && code != abi::SI_KERNEL {
             return Err(Errno::EAGAIN);
         }
         self.pending.add(sig);
@@ -279,22 +337,32 @@ impl SigPending {
         self.pending
     }
 
-    /// The node linked last, if any (the signal trace prints its address, so
-    /// the same address can be seen again when `dequeue` hands it over).
-    pub fn newest(&self) -> Option<&SigQueueNode> {
-        self.queue.back().map(|q| &*q.node)
+    /// The node of `sig` linked last, if any (the signal trace prints its
+    /// address, so the same address can be seen again when `dequeue` hands
+    /// it over).
+    pub fn newest(&self, sig: Signal) -> Option<&SigQueueNode> {
+        if !sig.is_rt() {
+            return self.standard[slot(sig)].as_ref().map(|q| &*q.node);
+        }
+        self.rt.iter().rev().find(|q| q.node.signal() == sig).map(|q| &*q.node)
+    }
+
+    /// Every queued entry: the standard signals' by number, then the RT
+    /// queue's, oldest first.
+    fn entries_mut(&mut self) -> impl Iterator<Item = &mut Queued> {
+        self.standard.iter_mut().flatten().chain(self.rt.iter_mut())
     }
 
     /// The queued siginfo `pred` picks, to update in place: a POSIX timer
     /// that expires while its signal still waits re-tags that signal
     /// instead of queueing a second one (Linux `posixtimer_send_sigqueue`).
     pub fn find_queued_mut(&mut self, pred: impl Fn(&SigInfo) -> bool) -> Option<&mut SigInfo> {
-        self.queue.iter_mut().map(|q| &mut q.node.info).find(|i| pred(i))
+        self.entries_mut().map(|q| &mut q.node.info).find(|i| pred(i))
     }
 
-    /// Nodes currently queued (what the limit is compared with).
+    /// Nodes currently queued.
     pub fn count_queued(&self) -> usize {
-        self.queue.len()
+        self.standard.iter().flatten().count() + self.rt.len()
     }
 
     /// Discards every pending instance of `sig` (its action became SIG_IGN,
@@ -316,13 +384,17 @@ impl SigPending {
 
     /// Discards everything, e.g. at exit (exec, unlike exit, keeps pending signals).
     pub fn flush_all(&mut self) {
-        self.queue.clear();
-        self.pending = SigSet::EMPTY;
+        self.flush_set(SigSet::from_bits(u64::MAX));
     }
 
     /// Discards every pending signal in `set`, nodes included.
     fn flush_set(&mut self, set: SigSet) {
-        self.queue.retain(|q| !set.contains(q.node.signal()));
+        for entry in &mut self.standard {
+            if entry.as_ref().is_some_and(|q| set.contains(q.node.signal())) {
+                *entry = None;
+            }
+        }
+        self.rt.retain(|q| !set.contains(q.node.signal()));
         self.pending = self.pending.without(set);
     }
 
@@ -340,26 +412,21 @@ impl SigPending {
     /// Linux `collect_signal`: unlinks the oldest node of `sig` (if any) and
     /// clears the pending bit unless another node of `sig` is still queued.
     /// The node's charge is given back here, as Linux's `__sigqueue_free`.
-    /// Inline, for the common case: the oldest node is the one. `pop_front`
-    /// costs a few instructions, where a search and the general `remove`
-    /// (which shifts the ring's halves) cost over a hundred, and the
-    /// registers they need, saved and restored, forty more on every delivery.
-    /// The oldest entry is popped first and compared after (its raw
-    /// si_signo, already known valid): a `front()` test before the pop
-    /// computed the ring's index twice. Always inline, as `dequeue` is: with
-    /// `#[inline]` LLVM kept it a call with a frame of its own (about 20
-    /// instructions, 5 saved registers), where the delivery around it has
-    /// its registers saved already.
+    /// A standard signal's node is its slot's, and its bit always goes (it
+    /// has no second node). Always inline, as `dequeue` is: with `#[inline]`
+    /// LLVM kept it a call with a frame of its own (about 20 instructions, 5
+    /// saved registers), where the delivery around it has its registers
+    /// saved already.
     #[inline(always)]
     fn collect(&mut self, sig: Signal) -> Option<Box<SigQueueNode>> {
-        let Queued { node, _charge } = match self.queue.pop_front() {
-            Some(q) if q.node.info.signo() == sig.number() => q,
-            front => return self.collect_searching(sig, front),
-        };
-        self.settle(sig);
-        // The charge goes last, matched here rather than left to the drop
-        // glue of `Option<Charge>`: that glue was an out-of-line call, which
-        // kept five registers saved across it (this function's frame); a
+        if sig.is_rt() {
+            return self.collect_rt(sig);
+        }
+        self.pending.remove(sig);
+        let Queued { node, _charge } = self.standard[slot(sig)].take()?;
+        // The charge is matched here rather than left to the drop glue of
+        // `Option<Charge>`: that glue was an out-of-line call, which kept
+        // five registers saved across it (this function's frame); a
         // `Charge` dropped by its own glue inlines to two decrements.
         if let Some(charge) = _charge {
             drop(charge);
@@ -367,31 +434,26 @@ impl SigPending {
         Some(node)
     }
 
-    /// `collect` when the oldest node is another signal's (`front`, popped
-    /// already, goes back first) or the queue is empty.
+    /// `collect` for an RT signal, out of line: the oldest RT node is the
+    /// one in the usual case, popped first and compared after (its raw
+    /// si_signo, already known valid); otherwise the RT queue is searched.
+    /// Its registers are saved only by the RT signals' deliveries.
     #[inline(never)]
-    fn collect_searching(
-        &mut self,
-        sig: Signal,
-        front: Option<Queued>,
-    ) -> Option<Box<SigQueueNode>> {
-        if let Some(q) = front {
-            self.queue.push_front(q);
-        }
-        let pos = self.queue.iter().position(|q| q.node.signal() == sig);
-        let node = pos.and_then(|i| self.queue.remove(i)).map(|q| q.node);
-        self.settle(sig);
-        node
-    }
-
-    /// After the oldest node of `sig` was taken: its bit goes unless another
-    /// node of `sig` (after it) is still queued. An empty queue (the usual
-    /// case) is tested first: the ring's iterator costs some forty.
-    #[inline]
-    fn settle(&mut self, sig: Signal) {
-        if self.queue.is_empty() || !self.queue.iter().any(|q| q.node.signal() == sig) {
+    fn collect_rt(&mut self, sig: Signal) -> Option<Box<SigQueueNode>> {
+        let node = match self.rt.pop_front() {
+            Some(q) if q.node.info.signo() == sig.number() => Some(q.node),
+            front => {
+                if let Some(q) = front {
+                    self.rt.push_front(q);
+                }
+                let pos = self.rt.iter().position(|q| q.node.signal() == sig);
+                pos.and_then(|i| self.rt.remove(i)).map(|q| q.node)
+            }
+        };
+        if !self.rt.iter().any(|q| q.node.signal() == sig) {
             self.pending.remove(sig);
         }
+        node
     }
 }
 
@@ -412,24 +474,24 @@ mod tests {
     }
 
     #[test]
-    fn queue_limit_is_the_users_room_bounded_by_the_kernels() {
-        // A fresh user: its whole budget, on top of what the set holds.
-        assert_eq!(queue_limit(0, 0, 0), SIGQUEUE_MAX);
-        assert_eq!(queue_limit(5, 0, 5), 5 + SIGQUEUE_MAX);
-        // A user at its limit may queue nothing more, whatever the set holds.
-        assert_eq!(queue_limit(7, SIGQUEUE_MAX, 7), 7);
-        assert_eq!(queue_limit(7, SIGQUEUE_MAX + 3, 7), 7);
-        // The kernel nearly full: the system's room bounds a fresh user.
-        assert_eq!(queue_limit(0, 0, SIGQUEUE_SYSTEM_MAX - 10), 10);
-        assert_eq!(queue_limit(2, 0, SIGQUEUE_SYSTEM_MAX + 1), 2);
+    fn queue_room_is_the_users_room_bounded_by_the_kernels() {
+        // A fresh user has room, a user at its limit none.
+        assert!(queue_room(0, 0));
+        assert!(queue_room(SIGQUEUE_MAX - 1, 5));
+        assert!(!queue_room(SIGQUEUE_MAX, 7));
+        assert!(!queue_room(SIGQUEUE_MAX + 3, 7));
+        // The kernel full: no user has room.
+        assert!(queue_room(0, SIGQUEUE_SYSTEM_MAX - 1));
+        assert!(!queue_room(0, SIGQUEUE_SYSTEM_MAX));
+        assert!(!queue_room(0, SIGQUEUE_SYSTEM_MAX + 1));
     }
 
     #[test]
     fn newest_is_the_node_dequeue_hands_back() {
         let mut q = SigPending::new();
-        assert!(q.newest().is_none());
-        q.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, None).unwrap();
-        let linked = q.newest().unwrap() as *const SigQueueNode;
+        assert!(q.newest(Signal::SIGUSR1).is_none());
+        q.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 1, 0), true, None).unwrap();
+        let linked = q.newest(Signal::SIGUSR1).unwrap() as *const SigQueueNode;
         let node = q.dequeue(SigSet::EMPTY).unwrap();
         assert_eq!(
             &*node as *const SigQueueNode, linked,
@@ -438,16 +500,52 @@ mod tests {
     }
 
     #[test]
+    fn standard_slots_and_the_rt_queue_hold_their_own_nodes() {
+        let (_g, live) = counted();
+        let mut p = SigPending::new();
+        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 1), true, None).unwrap();
+        p.enqueue(|| SigInfo::kill(Signal::SIGUSR2, 2, 0), true, None).unwrap();
+        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 2), true, None).unwrap();
+        p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 3, 0), true, None).unwrap();
+        p.enqueue(|| SigInfo::queue(rt(1), 1, 0, 3), true, None).unwrap();
+        assert_eq!(p.count_queued(), 5);
+        // Each signal's newest node, wherever it is kept.
+        assert_eq!(p.newest(rt(0)).unwrap().info.value(), 2);
+        assert_eq!(p.newest(rt(1)).unwrap().info.value(), 3);
+        assert_eq!(p.newest(Signal::SIGUSR2).unwrap().info.pid(), 2);
+        assert!(p.newest(Signal::SIGHUP).is_none());
+        // Found and changed in place in either.
+        p.find_queued_mut(|i| i.pid() == 3).unwrap().set_timer_seq(9);
+        assert_eq!(p.newest(Signal::SIGUSR1).unwrap().info.words()[6], 9);
+        // A flush takes a slot's node and leaves the rest.
+        p.flush_signal(Signal::SIGUSR2);
+        assert!(p.newest(Signal::SIGUSR2).is_none());
+        assert_eq!(p.count_queued(), 4);
+        // The lowest number first, each RT signal's nodes in their order.
+        let order: std::vec::Vec<(u32, u32)> = core::iter::from_fn(|| {
+            let n = p.dequeue(SigSet::EMPTY)?;
+            Some((n.signal().number(), n.info.value()))
+        })
+        .collect();
+        assert_eq!(order, [(10, 0), (32, 1), (32, 2), (33, 3)]);
+        assert!(p.pending().is_empty());
+        // A standard signal sent again after its delivery gets its slot back.
+        p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 4, 0), true, None).unwrap();
+        assert_eq!(p.dequeue(SigSet::EMPTY).unwrap().info.pid(), 4);
+        assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live);
+    }
+
+    #[test]
     fn enqueue_builds_only_a_node_it_links() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         let sent = SigInfo::tkill(Signal::SIGUSR1, 5, 7);
-        assert_eq!(p.enqueue(|| sent, 8, None), Ok(Enqueued::Queued));
+        assert_eq!(p.enqueue(|| sent, true, None), Ok(Enqueued::Queued));
         // Coalesced and SIGKILL: decided from the description, no node.
         let again = || SigInfo::tkill(Signal::SIGUSR1, 6, 0);
-        assert_eq!(p.enqueue(again, 8, None), Ok(Enqueued::Coalesced));
+        assert_eq!(p.enqueue(again, true, None), Ok(Enqueued::Coalesced));
         let kill = || SigInfo::tkill(Signal::SIGKILL, 6, 0);
-        assert_eq!(p.enqueue(kill, 8, None), Ok(Enqueued::PendingWithoutInfo));
+        assert_eq!(p.enqueue(kill, true, None), Ok(Enqueued::PendingWithoutInfo));
         assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live + 1);
         assert_eq!(p.dequeue(SigSet::EMPTY).unwrap().info, SigInfo::lost(Signal::SIGKILL));
         assert_eq!(p.dequeue(SigSet::EMPTY).unwrap().info, sent);
@@ -459,11 +557,11 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         assert_eq!(
-            p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 5, 0), 8, None),
+            p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 5, 0), true, None),
             Ok(Enqueued::Queued)
         );
         assert_eq!(
-            p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 6, 0), 8, None),
+            p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 6, 0), true, None),
             Ok(Enqueued::Coalesced)
         );
         assert_eq!(p.count_queued(), 1);
@@ -479,8 +577,8 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         for v in 0..3 {
-            p.enqueue(|| SigInfo::queue(rt(1), 1, 0, v), 8, None).unwrap();
-            p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 10 + v), 8, None).unwrap();
+            p.enqueue(|| SigInfo::queue(rt(1), 1, 0, v), true, None).unwrap();
+            p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 10 + v), true, None).unwrap();
         }
         assert_eq!(p.count_queued(), 6);
         let order: std::vec::Vec<(u32, u32)> = core::iter::from_fn(|| {
@@ -499,7 +597,7 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         for s in [Signal::SIGHUP, Signal::SIGSEGV, rt(0), Signal::SIGINT, Signal::SIGILL] {
-            p.enqueue(|| SigInfo::kill(s, 1, 0), 8, None).unwrap();
+            p.enqueue(|| SigInfo::kill(s, 1, 0), true, None).unwrap();
         }
         let mut got = std::vec::Vec::new();
         while let Some(n) = p.dequeue(SigSet::EMPTY) {
@@ -513,7 +611,7 @@ mod tests {
     fn blocked_signals_stay_pending() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
-        p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, None).unwrap();
+        p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 1, 0), true, None).unwrap();
         let blocked = Signal::SIGUSR1.set();
         assert!(!p.has_deliverable(blocked));
         assert!(p.dequeue(blocked).is_none());
@@ -526,25 +624,26 @@ mod tests {
     fn overflow_policy() {
         let (_g, live) = counted();
         let mut p = SigPending::new();
-        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 1), 2, None).unwrap();
-        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 2), 2, None).unwrap();
+        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 1), true, None).unwrap();
+        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 2), true, None).unwrap();
+        // The user's room is used up (`queue_room` says no from here on).
         // sigqueue-style RT sender: EAGAIN, nothing changes.
-        assert_eq!(p.enqueue(|| SigInfo::queue(rt(1), 1, 0, 3), 2, None), Err(Errno::EAGAIN));
-        assert_eq!(p.enqueue(|| SigInfo::timer(rt(1), 1, 0, 3), 2, None), Err(Errno::EAGAIN));
+        assert_eq!(p.enqueue(|| SigInfo::queue(rt(1), 1, 0, 3), false, None), Err(Errno::EAGAIN));
+        assert_eq!(p.enqueue(|| SigInfo::timer(rt(1), 1, 0, 3), false, None), Err(Errno::EAGAIN));
         assert!(!p.pending().contains(rt(1)));
         // kill()-style RT sender: pending without info.
         assert_eq!(
-            p.enqueue(|| SigInfo::kill(rt(1), 9, 0), 2, None),
+            p.enqueue(|| SigInfo::kill(rt(1), 9, 0), false, None),
             Ok(Enqueued::PendingWithoutInfo)
         );
         // Standard signal from kill: over the limit anyway, info kept.
         assert_eq!(
-            p.enqueue(|| SigInfo::kill(Signal::SIGUSR2, 9, 0), 2, None),
+            p.enqueue(|| SigInfo::kill(Signal::SIGUSR2, 9, 0), false, None),
             Ok(Enqueued::Queued)
         );
         // Standard signal from sigqueue: pending, info lost.
         assert_eq!(
-            p.enqueue(|| SigInfo::queue(Signal::SIGUSR1, 9, 0, 5), 2, None),
+            p.enqueue(|| SigInfo::queue(Signal::SIGUSR1, 9, 0, 5), false, None),
             Ok(Enqueued::PendingWithoutInfo)
         );
         assert_eq!(p.count_queued(), 3);
@@ -564,7 +663,7 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         assert_eq!(
-            p.enqueue(|| SigInfo::kill(Signal::SIGKILL, 1, 0), 8, None),
+            p.enqueue(|| SigInfo::kill(Signal::SIGKILL, 1, 0), true, None),
             Ok(Enqueued::PendingWithoutInfo)
         );
         assert_eq!(p.count_queued(), 0);
@@ -584,8 +683,8 @@ mod tests {
             SigInfo::kill(rt(0), 4, 0),
         ];
         for i in infos {
-            a.enqueue(|| i, 8, None).unwrap();
-            b.enqueue(|| i, 8, None).unwrap();
+            a.enqueue(|| i, true, None).unwrap();
+            b.enqueue(|| i, true, None).unwrap();
         }
         let before = SIGINFO_BYTES_COPIED.load(Ordering::Relaxed);
         let mut out = SigInfo::lost(Signal::SIGHUP);
@@ -606,23 +705,23 @@ mod tests {
         let (_g, live) = counted();
         let mut p = SigPending::new();
         for s in [Signal::SIGTSTP, Signal::SIGTTIN, Signal::SIGUSR1, rt(3), rt(3)] {
-            p.enqueue(|| SigInfo::kill(s, 1, 0), 8, None).unwrap();
+            p.enqueue(|| SigInfo::kill(s, 1, 0), true, None).unwrap();
         }
         p.flush_signal(rt(3));
         assert!(!p.pending().contains(rt(3)));
         assert_eq!(p.count_queued(), 3);
         p.flush_stop(); // SIGCONT was sent
         assert_eq!(p.pending(), Signal::SIGUSR1.set());
-        p.enqueue(|| SigInfo::kill(Signal::SIGCONT, 1, 0), 8, None).unwrap();
+        p.enqueue(|| SigInfo::kill(Signal::SIGCONT, 1, 0), true, None).unwrap();
         p.flush_cont(); // a stop signal was sent
         assert_eq!(p.pending(), Signal::SIGUSR1.set());
         assert_eq!(p.count_queued(), 1);
-        p.enqueue(|| SigInfo::kill(rt(0), 1, 0), 8, None).unwrap();
+        p.enqueue(|| SigInfo::kill(rt(0), 1, 0), true, None).unwrap();
         p.flush_all();
         assert!(p.pending().is_empty() && p.count_queued() == 0);
         assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live);
         // Dropping a SigPending frees its nodes.
-        p.enqueue(|| SigInfo::kill(rt(0), 1, 0), 8, None).unwrap();
+        p.enqueue(|| SigInfo::kill(rt(0), 1, 0), true, None).unwrap();
         drop(p);
         assert_eq!(LIVE_NODES.load(Ordering::Relaxed), live);
     }
@@ -631,12 +730,12 @@ mod tests {
     fn a_charge_lives_as_long_as_its_node_is_queued() {
         let user: UserCount = Rc::new(Cell::new(0));
         let mut p = SigPending::new();
-        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 1), 8, Some(&user)).unwrap();
-        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 2), 8, Some(&user)).unwrap();
+        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 1), true, Some(&user)).unwrap();
+        p.enqueue(|| SigInfo::queue(rt(0), 1, 0, 2), true, Some(&user)).unwrap();
         // Coalesced and node-less signals take no charge.
-        p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
-        p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 1, 0), 8, Some(&user)).unwrap();
-        p.enqueue(|| SigInfo::kill(Signal::SIGKILL, 1, 0), 8, Some(&user)).unwrap();
+        p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 1, 0), true, Some(&user)).unwrap();
+        p.enqueue(|| SigInfo::kill(Signal::SIGUSR1, 1, 0), true, Some(&user)).unwrap();
+        p.enqueue(|| SigInfo::kill(Signal::SIGKILL, 1, 0), true, Some(&user)).unwrap();
         assert_eq!(user.get(), 3);
         // Dequeued: the charge is given back once, at once (Linux
         // `collect_signal`), not again when the node is dropped.
@@ -647,7 +746,7 @@ mod tests {
         // Flushed (and a flushed SigPending's entries dropped): given back.
         p.flush_signal(rt(0));
         assert_eq!(user.get(), 1);
-        p.enqueue(|| SigInfo::queue(rt(1), 1, 0, 3), 8, Some(&user)).unwrap();
+        p.enqueue(|| SigInfo::queue(rt(1), 1, 0, 3), true, Some(&user)).unwrap();
         assert_eq!(user.get(), 2);
         drop(p);
         assert_eq!(user.get(), 0);

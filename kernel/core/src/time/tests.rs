@@ -190,7 +190,7 @@ fn a_timer_signal_carries_its_tag_until_delivery() {
     use crate::signal::{SigInfo, SigPending, SigSet, Signal};
     let rt = Signal::new(34).unwrap();
     let mut p = SigPending::new();
-    p.enqueue(|| SigInfo::timer_queued(rt, 3, 9, 5), 8, None).unwrap();
+    p.enqueue(|| SigInfo::timer_queued(rt, 3, 9, 5), true, None).unwrap();
     // Expiring again while it waits: re-tag the queued one, queue nothing.
     let waiting = p.find_queued_mut(|i| i.timer_seq() != 0 && i.timer_id() == 3).unwrap();
     waiting.set_timer_seq(6);
