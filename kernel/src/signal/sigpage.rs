@@ -14,8 +14,8 @@
 //! for code that never changes.
 //!
 //! The page is a shared mapping whose "file" is this frame (the `Pager`
-//! below), so the address-space code needs nothing new: the first return
-//! through it faults the frame in, fork shares it, munmap and MAP_FIXED
+//! below), so the address-space code needs almost nothing new: fork
+//! shares it, munmap and MAP_FIXED
 //! remove it as they would a file's page (a handler then returns to
 //! nothing and the program gets SIGSEGV, as on Linux after unmapping the
 //! vDSO), and mprotect cannot make it writable (EACCES: the "file" is not
@@ -47,14 +47,18 @@ pub fn init() {
 
 /// Maps the page into `space` (exec, before the program's segments, so a
 /// program whose segments would cover it is refused as overlapping ones
-/// are). Only the area is declared: the first return through it faults
-/// the frame in, and that fault makes it visible to instruction fetch
-/// (`first_frame` syncs an executable area's new page).
+/// are), and faults it in at once (which makes it visible to instruction
+/// fetch: `first_frame` syncs an executable area's new page) rather than at
+/// the first handler's return: a debugger then finds the trampoline at a
+/// handler's first instruction (gdb through QEMU reads user memory only
+/// through translations the MMU already holds). Fork copies the mapping
+/// and loads it for the child too (`AddressSpace::fork`).
 pub fn map(space: &mut AddressSpace) -> Result<(), Fault> {
     let pager = Rc::try_new(SigPage).map_err(|_| Fault::NoMem)?;
     let map = FileMap::new(pager, SIGPAGE, 0, false);
     let prot = Prot { read: true, write: false, exec: true };
-    space.add_file_area(SIGPAGE, SIGPAGE + PAGE_SIZE, prot, true, map)
+    space.add_file_area(SIGPAGE, SIGPAGE + PAGE_SIZE, prot, true, map)?;
+    space.fault(SIGPAGE, false).map(|_| ())
 }
 
 /// The "file" of the page's mapping: one page, the frame.
