@@ -37,7 +37,8 @@ sigil-kuap
 delete
 
 # 4. The handler's first instruction: r3 = signo, r4 = &siginfo, r5 = &ucontext,
-#    r1 = the new stack pointer (back chain), lr = the trampoline in the frame.
+#    r1 = the new stack pointer (back chain), lr = the trampoline in the
+#    signal page.
 # (on_usr1 is C: gdb's Rust mode cannot name it, so switch language first.)
 echo @@step 4\n
 set language c
@@ -48,7 +49,8 @@ x/1wx $r1
 sigil-rtframe $r4
 backtrace
 
-# 5. The handler returned to the trampoline, which made the rt_sigreturn call.
+# 5. The handler returned to the trampoline, which made the rt_sigreturn call
+#    (the handler's blr: one step from a return in the handler lands there).
 #    (Then let the program finish: no breakpoints, gdb lets go.)
 echo @@step 5\n
 set language auto

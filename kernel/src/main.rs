@@ -141,6 +141,7 @@ extern "C" fn kmain() -> ! {
     time::timer::init(boot.tb_freq);
     time::clock::init();
     dev::tty::init();
+    signal::sigpage::init();
     kprintln!("sigil: boot options: {}", core::str::from_utf8(cmdline).unwrap_or("?"));
     if let Err(bad) = heap {
         kprintln!(

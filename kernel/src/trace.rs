@@ -163,7 +163,7 @@ fn kind_name(kind: FrameKind) -> &'static str {
 
 /// The end of `deliver_pending`: if a handler frame was set up (`entered`, the last
 /// one when several were stacked), user mode now starts in that handler with
-/// these nip, r1 and lr (lr = the trampoline in the frame).
+/// these nip, r1 and lr (lr = the frame's trampoline in the signal page).
 #[cold]
 pub fn handler(pid: u32, entered: Option<Signal>, nip: u32, sp: u32, lr: u32) {
     if let Some(sig) = entered {

@@ -52,8 +52,8 @@ fn mcontext(at: u32, regs_note: &'static str) -> Vec<Field> {
         f(
             offset_of!(MContext, mc_pad),
             size_of::<[u32; 2]>(),
-            "mc_pad: the trampoline, li r0,N; sc",
-            "<- LR",
+            "mc_pad (unwritten: LR = the signal page's trampoline)",
+            "",
         ),
         f(offset_of!(MContext, mc_vregs), size_of::<[u32; 132]>(), "mc_vregs (unused, zero)", ""),
     ]
@@ -218,7 +218,10 @@ mod tests {
             |d: &str| d.lines().filter(|l| l.trim_start().starts_with(char::is_numeric)).count();
         assert_eq!(numbered(&c), (64 + 1248usize).div_ceil(32) + 1);
         assert!(c.contains("    64      0 + sigcontext: _unused[4] (word 3: oldmask high) [frame+0, 16 B]  <- r4 = frame\n              : signal [frame+16, 4 B]\n"), "{c}");
-        assert!(c.contains("mc_pad: the trampoline, li r0,N; sc [frame+488, 8 B]  <- LR"), "{c}");
+        assert!(
+            c.contains("mc_pad (unwritten: LR = the signal page's trampoline) [frame+488, 8 B]\n"),
+            "{c}"
+        );
         let r = rt_drawing();
         assert_eq!(numbered(&r), (80 + 1536usize).div_ceil(32) + 1);
         assert!(
@@ -226,7 +229,10 @@ mod tests {
             "{r}"
         );
         assert!(r.contains("uc_flags [frame+128, 4 B]  <- r5"), "{r}");
-        assert!(r.contains("mc_pad: the trampoline, li r0,N; sc [frame+776, 8 B]  <- LR"), "{r}");
+        assert!(
+            r.contains("mc_pad (unwritten: LR = the signal page's trampoline) [frame+776, 8 B]\n"),
+            "{r}"
+        );
         assert!(r.ends_with(
             "  1616   1536 = the interrupted r1, if it was 16-aligned (else up to 15 below it)\n"
         ));

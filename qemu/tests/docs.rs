@@ -232,7 +232,7 @@ fn the_frame_table_has_the_real_offsets() {
         ("`uc_mcontext`", uc + off(offset_of!(UContext, uc_mcontext))),
         ("`mc_gregs[PT_NIP]`", mc + 4 * PT_NIP as u32),
         ("`mc_fregs[33]`", mc + off(offset_of!(MContext, mc_fregs))),
-        ("`mc_pad[2]`", RtSigFrame::TRAMPOLINE),
+        ("`mc_pad[2]`", RtSigFrame::MC_PAD),
         ("`mc_vregs`", mc + off(offset_of!(MContext, mc_vregs))),
         ("`abigap`", off(offset_of!(RtSigFrame, abigap))),
         ("end of frame", RtSigFrame::SIZE),
@@ -245,7 +245,7 @@ fn the_frame_table_has_the_real_offsets() {
     let classic = [
         format!("r1 + {SIGNAL_FRAMESIZE} = frame + 0 `sctx`"),
         format!("frame + {} `mctx`", SigFrame::MCONTEXT),
-        format!("at frame + {}\n(`mc_pad`)", SigFrame::TRAMPOLINE),
+        format!("at frame + {}\n(`mc_pad`)", SigFrame::MC_PAD),
         format!("abigap at frame + {}", offset_of!(SigFrame, abigap)),
         format!("{} bytes in all", SigFrame::SIZE),
     ];

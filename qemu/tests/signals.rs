@@ -201,6 +201,26 @@ fn sig_badstack() {
     assert!(out.lines().all(|l| l.ends_with("killed by 11 (Segmentation fault)")), "{out}");
 }
 
+/// A handler returns through a trampoline outside its frame (Sigil's
+/// signal page, qemu-ppc's own page, Linux's vDSO), one per frame kind,
+/// read-only; unmapped, the return has nowhere to go.
+#[test]
+fn sig_trampoline() {
+    let out = compare("sig_trampoline", &[]);
+    has_lines(
+        &out,
+        &[
+            "classic handler's LR makes sigreturn (li r0,119; sc): yes",
+            "SA_SIGINFO handler's LR makes rt_sigreturn (li r0,172; sc): yes",
+            "LR on the stack (within 1 MiB of main's frame): no",
+            "both in one page: yes",
+            "a store to the trampoline: killed by 11 (Segmentation fault)",
+            "a handler's return with the page unmapped: killed by 11 (Segmentation fault)",
+            "after fork, the child's handlers return too: child: exit 7",
+        ],
+    );
+}
+
 /// The 32-GPR copy (lmw/stmw) faulting in the middle of one multiple-word
 /// access, both ways: EFAULT for swapcontext's save, SIGSEGV for sigreturn.
 #[test]

@@ -4,6 +4,7 @@
 
 mod common;
 
+use sigil_core::layout::SIGPAGE;
 use sigil_qemu::trace::{self, Event, Kind};
 
 /// Boots sig_demo with `opts` and returns its trace; the program's own output
@@ -63,7 +64,11 @@ fn one_sigusr1_from_kill_to_sigreturn() {
         Some(format!("{sp:#x}+{}", 1536 + 80).as_str()),
         "the window runs from the back chain to the frame's end"
     );
-    assert_eq!(hex(handler, "lr"), f + 776, "LR = the trampoline in uc_mcontext.mc_pad");
+    assert_eq!(
+        hex(handler, "lr"),
+        SIGPAGE + 8,
+        "LR = the RT trampoline in the signal page, not a word of the frame"
+    );
     assert_eq!(hex(ret, "frame"), f, "rt_sigreturn reads back the frame that was written");
     assert_eq!(ret.get("kind"), Some("rt"));
 

@@ -19,6 +19,10 @@ pub const STACK_SIZE: u32 = 8 << 20;
 /// mmap without a hint allocates downwards from here, a 16 MiB gap below
 /// the stack's reservation.
 pub const MMAP_TOP: u32 = STACK_TOP - STACK_SIZE - (16 << 20);
+/// The signal trampolines' page (`[sigpage]` in /proc's maps): exec maps it
+/// into every program here, just above the mmap area, in the gap below the
+/// stack; a handler returns into it (sigil-core's `FrameKind::trampoline`).
+pub const SIGPAGE: u32 = MMAP_TOP;
 /// Kernel virtual base: physical RAM is linearly mapped from here (one BAT
 /// on book3s/32, 8 MiB TLB entries on the 8xx).
 pub const KERNELBASE: u32 = 0xc000_0000;

@@ -93,6 +93,7 @@ fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]], limits: &Limits) -> Result<I
     let file_data: &[u8] = &data;
     let plan = elf::parse(file_data, TASK_SIZE).map_err(errno)?;
     let mut space = AddressSpace::new().ok_or(Errno::ENOMEM)?;
+    crate::signal::sigpage::map(&mut space)?;
     for seg in &plan.segments {
         let (start, end) = (page_floor(seg.vaddr), page_ceil(seg.vaddr + seg.memsz));
         let prot = Prot { read: seg.read, write: seg.write, exec: seg.exec };
@@ -106,7 +107,7 @@ fn load(path: &str, argv: &[&[u8]], envp: &[&[u8]], limits: &Limits) -> Result<I
     space.brk_start = page_ceil(plan.brk_start);
     space.brk = space.brk_start;
     // The stack: demand-zero, and executable (book3s/32 has no per-page
-    // no-execute, and Linux's signal trampoline lives on the stack anyway).
+    // no-execute; old toolchains' nested-function trampolines run there).
     space.add_area(
         STACK_TOP - STACK_SIZE,
         STACK_TOP,

@@ -9,6 +9,8 @@ pub mod frames;
 pub mod heap;
 pub mod space;
 
-pub use sigil_core::layout::{to_phys, to_virt, MMAP_TOP, STACK_SIZE, STACK_TOP, TASK_SIZE};
+pub use sigil_core::layout::{
+    to_phys, to_virt, MMAP_TOP, SIGPAGE, STACK_SIZE, STACK_TOP, TASK_SIZE,
+};
 /// `sigil_core::layout`'s, as the address arithmetic here wants it.
 pub const PAGE_SIZE: usize = sigil_core::layout::PAGE_SIZE as usize;

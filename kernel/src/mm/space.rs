@@ -49,7 +49,7 @@ use alloc::vec::Vec;
 
 use sigil_core::abi::Errno;
 
-use super::{context, frames, to_virt, PAGE_SIZE, TASK_SIZE};
+use super::{context, frames, to_virt, PAGE_SIZE, SIGPAGE, TASK_SIZE};
 use crate::arch::{Arch, Mmu};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -545,6 +545,11 @@ impl AddressSpace {
                     *slot = p;
                 }
             }
+        }
+        // The signal page's translation is loaded now, as exec loads it
+        // (signal/sigpage.rs says why: a debugger sees only loaded ones).
+        if let Some(pte) = child.lookup(SIGPAGE) {
+            Arch::reload(child.ctx, SIGPAGE, pte);
         }
         Ok(child)
     }

@@ -13,8 +13,7 @@
 //! kernel, never from the context (`sanitize_user_msr`), as at sigreturn.
 //!
 //! Where it differs from sigreturn, as Linux's `do_setcontext`: r2 (the
-//! thread pointer) is not taken from the context, no trampoline is written,
-//! and nothing is restarted. A context that cannot be read is EFAULT with
+//! thread pointer) is not taken from the context, and nothing is restarted. A context that cannot be read is EFAULT with
 //! the caller's registers untouched; an mcontext pointer (`uc_regs`) that
 //! leads nowhere is found only after the registers have been overwritten,
 //! and kills the caller with SIGSEGV (Linux `force_exit_sig`).
@@ -54,7 +53,7 @@ fn save(tf: &mut TrapFrame, p: &mut Thread, uc: u32, size: u32) -> Result<(), Er
     flush_fp(p, tf);
     let mc = uc.wrapping_add(UContext::MCONTEXT) & !0xf;
     let mut w = UserWindow::open(uc, size, Write)?;
-    put_mcontext(&mut w, mc - uc, tf, p.fp_used.then_some(&p.fp), None);
+    put_mcontext(&mut w, mc - uc, tf, p.fp_used.then_some(&p.fp));
     let (m0, m1) = p.sig.blocked.words();
     w.put(UContext::SIGMASK, m0);
     w.put(UContext::SIGMASK + 4, m1);

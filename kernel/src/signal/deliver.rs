@@ -7,12 +7,12 @@
 //!    "[RFC][PATCH] signals: don't copy siginfo_t on dequeue", LKML, 26 Feb 2009).
 //! 2. `handle_signal` places the frame (sigil-core `place_frame`), then
 //!    writes all of it inside ONE user-access window: the back chain, the
-//!    saved registers, the mask, the siginfo straight out of the node, and the
-//!    trampoline (as Linux since "[PATCH RESEND v3 6/6] powerpc/signal: Use
+//!    saved registers, the mask, and the siginfo straight out of the node (as
+//!    Linux since "[PATCH RESEND v3 6/6] powerpc/signal: Use
 //!    unsafe_copy_siginfo_to_user()", linuxppc-dev, 13 Sep 2021). The node is
 //!    freed when it goes out of scope.
-//! 3. The handler returns to the trampoline, which calls sigreturn or
-//!    rt_sigreturn; `restore_frame` reads the frame back in one window and
+//! 3. The handler returns to its trampoline in the signal page (sigpage.rs),
+//!    which calls sigreturn or rt_sigreturn; `restore_frame` reads the frame back in one window and
 //!    takes nothing from its MSR word (`sanitize_user_msr`).
 //!
 //! Boot options keep the old ways for comparison: `signal.dequeue=copy`
@@ -32,7 +32,7 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use sigil_core::abi::{self, Errno, Sysno};
 use sigil_core::signal::frame::{
     frame_has_fp, place_frame, syscall_restart, FrameKind, FramePlacement, MContext, Restart,
-    RtSigFrame, SigContext, SigFrame, UContext, PT_MSR, TRAMP_RT_SIGRETURN, TRAMP_SIGRETURN,
+    RtSigFrame, SigContext, SigFrame, UContext, PT_MSR,
 };
 use sigil_core::signal::info::SIGINFO_USER_WORDS;
 use sigil_core::signal::{
@@ -237,8 +237,9 @@ impl<'a> FrameData<'a> {
     }
 }
 
-/// Writes the mcontext (registers, FP if `fp` is given, the trampoline if
-/// `tramp` is) at `mc` (window offset). Also swapcontext's (`context.rs`).
+/// Writes the mcontext (registers, and FP if `fp` is given) at `mc` (window
+/// offset). Also swapcontext's (`context.rs`). `mc_pad` stays unwritten:
+/// the handler returns through the signal page (`sigpage.rs`).
 /// mc_gregs goes last, as one run copied from the trap frame (whose words
 /// are in pt_regs order): the copy is a call (`lmw`/`stmw`), and only the
 /// MSR word stays live across it.
@@ -250,15 +251,11 @@ pub(super) fn put_mcontext(
     mc: u32,
     tf: &TrapFrame,
     fp: Option<&arch::FpState>,
-    tramp: Option<[u32; 2]>,
 ) {
     let fregs = mc + MContext::FREGS;
     if let Some(fp) = fp {
         w.put_dwords(fregs, &fp.fpr);
         w.put_dwords(fregs + 8 * 32, &[fp.fpscr]);
-    }
-    if let Some(tramp) = tramp {
-        w.put_words(mc + MContext::PAD, &tramp);
     }
     w.put_gregs(mc + MContext::GREGS, tf.gregs(), tf.frame_msr(fp.is_some()));
 }
@@ -288,7 +285,7 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
         FrameKind::Classic => {
             let (sc, regs) = (frame + SigFrame::SIGCONTEXT, frame_addr + SigFrame::MCONTEXT);
             w.put_words(sc + SigContext::RUN, &[m1, d.info.signo(), d.handler, m0, regs]);
-            put_mcontext(w, frame + SigFrame::MCONTEXT, d.tf, d.fp, Some(TRAMP_SIGRETURN));
+            put_mcontext(w, frame + SigFrame::MCONTEXT, d.tf, d.fp);
         }
         FrameKind::Rt => {
             put_siginfo(w, frame + RtSigFrame::INFO, d.info);
@@ -297,7 +294,7 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
             // uc_flags and uc_link are 0, then uc_stack.
             w.put_words(uc + UContext::HEAD, &[0, 0, s0, s1, s2]);
             w.put_words(uc + UContext::REGS_RUN, &[frame_addr + RtSigFrame::MCONTEXT, m0, m1]);
-            put_mcontext(w, frame + RtSigFrame::MCONTEXT, d.tf, d.fp, Some(TRAMP_RT_SIGRETURN));
+            put_mcontext(w, frame + RtSigFrame::MCONTEXT, d.tf, d.fp);
         }
     }
 }
@@ -357,7 +354,7 @@ pub fn handle_signal(
     // One copy of the rest per layout, the kind a constant in each: the
     // placement's sizes, the window's length and every store's offset are
     // then constants, the bound checks of the frame's runs (back chain,
-    // sigcontext, trampoline, mc_gregs) fold away, and no
+    // sigcontext, mc_gregs) fold away, and no
     // branch on the kind is left.
     match FrameKind::for_flags(act.flags) {
         FrameKind::Classic => setup_frame(FrameKind::Classic, tf, p, info, sig, &act, masks),
@@ -401,7 +398,6 @@ fn setup_frame(
         frame_failed(tf, sig);
         return false;
     }
-    arch::sync_icache(place.lr);
     p.sig.blocked = handler_blocked;
     p.sig.altstack.disarm_if_autodisarm();
     tf.set_sp(place.new_sp);

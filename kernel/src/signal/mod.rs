@@ -32,6 +32,7 @@ pub mod context;
 pub mod deliver;
 pub mod exit;
 pub mod kill;
+pub mod sigpage;
 pub mod timer;
 
 use sigil_core::abi::{self, wait_status, Errno};
@@ -502,8 +503,7 @@ fn finish_return(tf: &mut TrapFrame, t: &mut Thread) {
 /// ending or stopping. Each round is `deliver_next`, until it finds nothing
 /// more to do (Linux calls `get_signal` from its exit-to-user loop the same
 /// way). The loop is only the call: with the frame writer inside a loop,
-/// LLVM hoisted its constants (the trampoline's words, the MSR masks, static
-/// addresses) out of the loop into saved registers and stack slots, which
+/// LLVM hoisted its constants (the MSR masks, static addresses) out of the loop into saved registers and stack slots, which
 /// every delivery paid for in the prologue. A round that found nothing
 /// more ends with `finish_return`, on the thread as it then is; the usual
 /// last round, a handler entered with nothing left, does not need it: the

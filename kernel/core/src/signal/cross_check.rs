@@ -73,12 +73,12 @@ fn struct_layouts(t: &mut Table) {
     // exactly as arch/powerpc/kernel/signal_32.c does (without TM).
     add(t, "sizeof(struct sigframe)", SigFrame::SIZE);
     add(t, "offsetof(struct sigframe, mctx)", SigFrame::MCONTEXT);
-    add(t, "offsetof(struct sigframe, mctx.mc_pad)", SigFrame::TRAMPOLINE);
+    add(t, "offsetof(struct sigframe, mctx.mc_pad)", SigFrame::MC_PAD);
     add(t, "offsetof(struct sigframe, abigap)", offset_of!(SigFrame, abigap));
     add(t, "sizeof(struct rt_sigframe)", RtSigFrame::SIZE);
     add(t, "offsetof(struct rt_sigframe, uc)", RtSigFrame::UCONTEXT);
     add(t, "offsetof(struct rt_sigframe, uc.uc_mcontext)", RtSigFrame::MCONTEXT);
-    add(t, "offsetof(struct rt_sigframe, uc.uc_mcontext.mc_pad)", RtSigFrame::TRAMPOLINE);
+    add(t, "offsetof(struct rt_sigframe, uc.uc_mcontext.mc_pad)", RtSigFrame::MC_PAD);
     add(t, "offsetof(struct rt_sigframe, abigap)", offset_of!(RtSigFrame, abigap));
 
     add(t, "sizeof(stack_t)", size_of::<StackT>());

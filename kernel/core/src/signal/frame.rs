@@ -37,6 +37,7 @@ use core::mem::{offset_of, size_of};
 use super::altstack::{AltStack, StackT};
 use super::sigset::Signal;
 use crate::abi::{self, Errno, Sysno};
+use crate::layout::SIGPAGE;
 
 /// Bytes between a frame's r1 and its data: the minimal stack frame a called
 /// function may use (back chain, LR save, ...). Linux `__SIGNAL_FRAMESIZE`.
@@ -69,10 +70,15 @@ const fn li_r0(nr: Sysno) -> u32 {
 }
 /// `sc`: the second trampoline word.
 pub const SC: u32 = 0x4400_0002;
-/// Trampoline of a non-RT frame: `li r0,119; sc` (0x38000077 0x44000002).
-pub const TRAMP_SIGRETURN: [u32; 2] = [li_r0(Sysno::Sigreturn), SC];
-/// Trampoline of an RT frame: `li r0,172; sc` (0x380000AC 0x44000002).
-pub const TRAMP_RT_SIGRETURN: [u32; 2] = [li_r0(Sysno::RtSigreturn), SC];
+/// The signal trampolines' page (`SIGPAGE`) begins with these words: at
+/// offset 0 the classic frame's `li r0,119; sc` (0x38000077 0x44000002), at
+/// offset 8 the RT frame's `li r0,172; sc` (0x380000AC 0x44000002). A
+/// handler's LR points at its frame's (`FrameKind::trampoline`), so its
+/// `blr` makes the sigreturn call. Linux ppc32 returns the same way, to the
+/// vDSO's `__kernel_sigtramp32` and `__kernel_sigtramp_rt32`; only without a
+/// vDSO does it write the two words into the frame's `mc_pad`, which Sigil
+/// leaves unwritten, as Linux does then.
+pub const SIGPAGE_CODE: [u32; 4] = [li_r0(Sysno::Sigreturn), SC, li_r0(Sysno::RtSigreturn), SC];
 
 /// `struct sigcontext` (non-RT frames), 32 bytes.
 #[repr(C)]
@@ -189,7 +195,6 @@ const _: () = assert!(SigContext::REGS == SigContext::RUN + 16);
 impl MContext {
     pub const GREGS: u32 = offset_of!(MContext, mc_gregs) as u32;
     pub const FREGS: u32 = offset_of!(MContext, mc_fregs) as u32;
-    pub const PAD: u32 = offset_of!(MContext, mc_pad) as u32;
     /// What sigreturn and setcontext read back: gregs, fregs and the pad
     /// (the AltiVec registers are not used).
     pub const READ: u32 = offset_of!(MContext, mc_vregs) as u32;
@@ -219,8 +224,9 @@ impl SigFrame {
     pub const SIGCONTEXT: u32 = offset_of!(SigFrame, sctx) as u32;
     /// Frame offset of the MContext (sigcontext.regs points here).
     pub const MCONTEXT: u32 = offset_of!(SigFrame, mctx) as u32;
-    /// Frame offset of the trampoline (LR for the handler): 488.
-    pub const TRAMPOLINE: u32 = Self::MCONTEXT + offset_of!(MContext, mc_pad) as u32;
+    /// Frame offset of `mc_pad`, where Linux without a vDSO writes the
+    /// trampoline: 488.
+    pub const MC_PAD: u32 = Self::MCONTEXT + offset_of!(MContext, mc_pad) as u32;
 }
 
 impl RtSigFrame {
@@ -231,15 +237,9 @@ impl RtSigFrame {
     pub const UCONTEXT: u32 = offset_of!(RtSigFrame, uc) as u32;
     /// Frame offset of the MContext (uc_regs points here): 320.
     pub const MCONTEXT: u32 = Self::UCONTEXT + offset_of!(UContext, uc_mcontext) as u32;
-    /// Frame offset of the trampoline (LR for the handler): 776.
-    pub const TRAMPOLINE: u32 = Self::MCONTEXT + offset_of!(MContext, mc_pad) as u32;
+    /// Frame offset of `mc_pad` (see `SigFrame::MC_PAD`): 776.
+    pub const MC_PAD: u32 = Self::MCONTEXT + offset_of!(MContext, mc_pad) as u32;
 }
-
-// The trampoline's two instructions at an 8-aligned address in a 16-aligned
-// frame: they never straddle two cache blocks (16 or 32 bytes), so the
-// kernel's `arch::sync_icache` syncs one block, without a loop.
-const _: () =
-    assert!(SigFrame::TRAMPOLINE.is_multiple_of(8) && RtSigFrame::TRAMPOLINE.is_multiple_of(8));
 
 /// Which frame a delivery builds: RT (SA_SIGINFO) or the classic one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,6 +275,15 @@ impl FrameKind {
         }
     }
 
+    /// Where a handler for this kind of frame returns: its trampoline in
+    /// the signal page (`SIGPAGE_CODE`).
+    pub const fn trampoline(self) -> u32 {
+        match self {
+            FrameKind::Classic => SIGPAGE,
+            FrameKind::Rt => SIGPAGE + 8,
+        }
+    }
+
     /// The length of the window a frame of this kind is written through,
     /// back chain to frame end (`FramePlacement::window`): a constant per
     /// kind, so a writer that knows its kind knows every store is inside.
@@ -300,7 +309,7 @@ pub struct FramePlacement {
     /// values (classic frames leave r5 and up alone).
     pub r5: Option<u32>,
     pub r6: Option<u32>,
-    /// LR = the trampoline's address inside the frame (mc_pad).
+    /// LR = the kind's trampoline in the signal page (`FrameKind::trampoline`).
     pub lr: u32,
 }
 
@@ -324,10 +333,6 @@ pub fn place_frame(
     alt: &AltStack,
 ) -> Option<FramePlacement> {
     let base = alt.signal_sp(sp, sa_flags);
-    let tramp = match kind {
-        FrameKind::Classic => SigFrame::TRAMPOLINE,
-        FrameKind::Rt => RtSigFrame::TRAMPOLINE,
-    };
     let frame = base.checked_sub(kind.size())? & !15;
     let new_sp = frame.checked_sub(kind.gap())?;
     if new_sp == 0 {
@@ -345,7 +350,7 @@ pub fn place_frame(
         r4: frame,
         r5,
         r6,
-        lr: frame + tramp,
+        lr: kind.trampoline(),
     })
 }
 
@@ -459,11 +464,14 @@ mod tests {
 
     #[test]
     fn trampoline_words_and_offsets() {
-        assert_eq!(TRAMP_SIGRETURN, [0x3800_0077, 0x4400_0002]);
-        assert_eq!(TRAMP_RT_SIGRETURN, [0x3800_00AC, 0x4400_0002]);
-        assert_eq!(SigFrame::TRAMPOLINE, 488);
+        assert_eq!(SIGPAGE_CODE, [0x3800_0077, 0x4400_0002, 0x3800_00AC, 0x4400_0002]);
+        // Each kind's LR is its own pair of words.
+        let word = |kind: FrameKind| SIGPAGE_CODE[((kind.trampoline() - SIGPAGE) / 4) as usize];
+        assert_eq!(word(FrameKind::Classic), 0x3800_0000 | Sysno::Sigreturn.raw());
+        assert_eq!(word(FrameKind::Rt), 0x3800_0000 | Sysno::RtSigreturn.raw());
+        assert_eq!(SigFrame::MC_PAD, 488);
         assert_eq!(RtSigFrame::MCONTEXT, 320);
-        assert_eq!(RtSigFrame::TRAMPOLINE, 776);
+        assert_eq!(RtSigFrame::MC_PAD, 776);
         assert_eq!(
             (PT_NIP, PT_MSR, PT_ORIG_R3, PT_CCR, PT_TRAP, PT_RESULT),
             (32, 33, 34, 38, 40, 43)
@@ -479,7 +487,7 @@ mod tests {
         let c = place_frame(FrameKind::Classic, Signal::SIGUSR1, sp, 0, &alt).unwrap();
         assert_eq!(c.new_sp, sp - 0x4e0 - 0x40);
         assert_eq!((c.r3, c.r4, c.r5, c.r6), (10, c.new_sp + 64, None, None));
-        assert_eq!(c.lr, c.frame + 488);
+        assert_eq!(c.lr, SIGPAGE);
         assert_eq!(c.window(), (c.new_sp, 64 + 1248));
         let r = place_frame(FrameKind::Rt, Signal::SIGRTMIN, sp, abi::SA_SIGINFO, &alt).unwrap();
         assert_eq!(r.frame, (sp - 1536) & !15);
@@ -487,7 +495,7 @@ mod tests {
         assert_eq!(r.r5, Some(r.new_sp + 208));
         assert_eq!(r.r6, Some(r.r4));
         assert_eq!(r.frame + RtSigFrame::MCONTEXT, r.new_sp + 400);
-        assert_eq!(r.lr, r.frame + 776);
+        assert_eq!(r.lr, SIGPAGE + 8);
         assert_eq!(r.window(), (r.new_sp, 80 + 1536));
     }
 

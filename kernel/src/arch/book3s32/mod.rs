@@ -24,8 +24,7 @@ pub use platform::{early_init, power_off, rtc_seconds, MACHINE};
 
 pub use super::ppc32::context::FpState;
 pub use super::ppc32::cpu::{
-    copy_block, emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_block,
-    sync_icache_range,
+    copy_block, emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_range,
 };
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Exception, TrapFrame, PT_REGS};
 pub use super::ppc32::trap::exception;
@@ -68,11 +67,3 @@ pub fn hwcap() -> u32 {
 }
 /// Cache block size: glibc's memset uses dcbz with it (AT_DCACHEBSIZE).
 pub const CACHE_BLOCK: u32 = 32;
-
-/// Makes the signal trampoline just written at user `addr` visible to
-/// instruction fetch: two instructions, 8-aligned (sigil-core's frame.rs
-/// asserts it), so one cache block holds them. A segment's Ks key does not
-/// stop the cache instructions, so no window is needed.
-pub fn sync_icache(addr: u32) {
-    sync_icache_block(addr as usize)
-}

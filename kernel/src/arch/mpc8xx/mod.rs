@@ -18,8 +18,7 @@ mod trap;
 
 pub use super::ppc32::context::FpState;
 pub use super::ppc32::cpu::{
-    copy_block, emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_block,
-    sync_icache_range,
+    copy_block, emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_range,
 };
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Exception, TrapFrame, PT_REGS};
 pub use super::ppc32::trap::exception;
@@ -66,21 +65,6 @@ pub fn hwcap() -> u32 {
 }
 /// Cache block size (AT_DCACHEBSIZE): 16 bytes on the 8xx.
 pub const CACHE_BLOCK: u32 = 16;
-
-/// Makes the signal trampoline just written at user `addr` visible to
-/// instruction fetch: write the data cache back, invalidate the icache.
-/// Its two instructions are 8-aligned (sigil-core's frame.rs asserts it),
-/// so one cache block holds them. The address is user memory, which KUAP
-/// blocks even for these cache operations on the 8xx, so they run inside
-/// an open window.
-pub fn sync_icache(addr: u32) {
-    use super::UserAccess;
-    let kuap = Mpc8xx::save_and_close();
-    Mpc8xx::open_read(addr, addr + 8);
-    sync_icache_block(addr as usize);
-    Mpc8xx::close_read();
-    Mpc8xx::restore(kuap);
-}
 
 /// There is no software power switch on these boards: stop here, with
 /// interrupts off, after the console has printed the exit line.

@@ -52,8 +52,8 @@ fn set_decrementer(ticks: u32) {
 /// do not snoop the data cache: `dcbst` writes each block back to memory,
 /// `icbi` drops any stale copy of it from the instruction cache (both act on
 /// the physical block, whatever address names it), and `sync; isync` waits
-/// for them (Linux's `flush_icache_range`). The caller makes `addr` reachable:
-/// kernel addresses always are; a family guards user ones (`sync_icache`).
+/// for them (Linux's `flush_icache_range`). `addr` is a kernel address (a
+/// user page's frame through the linear map: no KUAP window is needed).
 pub fn sync_icache_range(addr: usize, len: usize) {
     let block = crate::arch::CACHE_BLOCK as usize;
     let mut a = addr & !(block - 1);
@@ -61,14 +61,6 @@ pub fn sync_icache_range(addr: usize, len: usize) {
         sync_block(a);
         a += block;
     }
-    icache_barrier();
-}
-
-/// `sync_icache_range` for bytes that lie in one cache block (the signal
-/// trampoline, `sync_icache`): that block alone, without the loop's
-/// bounds (about half of the range's instructions for one block).
-pub fn sync_icache_block(addr: usize) {
-    sync_block(addr);
     icache_barrier();
 }
 
