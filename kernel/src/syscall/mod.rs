@@ -1,9 +1,33 @@
-//! System calls: the Linux ppc32 convention and the one dispatch `match`.
+//! System calls: the Linux ppc32 convention and the one table of handlers.
 //!
 //! `sc` with r0 = number, r3..r8 = arguments. The result goes back in r3; on
 //! failure r3 = errno and CR0[SO] is set (glibc tests SO, not the sign).
 //! Handlers return `Result<u32, Errno>`; the restart codes (ERESTARTSYS...)
 //! travel the same way and are resolved in `signal::deliver::restart_syscall`.
+//!
+//! # From `sc` to the handler
+//!
+//! Linux ppc32's way, a table of functions indexed by the number
+//! (`sys_call_table`), called with the arguments still in registers:
+//!
+//! 1. `sc` traps to the system call vector (arch/ppc32/vector.h), which
+//!    stores the whole trap frame and `rfi`s to `syscall_entry`
+//!    (arch/ppc32/entry.S) with translation on, leaving the number and the
+//!    six arguments in their registers.
+//! 2. `syscall_entry` checks the number against `TABLE`'s length
+//!    (`sigil_syscall_count`), loads its handler from `TABLE`
+//!    (`sigil_syscall_table`) and calls it with the arguments where they
+//!    are and the trap frame as a seventh argument.
+//! 3. The handler is the arm for that number in the list below, made a
+//!    function of its own by `syscall_table!`: it runs the arm, stores the
+//!    result into the frame (`finish`) and returns the running thread's work
+//!    flag.
+//! 4. If the flag is set, `syscall_entry` calls `trap::syscall_work`
+//!    (signals, preemption); then `trap_return` restores the frame and
+//!    `rfi`s to user mode.
+//!
+//! One list, "number => handler", is the whole dispatch: a number without
+//! an arm is ENOSYS, through `unknown`.
 
 mod attrs;
 mod clock;
@@ -45,49 +69,118 @@ struct Reported {
 static REPORTED: KCell<Reported> =
     KCell::new(Reported { seen: [0; REPORT_BELOW as usize / 32], high: 0 });
 
-/// Entry from the trap handler (`trap::syscall_dispatch`), inlined there: the
-/// round trip is one function, one prologue.
-#[inline(always)]
+/// The system call for `tf` (its number and arguments), for an arch whose
+/// entry code does not call `TABLE` itself (ppc32's `syscall_entry` does):
+/// the same handler, through the same table. Its work flag is the caller's
+/// to test, as for any other trap (`trap::return_to_user`).
 pub fn entry(tf: &mut TrapFrame) {
-    let nr = tf.syscall_begin();
-    match dispatch(tf, nr) {
-        Ok(v) => tf.set_ret(v),
-        Err(e) => {
-            tf.set_error(e.raw() as u32);
-            // The return to user mode finishes a restart code, and tests
-            // for it only when the thread's work flag is set.
-            if e.is_restart() {
-                crate::signal::note_restart();
-            }
-        }
-    }
+    let nr = tf.syscall_begin() as usize;
+    let handler = TABLE[nr.min(COUNT)];
+    handler(tf.arg(0), tf.arg(1), tf.arg(2), tf.arg(3), tf.arg(4), tf.arg(5), tf);
 }
 
-/// The one `match`: number to handler. Inline in `entry`: the round trip is
-/// one function. Each arm loads the arguments it uses (`a!(i)` is argument i):
-/// six loaded up front would cost every syscall six loads, and an array
-/// passed whole would be stored to the stack first. The arms that only read
-/// the caller's ids, and ioctl's descriptor lookup, find it with
-/// `proc::running()`, without `current()`'s null test
-/// (`trap::syscall_dispatch` says why).
-#[inline(always)]
-fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
-    // SAFETY: a user system call has a running thread; the reference lives
-    // for one read of an id, or ioctl's lookup of its descriptor, with no
-    // other access to the thread meanwhile.
-    let me = || unsafe { &*crate::proc::running() };
-    macro_rules! a {
-        ($i:literal) => {
-            tf.arg($i)
-        };
-    }
-    use crate::fs::path::AT_FDCWD;
-    use cred::Family::{Group, User};
-    use fs::AT_SYMLINK_NOFOLLOW;
-    use Sysno::*;
-    const AT_REMOVEDIR: u32 = 0x200;
-    let Some(sys) = Sysno::from_raw(nr) else { return unknown(nr) };
-    match sys {
+/// A table entry: the six argument registers, the trap frame (the few
+/// calls that read or change the caller's registers take it), and back
+/// the running thread's work flag (nonzero: work before user mode). The
+/// flag comes back rather than being acted on here because what it starts,
+/// `trap::syscall_work`, is in a layer above this one.
+pub type Handler = extern "C" fn(u32, u32, u32, u32, u32, u32, &mut TrapFrame) -> u32;
+
+/// One entry a number, 0 to the highest `Sysno`, and one more for every
+/// number past them: `syscall_entry` takes that last one, `unknown`'s, for a
+/// number of `COUNT` or more.
+const COUNT: usize = Sysno::ALL[Sysno::ALL.len() - 1] as usize + 1;
+
+// The table's length, for `syscall_entry`'s bound check: an absolute
+// symbol, so that the check is one compare with an immediate, not a load.
+core::arch::global_asm!(
+    ".globl sigil_syscall_count",
+    ".set sigil_syscall_count, {count}",
+    count = const COUNT,
+);
+
+/// Every system call's handler by number, the holes `unknown`'s, built at
+/// compile time by `syscall_table!` from the list below. `syscall_entry`
+/// (arch/ppc32/entry.S) calls `TABLE[nr]`, `TABLE[COUNT]` for a number past
+/// it.
+#[export_name = "sigil_syscall_table"]
+static TABLE: [Handler; COUNT + 1] = handlers::TABLE;
+
+/// Makes each arm of the list a table entry. An arm is what a `match` on
+/// the `Sysno` would have, "variants => expression", and reads the same:
+/// `a!(i)` is argument i, `tf` the trap frame, `sys` the `Sysno` (one arm
+/// serves a call's time32 and time64 numbers), `nr` its number. For each
+/// variant it writes a module named after it, `handlers::Kill` say, whose
+/// `call` is the entry: `a!(i)` is its register argument i, and `finish`
+/// stores what the expression returns. Each variant gets its own copy, so
+/// `sys` is a constant there and a test of it folds away.
+///
+/// As the `match` did, the list must name every `Sysno` once: a new
+/// variant does not compile until it gets a decision (`covered` below is
+/// that `match`, without a catch-all).
+macro_rules! syscall_table {
+    (|$tf:ident, $sys:ident, $nr:ident| $($($v:ident)|+ => $body:expr,)+) => {
+        mod handlers {
+            use super::*;
+            $($(
+                #[allow(non_snake_case)]
+                pub(super) mod $v {
+                    #[allow(unused_imports)]
+                    use super::*;
+                    #[allow(unused_imports)]
+                    use Sysno::*;
+
+                    #[allow(unused_variables)]
+                    pub(in super::super) extern "C" fn call(
+                        a0: u32,
+                        a1: u32,
+                        a2: u32,
+                        a3: u32,
+                        a4: u32,
+                        a5: u32,
+                        $tf: &mut TrapFrame,
+                    ) -> u32 {
+                        // Inside the function, where a0..a5 are in scope:
+                        // a macro's locals are its definition's.
+                        #[allow(unused_macros)]
+                        macro_rules! a {
+                            (0) => { a0 };
+                            (1) => { a1 };
+                            (2) => { a2 };
+                            (3) => { a3 };
+                            (4) => { a4 };
+                            (5) => { a5 };
+                        }
+                        let $sys = Sysno::$v;
+                        let $nr = $sys as u32;
+                        let result = $body;
+                        finish($tf, result)
+                    }
+                }
+            )+)+
+
+            #[allow(dead_code)]
+            const fn covered(s: Sysno) {
+                match s {
+                    $($(Sysno::$v)|+ => {})+
+                }
+            }
+
+            pub(super) const TABLE: [Handler; COUNT + 1] = {
+                let mut t = [hole as Handler; COUNT + 1];
+                $($(t[Sysno::$v as usize] = $v::call;)+)+
+                t
+            };
+        }
+    };
+}
+
+use crate::fs::path::AT_FDCWD;
+use cred::Family::{Group, User};
+use fs::AT_SYMLINK_NOFOLLOW;
+const AT_REMOVEDIR: u32 = 0x200;
+
+syscall_table! { |tf, sys, nr|
         Exit => process::exit(a!(0)),
         ExitGroup => process::exit_group(a!(0)),
         Fork => thread::fork(tf),
@@ -133,7 +226,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         SchedYield => {
             crate::proc::yield_now();
             Ok(0)
-        }
+        },
         Brk => mem::brk(a!(0)),
         Mmap => mem::old_mmap(a!(0)),
         Mmap2 => mem::mmap(a!(0), a!(1), a!(2), a!(3), a!(4) as i32, a!(5)),
@@ -164,10 +257,10 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         TimerfdSettime | TimerfdSettime64 => {
             let layout = Layout::new(sys == TimerfdSettime64);
             event::timerfd_settime(a!(0), a!(1), a!(2), a!(3), layout)
-        }
+        },
         TimerfdGettime | TimerfdGettime64 => {
             event::timerfd_gettime(a!(0), a!(1), Layout::new(sys == TimerfdGettime64))
-        }
+        },
         PidfdSendSignal => event::pidfd_send_signal(a!(0), a!(1), a!(2), a!(3)),
         Pipe => fs::pipe2(a!(0), 0),
         Pipe2 => fs::pipe2(a!(0), a!(1)),
@@ -222,7 +315,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Ftruncate64 => attrs::ftruncate(a!(0), ((a!(2) as u64) << 32 | a!(3) as u64) as i64),
         Utimensat | UtimensatTime64 => {
             attrs::utimensat(a!(0) as i32, a!(1), a!(2), a!(3), Layout::new(sys == UtimensatTime64))
-        }
+        },
         Statfs => attrs::statfs(a!(0), a!(1)),
         Fstatfs => attrs::fstatfs(a!(0), a!(1)),
         Statfs64 => attrs::statfs64(a!(0), a!(1), a!(2)),
@@ -232,7 +325,7 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Poll => poll::poll(a!(0), a!(1), a!(2) as i32),
         Ppoll | PpollTime64 => {
             poll::ppoll(a!(0), a!(1), a!(2), a!(3), a!(4), Layout::new(sys == PpollTime64))
-        }
+        },
         Newselect => poll::select(a!(0) as i32, a!(1), a!(2), a!(3), a!(4)),
         Pselect6 | Pselect6Time64 => poll::pselect6(
             a!(0) as i32,
@@ -251,13 +344,13 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         Getrandom => misc::getrandom(a!(0), a!(1), a!(2)),
         ClockGettime | ClockGettime64 => {
             time::clock_gettime(a!(0), a!(1), Layout::new(sys == ClockGettime64))
-        }
+        },
         ClockGetres | ClockGetresTime64 => {
             time::clock_getres(a!(0), a!(1), Layout::new(sys == ClockGetresTime64))
-        }
+        },
         ClockSettime | ClockSettime64 => {
             clock::clock_settime(a!(0), a!(1), Layout::new(sys == ClockSettime64))
-        }
+        },
         Time => clock::time(a!(0)),
         Gettimeofday => clock::gettimeofday(a!(0), a!(1)),
         Settimeofday => clock::settimeofday(a!(0), a!(1)),
@@ -278,10 +371,10 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         TimerCreate => time::timer_create(a!(0), a!(1), a!(2)),
         TimerSettime | TimerSettime64 => {
             time::timer_settime(a!(0), a!(1), a!(2), a!(3), Layout::new(sys == TimerSettime64))
-        }
+        },
         TimerGettime | TimerGettime64 => {
             time::timer_gettime(a!(0), a!(1), Layout::new(sys == TimerGettime64))
-        }
+        },
         TimerGetoverrun => time::timer_getoverrun(a!(0)),
         TimerDelete => time::timer_delete(a!(0)),
         Reboot => misc::reboot(a!(0), a!(1), a!(2)),
@@ -310,6 +403,63 @@ fn dispatch(tf: &mut TrapFrame, nr: u32) -> SysResult {
         // its realloc copies when mremap fails. This arm and no catch-all:
         // a new `Sysno` variant does not compile until it gets a decision.
         Sigsuspend | Getdents | Mremap => unknown(nr),
+}
+
+/// A hole in the table (a number `Sysno` does not know) and every number
+/// past it: ENOSYS, reported.
+extern "C" fn hole(_: u32, _: u32, _: u32, _: u32, _: u32, _: u32, tf: &mut TrapFrame) -> u32 {
+    finish(tf, unknown(tf.syscall_begin()))
+}
+
+/// The calling thread, for the arms that only read its ids (getpid,
+/// getppid, gettid) and ioctl's lookup of its descriptor. Unchecked: a
+/// user system call always has a running thread (`finish` says more); the
+/// reference lives for that one read or lookup, with no other access to
+/// the thread meanwhile.
+#[inline(always)]
+fn me() -> &'static crate::proc::Thread {
+    // SAFETY: see above.
+    unsafe { &*crate::proc::running() }
+}
+
+/// The end of every handler: the result into the frame (r3, and CR0[SO] on
+/// failure), then the running thread's work flag for `syscall_entry`'s test
+/// (Linux's `_TIF_USER_WORK_MASK` test; `trap::return_to_user` is the same
+/// test for every other trap).
+///
+/// The thread is `proc::running()`, without `current()`'s null test: a user
+/// `sc` always has a running thread (one that switched away meanwhile came
+/// back on its own stack, one that exited did not come back). A load after
+/// the handler, not a reference held across it: the handlers reach the same
+/// thread through `current()` meanwhile, and a reference kept in a
+/// callee-saved register would cost more than the load again.
+///
+/// No kernel stack guard test on this path, though the stack is this
+/// thread's: the guard word can only have been overwritten by an overflow
+/// during an earlier kernel entry, which is found anyway, a little later, by
+/// the next context switch (`switch_to` checks the whole stack), the next
+/// other trap from user mode (the timer's tick at the latest) or the next
+/// kernel-mode trap. Found at the next `sc` it would be just as much after
+/// the fact, at eight instructions on every call.
+#[inline(always)]
+fn finish(tf: &mut TrapFrame, result: SysResult) -> u32 {
+    match result {
+        Ok(v) => tf.set_ret(v),
+        Err(e) => failed(tf, e),
+    }
+    // SAFETY: a user system call has a running thread (see above).
+    unsafe { (*crate::proc::running()).sig.work as u32 }
+}
+
+/// `finish` for an error, out of line: the error number and its flag, and
+/// for a restart code the work flag, so that the return to user mode
+/// finishes it (it tests for restarts only when the flag is set).
+#[cold]
+#[inline(never)]
+fn failed(tf: &mut TrapFrame, e: Errno) {
+    tf.set_error(e.raw() as u32);
+    if e.is_restart() {
+        crate::signal::note_restart();
     }
 }
 
