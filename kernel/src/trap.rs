@@ -4,7 +4,7 @@
 //! (a symbol, so the layer below names nothing above it). A system call from
 //! user mode does not come here: the entry code calls its handler from the
 //! system call table (kernel/src/syscall/mod.rs says how), and comes here
-//! only for the work a set work flag asks for (`syscall_work`). Anything
+//! only for the work a set work flag asks for (`work_before_user`). Anything
 //! else the arch decodes into an `Exception` for `handle`. User faults
 //! become signals; kernel faults on user memory are resolved (page reload,
 //! demand-zero) or fixed up inside an open `UserWindow`; anything else in
@@ -28,19 +28,6 @@ use crate::{proc, signal, syscall, uaccess};
 extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
     let event = arch::exception(tf, |a| uaccess::get_user::<u32>(a).ok());
     handle(tf, event);
-}
-
-/// A system call from user mode whose handler found the thread's work flag
-/// set (entry.S's `syscall_entry` tests what the handler returns; the
-/// system call itself, from `sc` to its handler's `finish`, is
-/// kernel/src/syscall/mod.rs's, which says why that path tests neither
-/// the stack guard nor `current()`'s null pointer). A user `sc` always has
-/// a running thread: one that switched away meanwhile came back on its own
-/// stack, one that exited did not come back.
-#[no_mangle]
-extern "C" fn syscall_work(tf: &mut TrapFrame) {
-    // SAFETY: as above; nothing else holds a reference to the thread here.
-    work_before_user(tf, unsafe { &mut *proc::running() });
 }
 
 /// Every other exception, from user or kernel mode (a user `sc` too, if an
@@ -188,15 +175,15 @@ fn timer_tick(from_user: bool) {
 
 /// The last thing before user mode from any trap but a system call, whose
 /// handler hands the same flag to the entry code for the same test
-/// (`syscall::finish`, then `syscall_work`): one test of one flag, the
-/// thread's work flag (`ThreadSignals::work`, Linux's
-/// `_TIF_USER_WORK_MASK` test): a signal to look at, a restart code, a
-/// saved mask, the group's work and the tick's reschedule all set it.
-/// Everything else is behind it.
+/// (`syscall::finish`; entry.S's `syscall_entry` then calls
+/// `work_before_user`): one test of one flag, the thread's work flag
+/// (`ThreadSignals::work`, Linux's `_TIF_USER_WORK_MASK` test): a signal
+/// to look at, a restart code, a saved mask, the group's work and the
+/// tick's reschedule all set it. Everything else is behind it.
 #[inline(always)]
-fn return_to_user(tf: &mut TrapFrame, t: &'static mut proc::Thread) {
+fn return_to_user(tf: &mut TrapFrame, t: &proc::Thread) {
     if t.sig.work {
-        work_before_user(tf, t);
+        work_before_user(tf);
     }
 }
 
@@ -204,9 +191,17 @@ fn return_to_user(tf: &mut TrapFrame, t: &'static mut proc::Thread) {
 /// asked for it, then deliver pending signals, finish an interrupted
 /// syscall's restart and put a saved mask back (`signal::check_pending`,
 /// which clears the flag when nothing is left). Out of line: its registers
-/// are not saved by every return.
-#[inline(never)]
-fn work_before_user(tf: &mut TrapFrame, t: &'static mut proc::Thread) {
+/// are not saved by every return. A symbol: a system call's entry code
+/// calls it when the handler returned the flag set.
+///
+/// The thread is `proc::running()`, without `current()`'s null test: a trap
+/// from user mode always has a running thread (kernel/src/syscall/mod.rs,
+/// `finish`, says why that holds across a system call too).
+#[no_mangle]
+extern "C" fn work_before_user(tf: &mut TrapFrame) {
+    // SAFETY: a running thread, as above; no other reference to it is live
+    // here (`return_to_user`'s ended with its test).
+    let t = unsafe { &mut *proc::running() };
     // A plain load first: an atomic swap is a lwarx/stwcx. loop.
     let t = if timer::NEED_RESCHED.load(Ordering::Relaxed) {
         timer::NEED_RESCHED.store(false, Ordering::Relaxed);

@@ -22,7 +22,7 @@
 //!    function of its own by `syscall_table!`: it runs the arm, stores the
 //!    result into the frame (`finish`) and returns the running thread's work
 //!    flag.
-//! 4. If the flag is set, `syscall_entry` calls `trap::syscall_work`
+//! 4. If the flag is set, `syscall_entry` calls `trap::work_before_user`
 //!    (signals, preemption); then `trap_return` restores the frame and
 //!    `rfi`s to user mode.
 //!
@@ -83,7 +83,7 @@ pub fn entry(tf: &mut TrapFrame) {
 /// calls that read or change the caller's registers take it), and back
 /// the running thread's work flag (nonzero: work before user mode). The
 /// flag comes back rather than being acted on here because what it starts,
-/// `trap::syscall_work`, is in a layer above this one.
+/// `trap::work_before_user`, is in a layer above this one.
 pub type Handler = extern "C" fn(u32, u32, u32, u32, u32, u32, &mut TrapFrame) -> u32;
 
 /// One entry a number, 0 to the highest `Sysno`, and one more for every

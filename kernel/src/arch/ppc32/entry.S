@@ -93,7 +93,7 @@ trap_entry:
     slwi    r12, r12, 2                 /* last entry, unknown's (ENOSYS) */
     b       6f
 7:  addi    r3, r1, TF                  /* the work flag was set: */
-    bl      syscall_work                /* signals, preemption (trap.rs) */
+    bl      work_before_user            /* signals, preemption (trap.rs) */
     b       trap_return
 
 /* syscall_entry: where a user `sc` continues with translation on, its
