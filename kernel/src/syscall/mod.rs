@@ -186,8 +186,9 @@ syscall_table! { |tf, sys, nr|
         Fork => thread::fork(tf),
         Vfork => thread::vfork(tf),
         Clone => thread::clone(tf, [a!(0), a!(1), a!(2), a!(3), a!(4), a!(5)]),
-        // glibc falls back to clone when clone3 is ENOSYS (as on older kernels).
-        Clone3 => quiet_enosys(),
+        // glibc falls back to clone when clone3 is ENOSYS (as on older
+        // kernels): no console line for it, nor for rseq below.
+        Clone3 => Err(Errno::ENOSYS),
         Unshare => crate::proc::share::unshare_syscall(a!(0)),
         Execve => process::execve(tf, a!(0), a!(1), a!(2)),
         Wait4 => process::wait4(a!(0) as i32, a!(1), a!(2), a!(3)),
@@ -378,7 +379,7 @@ syscall_table! { |tf, sys, nr|
         TimerGetoverrun => time::timer_getoverrun(a!(0)),
         TimerDelete => time::timer_delete(a!(0)),
         Reboot => misc::reboot(a!(0), a!(1), a!(2)),
-        Rseq => quiet_enosys(),
+        Rseq => Err(Errno::ENOSYS),
         Kill => sig::kill(a!(0) as i32, a!(1)),
         Tkill => sig::tkill(a!(0), a!(1)),
         Tgkill => sig::tgkill(a!(0), a!(1), a!(2)),
@@ -463,19 +464,11 @@ fn failed(tf: &mut TrapFrame, e: Errno) {
     }
 }
 
-/// ENOSYS without a console line, for the calls glibc probes for and does
-/// without (clone3, rseq). Out of line for `unknown`'s reason below: as an
-/// inline `Err(ENOSYS)` its constant was set up before the jump, on every
-/// call's way through `dispatch`.
-#[cold]
-#[inline(never)]
-fn quiet_enosys() -> SysResult {
-    Err(core::hint::black_box(Errno::ENOSYS))
-}
-
 /// ENOSYS, and one console line naming the number the first time it is seen:
 /// for a number `Sysno` does not know, or one it names but Sigil does not
-/// implement.
+/// implement. Out of line: the hole and three named calls share one copy.
+#[cold]
+#[inline(never)]
 fn unknown(nr: u32) -> SysResult {
     let r = REPORTED.get();
     let first = if nr < REPORT_BELOW {
@@ -492,10 +485,5 @@ fn unknown(nr: u32) -> SysResult {
         let more = if nr < REPORT_BELOW { "" } else { " (numbers this high are reported once)" };
         crate::kprintln!("sigil: syscall {} ({}) not implemented: ENOSYS{}", nr, name, more);
     }
-    // Opaque on purpose (a cost, not a correctness matter): seeing that this
-    // always returns ENOSYS, LLVM set the constant up in a callee-saved
-    // register on every call's way through `dispatch`, before the jump (the
-    // table's holes come here); saved, set and restored, three instructions
-    // per syscall. As an unknown value it comes back in r3 like any result.
-    Err(core::hint::black_box(Errno::ENOSYS))
+    Err(Errno::ENOSYS)
 }
