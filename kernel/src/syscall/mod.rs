@@ -131,7 +131,7 @@ macro_rules! syscall_table {
                     use Sysno::*;
 
                     #[allow(unused_variables)]
-                    pub(in super::super) extern "C" fn call(
+                    pub(in crate::syscall) extern "C" fn call(
                         a0: u32,
                         a1: u32,
                         a2: u32,
