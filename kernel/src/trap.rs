@@ -1,9 +1,11 @@
 //! Generic trap handling: what each kind of exception means to the kernel.
 //!
 //! The arch's entry code calls `trap_dispatch` with the saved `TrapFrame`
-//! (a symbol, so the layer below names nothing above it), or, for a system
-//! call from user mode, `syscall_dispatch` (the hot path, no decoding);
-//! anything else the arch decodes into an `Exception` for `handle`. User faults
+//! (a symbol, so the layer below names nothing above it). A system call from
+//! user mode does not come here: the entry code calls its handler from the
+//! system call table (kernel/src/syscall/mod.rs says how), and comes here
+//! only for the work a set work flag asks for (`work_before_user`). Anything
+//! else the arch decodes into an `Exception` for `handle`. User faults
 //! become signals; kernel faults on user memory are resolved (page reload,
 //! demand-zero) or fixed up inside an open `UserWindow`; anything else in
 //! kernel mode is an oops: registers, fault address, backtrace, and a
@@ -28,38 +30,8 @@ extern "C" fn trap_dispatch(tf: &mut TrapFrame) {
     handle(tf, event);
 }
 
-/// A system call from user mode, the hot path: the arch's entry code comes
-/// here directly (entry.S: `bl syscall_dispatch`), having already done what
-/// only a system call needs (the frame's reason bits and error flag), so
-/// there is no decoding and no mode test. One function with
-/// `syscall::entry`, `dispatch` and `return_to_user` inlined: one prologue.
-///
-/// A user `sc` always has a running thread, so the handlers that need it
-/// (getpid, getppid, gettid) and the return to user mode take it from
-/// `proc::running()`, without `current()`'s null test (two instructions of
-/// its four, in each of the two places). A raw pointer, not a `&mut` held
-/// across the handler: the handlers reach the same thread through
-/// `current()` meanwhile, and a `&mut` kept in a callee-saved register
-/// costs more than the load again afterwards.
-///
-/// No kernel stack guard test here, though the stack is this thread's: the
-/// guard word can only have been overwritten by an overflow during an
-/// earlier kernel entry, which is found anyway, a little later, by the next
-/// context switch (`switch_to` checks the whole stack), the next other trap
-/// from user mode (the timer's tick at the latest) or the next kernel-mode
-/// trap. Found at the next `sc` it would be just as much after the fact, at
-/// eight instructions on every call.
-#[no_mangle]
-extern "C" fn syscall_dispatch(tf: &mut TrapFrame) {
-    syscall::entry(tf);
-    // SAFETY: from user mode a thread runs (see above): a thread that
-    // switched away meanwhile came back on its own stack, one that exited
-    // did not come back.
-    return_to_user(tf, unsafe { &mut *proc::running() });
-}
-
 /// Every other exception, from user or kernel mode (a user `sc` too, if an
-/// arch's entry code does not call `syscall_dispatch`).
+/// arch's entry code does not call the system call table itself).
 #[inline(never)]
 fn handle(tf: &mut TrapFrame, event: Exception) {
     // The stack check: whole in kernel mode, where a nested trap finds a deep
@@ -201,15 +173,17 @@ fn timer_tick(from_user: bool) {
     }
 }
 
-/// The last thing before user mode. Inlined into both paths (the syscall's
-/// must not pay for a call), it is one test of one flag, the thread's work
-/// flag (`ThreadSignals::work`, Linux's `_TIF_USER_WORK_MASK` test): a
-/// signal to look at, a restart code, a saved mask, the group's work and
-/// the tick's reschedule all set it. Everything else is behind it.
+/// The last thing before user mode from any trap but a system call, whose
+/// handler hands the same flag to the entry code for the same test
+/// (`syscall::finish`; entry.S's `syscall_entry` then calls
+/// `work_before_user`): one test of one flag, the thread's work flag
+/// (`ThreadSignals::work`, Linux's `_TIF_USER_WORK_MASK` test): a signal
+/// to look at, a restart code, a saved mask, the group's work and the
+/// tick's reschedule all set it. Everything else is behind it.
 #[inline(always)]
-fn return_to_user(tf: &mut TrapFrame, t: &'static mut proc::Thread) {
+fn return_to_user(tf: &mut TrapFrame, t: &proc::Thread) {
     if t.sig.work {
-        work_before_user(tf, t);
+        work_before_user(tf);
     }
 }
 
@@ -217,9 +191,17 @@ fn return_to_user(tf: &mut TrapFrame, t: &'static mut proc::Thread) {
 /// asked for it, then deliver pending signals, finish an interrupted
 /// syscall's restart and put a saved mask back (`signal::check_pending`,
 /// which clears the flag when nothing is left). Out of line: its registers
-/// are not saved by every return.
-#[inline(never)]
-fn work_before_user(tf: &mut TrapFrame, t: &'static mut proc::Thread) {
+/// are not saved by every return. A symbol: a system call's entry code
+/// calls it when the handler returned the flag set.
+///
+/// The thread is `proc::running()`, without `current()`'s null test: a trap
+/// from user mode always has a running thread (kernel/src/syscall/mod.rs,
+/// `finish`, says why that holds across a system call too).
+#[no_mangle]
+extern "C" fn work_before_user(tf: &mut TrapFrame) {
+    // SAFETY: a running thread, as above; no other reference to it is live
+    // here (`return_to_user`'s ended with its test).
+    let t = unsafe { &mut *proc::running() };
     // A plain load first: an atomic swap is a lwarx/stwcx. loop.
     let t = if timer::NEED_RESCHED.load(Ordering::Relaxed) {
         timer::NEED_RESCHED.store(false, Ordering::Relaxed);

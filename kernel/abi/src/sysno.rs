@@ -1,4 +1,4 @@
-//! Linux ppc32 system call numbers: the `Sysno` enum the syscall table matches on.
+//! Linux ppc32 system call numbers: the `Sysno` enum the syscall table is indexed by.
 //!
 //! The numbers are Linux's, from `arch/powerpc/kernel/syscalls/syscall.tbl` as
 //! exported in `/usr/powerpc-linux-gnu/include/asm/unistd_32.h`; a host test
@@ -29,13 +29,11 @@ macro_rules! sysnos {
             /// Every number Sigil knows, in ascending order.
             pub const ALL: &'static [Sysno] = &[$(Sysno::$variant,)*];
 
-            /// Decodes r0 at syscall entry; `None` means "not implemented here"
-            /// (the dispatcher returns ENOSYS). A `match` on the number, not
-            /// a table: inlined into the dispatcher's own `match` on the
-            /// `Sysno`, the two fold into ONE jump table indexed by r0 (its
-            /// holes go to ENOSYS), where a table lookup first made every
-            /// syscall pay a load, a compare with `None` and a second
-            /// indexed jump.
+            /// Decodes a system call number; `None` means "not implemented
+            /// here" (ENOSYS). The kernel's dispatch does not decode: it
+            /// indexes its table of handlers by the number itself
+            /// (kernel/src/syscall/mod.rs); this names a number for its
+            /// console line.
             #[inline(always)]
             pub const fn from_raw(nr: u32) -> Option<Sysno> {
                 match nr {

@@ -185,7 +185,7 @@ fn check_stack(bottom: usize, top: usize, guard_ok: bool, tid: u32, sp: usize) {
 }
 
 /// `check_kernel_stack` for a trap from user mode other than a system call
-/// (whose path skips it: `trap::syscall_dispatch` says why):
+/// (whose path skips it: `syscall::finish` says why):
 /// the stack pointer there is the top of the current thread's kernel stack
 /// less one trap frame, by construction (the entry code takes it from the
 /// CPU's per-thread slot), so only the guard word can be wrong - overwritten
@@ -437,7 +437,7 @@ pub fn current() -> &'static mut Thread {
 }
 
 /// The running thread, unchecked: null during boot. For the system call's
-/// round trip (`trap::syscall_dispatch`), where a user thread always runs
+/// round trip (`syscall::finish`), where a user thread always runs
 /// and `current()`'s null test would be paid on every call for nothing.
 #[inline(always)]
 pub fn running() -> *mut Thread {

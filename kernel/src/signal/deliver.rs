@@ -500,7 +500,7 @@ fn restore_rt(tf: &mut TrapFrame) -> Result<u32, Errno> {
 #[inline(always)]
 fn restore_kind(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
     // SAFETY: sigreturn is a user system call, and a user system call always
-    // has a running thread (`trap::syscall_dispatch`): `current()`'s null
+    // has a running thread (`syscall::finish` says why): `current()`'s null
     // test and its panic branch would be paid on every sigreturn for
     // nothing. Nothing else reaches the thread while `p` is in use (the
     // fault path's `force_fault` finds it again after `p`'s last use).

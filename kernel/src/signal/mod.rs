@@ -453,10 +453,14 @@ fn recalc(t: &mut Thread, g: &mut Group) {
 
 /// A system call is returning a restart code: the way back to user mode
 /// restarts it or turns it into EINTR (`deliver::restart_syscall`). Inline:
-/// it is two stores on the error path, a call would cost more.
+/// it is two stores on the error path, a call would cost more. The thread
+/// is `proc::running()`, unchecked: only a system call returns a restart
+/// code, and a user system call always has a running thread
+/// (kernel/src/syscall/mod.rs, `finish`).
 #[inline]
 pub fn note_restart() {
-    proc::current().sig.work = true;
+    // SAFETY: a running thread, as above; the reference lives for one store.
+    unsafe { (*proc::running()).sig.work = true };
 }
 
 /// A return to user mode whose thread has its work flag set (Linux

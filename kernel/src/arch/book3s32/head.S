@@ -12,6 +12,7 @@
  * The vectors are VECTOR (../ppc32/vector.h): save a few registers, rfi to
  * trap_entry in ../ppc32/entry.S.
  */
+#define SPRG_SYSCALL_ENTRY 275     /* SPRG3: syscall_entry's address (vector.h) */
 #include "../ppc32/vector.h"
 
     .section .vectors, "ax"
@@ -204,6 +205,10 @@ _start:
     bdnz    1b
     sync
     isync
+    /* For the system call vector, which rfi's there (vector.h). */
+    lis     r3, syscall_entry@h
+    ori     r3, r3, syscall_entry@l
+    mtspr   SPRG_SYSCALL_ENTRY, r3
     ENTER_KERNEL
 
 

@@ -11,7 +11,8 @@
  * generic kernel/src/trap.rs, which asks ../ppc32/trap.rs and the family's
  * classify to decode it). A system call from user mode has its frame
  * stored by its vector itself (vector.h's SYSCALL_VECTOR), which rfi's to
- * syscall_entry here: straight to syscall_dispatch(), undecoded.
+ * syscall_entry here: straight to the number's handler in the system call
+ * table, undecoded.
  */
 #define SWITCH_FRAME 96         /* switch_context's frame: back chain, LR slot, CR, r13-r31 */
 #include "vector.h"
@@ -94,14 +95,36 @@ trap_entry:
     stw     r0, TF_DSISR(r1)
     b       trap_return
 
+/* syscall_entry's two ways off its straight path, kept ahead of it so
+ * that it falls through into trap_return. */
+5:  li      r12, sigil_syscall_count@l  /* a number past the table: its */
+    slwi    r12, r12, 2                 /* last entry, unknown's (ENOSYS) */
+    b       6f
+7:  addi    r3, r1, TF                  /* the work flag was set: */
+    bl      work_before_user            /* signals, preemption (trap.rs) */
+    b       trap_return
+
 /* syscall_entry: where a user `sc` continues with translation on, its
- * frame complete (SYSCALL_VECTOR). It goes straight to syscall_dispatch
- * (kernel/src/trap.rs), which neither classifies nor tests the mode, and
- * falls through into trap_return. */
+ * frame complete (SYSCALL_VECTOR), and the number (r0) and six arguments
+ * (r3..r8) still in their registers: Linux ppc32's sys_call_table call.
+ * It calls the number's handler from the system call table
+ * (kernel/src/syscall/mod.rs: sigil_syscall_table, sigil_syscall_count
+ * entries and one for any number past them) as an ordinary function: the
+ * arguments where they are, the trap frame's address a seventh (r9). The
+ * handler stores the result into the frame and returns the thread's work
+ * flag; with the flag clear, trap_return follows at once. */
     .globl syscall_entry
 syscall_entry:
-    addi    r3, r1, TF
-    bl      syscall_dispatch
+    cmplwi  r0, sigil_syscall_count@l
+    slwi    r12, r0, 2                  /* the entry's offset */
+    addi    r9, r1, TF
+    bge-    5b
+6:  addis   r12, r12, sigil_syscall_table@ha
+    lwz     r12, sigil_syscall_table@l(r12)
+    mtctr   r12
+    bctrl
+    cmpwi   r3, 0
+    bne-    7b
     .globl trap_return
 trap_return:
     /* r1 points at a trap frame: restore it all and rfi. lmw brings nip ..

@@ -3,8 +3,8 @@
 //!
 //! The entry code (vector.h's system call vector, entry.S's trap_entry)
 //! saves all user-visible state into a `TrapFrame` on the kernel stack and
-//! hands it to the generic kernel: a system call to
-//! `crate::trap::syscall_dispatch`, any other trap to
+//! hands it to the generic kernel: a system call to its handler in the
+//! system call table (`crate::syscall`), any other trap to
 //! `crate::trap::trap_dispatch`, which asks trap.rs (with the family's
 //! `classify` for the vectors that differ) to decode the vector into an
 //! `Exception`.

@@ -1,7 +1,7 @@
 //! How a trap's saved `TrapFrame` becomes what the generic kernel handles:
 //! entry.S calls `crate::trap::trap_dispatch`, which asks `exception` (a user
-//! `sc` never comes here: the system call vector and syscall_entry call
-//! `crate::trap::syscall_dispatch` with no decoding at all). The vector
+//! `sc` never comes here: the system call vector and syscall_entry call its
+//! handler from the system call table with no decoding at all). The vector
 //! number and its status registers become a machine-neutral `Exception`.
 //! The vectors every 32-bit PowerPC shares are decoded here; those a family
 //! does its own way (page faults, FP unavailable) by its `classify`, which

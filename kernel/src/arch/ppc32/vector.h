@@ -15,9 +15,11 @@
  * whole trap frame stored here, still in real mode, straight into the
  * thread's kernel stack through its physical address (SPRG0 holds it), as
  * Linux's book3s/32 and 8xx prologues did before VMAP_STACK (tophys). No
- * word goes through trap_scratch and back: a system call enters in 35
- * instructions up to syscall_dispatch, where VECTOR and trap_entry's way
- * took 45. The rfi then enters syscall_entry (entry.S), the frame complete.
+ * word goes through trap_scratch and back: the vector is 32 instructions
+ * (33 on the 8xx), where VECTOR and trap_entry's way took 43 to the same
+ * point. The rfi then enters syscall_entry (entry.S), the frame complete,
+ * with the number and the arguments still in their registers for the
+ * handler it calls from the system call table.
  *
  * Why rfi and not "mtmsr IR|DR, then branch": that would fetch a few
  * instructions at the vector's low address with translation on, which needs
@@ -31,6 +33,11 @@
 #define SPRG0        272          /* current thread's kernel stack top, physical */
 #define SPRG1        273          /* vectors: r11 */
 #define SPRG2        274          /* vectors: r12 */
+/* SPRG_SYSCALL_ENTRY: a family whose SPRG3 is free (book3s32: the 603/e300
+ * TLB reload runs on the shadow GPRs) #defines it, before including this
+ * file, and puts syscall_entry's address there at boot (its _start); the
+ * system call vector then loads SRR0 with one mfspr instead of lis/ori.
+ * The 8xx's TLB miss handlers use SPRG3 as their scratch: it keeps lis/ori. */
 #define SCRATCH_PHYS (trap_scratch - KERNELBASE)
 /* The MSR the kernel runs with, ENTER_KERNEL's without RI: ME, IR, DR;
  * EE off (the kernel is never interrupted), FP off (the kernel uses none).
@@ -126,8 +133,12 @@
     li      r31, VEC_SYSCALL        /* trap */
     stmw    r23, TF_NIP(r1)
     addis   r1, r1, KERNELBASE@h    /* the frame's virtual address */
+#ifdef SPRG_SYSCALL_ENTRY
+    mfspr   r11, SPRG_SYSCALL_ENTRY
+#else
     lis     r11, syscall_entry@h
     ori     r11, r11, syscall_entry@l
+#endif
     mtsrr0  r11
     li      r11, MSR_KERNEL
     mtsrr1  r11
