@@ -15,8 +15,8 @@
  * whole trap frame stored here, still in real mode, straight into the
  * thread's kernel stack through its physical address (SPRG0 holds it), as
  * Linux's book3s/32 and 8xx prologues did before VMAP_STACK (tophys). No
- * word goes through trap_scratch and back: the vector is 32 instructions
- * (33 on the 8xx), where VECTOR and trap_entry's way took 43 to the same
+ * word goes through trap_scratch and back: the vector is 31 instructions
+ * (32 on the 8xx), where VECTOR and trap_entry's way took 43 to the same
  * point. The rfi then enters syscall_entry (entry.S), the frame complete,
  * with the number and the arguments still in their registers for the
  * handler it calls from the system call table.
