@@ -121,6 +121,9 @@ pub const MAX_PROCS: usize = 64;
 // Each process has an address space, and one more while execve builds the
 // next: MMU context numbers can never run out.
 const _: () = assert!(2 * MAX_PROCS < crate::mm::context::NR_CONTEXTS);
+// And the MMU tells every context number mm hands out apart (book3s/32's
+// `activate` steps its segments' VSIDs without a mask up to a bound).
+const _: () = assert!(crate::mm::context::NR_CONTEXTS <= <Arch as arch::Mmu>::CONTEXTS);
 /// The most threads, all processes together (clone beyond it: EAGAIN):
 /// each holds a 16 KiB kernel stack.
 pub const MAX_THREADS: usize = 160;
