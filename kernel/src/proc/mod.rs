@@ -836,6 +836,40 @@ pub fn sleep(chan: usize) -> Result<(), ()> {
     }
 }
 
+/// The sleep of a wait that only a signal ends (rt_sigsuspend), which
+/// returns a restart code whatever woke it: blocks the running thread
+/// until it is woken with its work flag set, or returns at once if a
+/// signal would interrupt it already. After a wake the flag alone decides,
+/// as Linux's `sigsuspend` loops on `signal_pending`: the full test of
+/// both sets, which `sleep` makes there, is the one the way back to user
+/// mode makes anyway (`signal::check_pending`), and this wait's caller
+/// returns straight to it. A flag set with nothing deliverable (a blocked
+/// signal on the group's set) costs a round trip: the return finds no
+/// handler, puts the saved mask back and restarts the call, which sleeps
+/// again after its own full test. A wake that left the flag clear is no
+/// signal: the thread sleeps again at once. The running thread is taken
+/// unchecked, as `sleep` takes it.
+pub fn sleep_until_signal() {
+    // SAFETY: a thread is running (above), and CURRENT_THREAD then points
+    // at its live Box; the reference is not used after the switch.
+    let me = unsafe { &mut *running() };
+    if sigstate::interrupt_pending(me) {
+        return;
+    }
+    let chan = me as *const Thread as usize;
+    loop {
+        // SAFETY: as above, looked up afresh on each round: the flag is
+        // read after the switch through a new reference, which the
+        // waker's store then reaches (module invariants).
+        unsafe { (*running()).state = State::Sleeping(chan) };
+        schedule();
+        // SAFETY: as above.
+        if unsafe { (*running()).sig.work } {
+            return;
+        }
+    }
+}
+
 /// Gives up the CPU but stays runnable (preemption, sched_yield).
 pub fn yield_now() {
     let t = TABLE.get();
