@@ -179,10 +179,14 @@ fn check_thread_stack(p: &Thread, sp: usize) {
 }
 
 /// The test itself, on stack [bottom, top] of thread `tid` (0: the boot
-/// stack's).
+/// stack's). The two bounds are one unsigned compare: below `bottom +
+/// STACK_MARGIN` the difference wraps to a huge value. On a thread's stack,
+/// whose size is a constant, that is a subtract, an add and a compare with
+/// an immediate, where two compares each took their own branch.
 #[inline(always)]
 fn check_stack(bottom: usize, top: usize, guard_ok: bool, tid: u32, sp: usize) {
-    if !guard_ok || sp < bottom + STACK_MARGIN || sp > top {
+    let low = bottom + STACK_MARGIN;
+    if !guard_ok || sp.wrapping_sub(low) > top - low {
         stack_overflow(tid, bottom, top, sp, guard_ok);
     }
 }
