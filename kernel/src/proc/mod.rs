@@ -112,7 +112,7 @@ use sigil_core::cred::Cred;
 use sigil_core::job::wait::ChildEvent;
 use sigil_core::rlimit::{Limits, RLIMIT_NPROC};
 use sigil_core::signal::restart::RestartBlock;
-use sigil_core::time::cputime::{CpuAccount, CpuClockId, CpuClockKind, CpuSleepers};
+use sigil_core::time::cputime::{CpuAccount, CpuClockId, CpuClockKind, CpuSleepers, CpuTimes};
 use sigstate::{GroupSignals, ThreadSignals};
 
 pub const KSTACK_SIZE: usize = 16 * 1024;
@@ -316,6 +316,14 @@ impl Group {
     }
 }
 
+/// A freed process's time stays in the machine's totals
+/// (`cputime::retire`, which says why none is missed meanwhile).
+impl Drop for Group {
+    fn drop(&mut self) {
+        cputime::retire(self.cpu.own);
+    }
+}
+
 /// One thread of control.
 pub struct Thread {
     pub tid: u32,
@@ -471,6 +479,19 @@ pub fn cpu_clock(clock: crate::time::timers::Clock) -> u64 {
         crate::time::timers::Clock::ThreadCpu(tid) => thread(tid).map_or(0, thread_cpu_ns),
         _ => current().group().cpu.prof_clock() + cputime::unsampled(),
     }
+}
+
+/// The machine's CPU time so far (/proc/stat, /proc/uptime): the idle
+/// time and what processes now gone used, which `time::cputime` keeps, and
+/// the own time of every process that exists, zombies too (a group is in
+/// the table until it is freed or detached: `Group`'s drop retires its
+/// time).
+pub fn cpu_totals() -> cputime::Totals {
+    let mut live = CpuTimes::default();
+    for g in all() {
+        live.add(g.cpu.own);
+    }
+    cputime::totals(live)
 }
 
 /// Thread `t`'s CPU time now: the running thread's includes the stretch
