@@ -38,13 +38,17 @@ impl RunQueue {
     pub(super) fn push_back(&mut self, t: &mut Thread) {
         t.runq_next = None;
         let t = NonNull::from(t);
-        if self.head.is_some() {
+        // The link to set: the last thread's, or the head of an empty
+        // queue. Chosen as a place, then one store: with a store on each
+        // arm, LLVM rebuilt the table's address for the `tail` store after
+        // the head's.
+        let link = match self.head {
             // SAFETY: the queue is not empty, so `tail` is its last thread,
             // and a queued thread is live (module comment).
-            unsafe { self.tail.as_mut() }.runq_next = Some(t);
-        } else {
-            self.head = Some(t);
-        }
+            Some(_) => unsafe { &mut self.tail.as_mut().runq_next },
+            None => &mut self.head,
+        };
+        *link = Some(t);
         self.tail = t;
     }
 
