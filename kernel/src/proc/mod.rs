@@ -165,7 +165,7 @@ pub fn check_kernel_stack(sp: usize) {
         Some(p) => check_thread_stack(p, sp),
         None => {
             let (bottom, top) = Arch::boot_stack_bounds();
-            check_stack(bottom, top, true, 0, sp);
+            check_stack(bottom, top, true, None, sp);
         }
     }
 }
@@ -175,19 +175,19 @@ pub fn check_kernel_stack(sp: usize) {
 /// test are left out).
 #[inline(always)]
 fn check_thread_stack(p: &Thread, sp: usize) {
-    check_stack(p.kstack.0.as_ptr() as usize, p.kstack_top(), p.kstack.guard_intact(), p.tid, sp);
+    check_stack(p.kstack.0.as_ptr() as usize, p.kstack_top(), p.kstack.guard_intact(), Some(p), sp);
 }
 
-/// The test itself, on stack [bottom, top] of thread `tid` (0: the boot
-/// stack's). The two bounds are one unsigned compare: below `bottom +
+/// The test itself, on stack [bottom, top] of thread `owner` (None: the
+/// boot stack's). The two bounds are one unsigned compare: below `bottom +
 /// STACK_MARGIN` the difference wraps to a huge value. On a thread's stack,
 /// whose size is a constant, that is a subtract, an add and a compare with
 /// an immediate, where two compares each took their own branch.
 #[inline(always)]
-fn check_stack(bottom: usize, top: usize, guard_ok: bool, tid: u32, sp: usize) {
+fn check_stack(bottom: usize, top: usize, guard_ok: bool, owner: Option<&Thread>, sp: usize) {
     let low = bottom + STACK_MARGIN;
     if !guard_ok || sp.wrapping_sub(low) > top - low {
-        stack_overflow(tid, bottom, top, sp, guard_ok);
+        stack_overflow(owner, bottom, top, sp, guard_ok);
     }
 }
 
@@ -203,14 +203,24 @@ pub fn check_kernel_stack_guard() {
     if let Some(p) = try_current() {
         if !p.kstack.guard_intact() {
             let bottom = p.kstack.0.as_ptr() as usize;
-            stack_overflow(p.tid, bottom, p.kstack_top(), arch::stack_pointer() as usize, false);
+            stack_overflow(Some(p), bottom, p.kstack_top(), arch::stack_pointer() as usize, false);
         }
     }
 }
 
+/// The oops, given the stack's thread (None: the boot stack), whose id is
+/// read here: read by the caller, LLVM loaded it on every switch, beside
+/// the stack's address, for a panic that never comes.
 #[cold]
 #[inline(never)]
-fn stack_overflow(tid: u32, bottom: usize, top: usize, sp: usize, guard_ok: bool) -> ! {
+fn stack_overflow(
+    owner: Option<&Thread>,
+    bottom: usize,
+    top: usize,
+    sp: usize,
+    guard_ok: bool,
+) -> ! {
+    let tid = owner.map_or(0, |p| p.tid);
     panic!(
         "kernel stack overflow: tid {} stack [{:#x}, {:#x}) sp {:#x}, guard word {}",
         tid,
