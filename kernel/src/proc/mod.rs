@@ -947,23 +947,31 @@ pub fn schedule() {
             }
             return;
         }
-        if current().state == State::Runnable {
+        if idle_round() {
             return;
         }
-        idle_round();
     }
 }
 
-/// One round of the idle loop: wait for an interrupt, charging nobody for
-/// the wait. Out of line and cold: inlined, its calls' registers were
-/// saved and restored by every `schedule`, at every context switch.
+/// Nothing is queued: true if the running thread can go on (it is
+/// runnable: it yielded, or an interrupt woke it), else one round of the
+/// idle loop, which waits for an interrupt and charges nobody for the wait,
+/// and false: the scheduler looks at its queue again. Out of line and cold:
+/// inlined, its calls' registers were saved and restored by every
+/// `schedule`, at every context switch; and the running thread's test is
+/// in here too, or its address was kept in a saved register of every
+/// sleep.
 #[cold]
 #[inline(never)]
-fn idle_round() {
+fn idle_round() -> bool {
+    if current().state == State::Runnable {
+        return true;
+    }
     cputime::idle_begin(try_current().map(Thread::charged));
     crate::time::timer::idle();
     cputime::idle_end(try_current().is_some_and(|p| p.state == State::Runnable));
     crate::time::loadavg::sample(crate::time::timer::now_ns(), || 0);
+    false
 }
 
 /// Context switches since boot (/proc/stat's `ctxt`).
