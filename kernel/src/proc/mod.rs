@@ -123,7 +123,9 @@ pub const MAX_PROCS: usize = 64;
 const _: () = assert!(2 * MAX_PROCS < crate::mm::context::NR_CONTEXTS);
 // And the MMU tells every context number mm hands out apart (book3s/32's
 // `activate` steps its segments' VSIDs without a mask up to a bound).
-const _: () = assert!(crate::mm::context::NR_CONTEXTS <= <Arch as arch::Mmu>::CONTEXTS);
+const _: () = if let Some(n) = <Arch as arch::Mmu>::CONTEXTS {
+    assert!(crate::mm::context::NR_CONTEXTS <= n);
+};
 /// The most threads, all processes together (clone beyond it: EAGAIN):
 /// each holds a 16 KiB kernel stack.
 pub const MAX_THREADS: usize = 160;

@@ -204,7 +204,7 @@ fn flush_all() {
 
 /// Segments and the hash table (750) or software TLB reload (603/e300).
 impl Mmu for Book3s32 {
-    const CONTEXTS: usize = CONTEXTS as usize;
+    const CONTEXTS: Option<usize> = Some(CONTEXTS as usize);
 
     /// The PTE for a user page at `phys` (read is implied). WRITE only ever
     /// beside PRESENT: the e300's store-miss vector (head.S) tests WRITE alone.
