@@ -152,6 +152,10 @@ pub trait Context {
 ///   returning to user mode; `activate` makes a context and its page
 ///   directory the current translation.
 pub trait Mmu {
+    /// How many context numbers (`activate`'s `ctx`, from 0) the family
+    /// tells apart, None for any number: mm hands out no more (`proc`
+    /// checks it).
+    const CONTEXTS: Option<usize>;
     /// Sets up user translation for this CPU; says how the TLB is reloaded.
     /// `alloc(order)` gives `1 << order` zeroed, naturally aligned frames
     /// (a physical address) for the family's own tables: the caller owns

@@ -112,7 +112,7 @@ use sigil_core::cred::Cred;
 use sigil_core::job::wait::ChildEvent;
 use sigil_core::rlimit::{Limits, RLIMIT_NPROC};
 use sigil_core::signal::restart::RestartBlock;
-use sigil_core::time::cputime::{CpuAccount, CpuClockId, CpuClockKind, CpuSleepers};
+use sigil_core::time::cputime::{CpuAccount, CpuClockId, CpuClockKind, CpuSleepers, CpuTimes};
 use sigstate::{GroupSignals, ThreadSignals};
 
 pub const KSTACK_SIZE: usize = 16 * 1024;
@@ -121,6 +121,11 @@ pub const MAX_PROCS: usize = 64;
 // Each process has an address space, and one more while execve builds the
 // next: MMU context numbers can never run out.
 const _: () = assert!(2 * MAX_PROCS < crate::mm::context::NR_CONTEXTS);
+// And the MMU tells every context number mm hands out apart (book3s/32's
+// `activate` steps its segments' VSIDs without a mask up to a bound).
+const _: () = if let Some(n) = <Arch as arch::Mmu>::CONTEXTS {
+    assert!(crate::mm::context::NR_CONTEXTS <= n);
+};
 /// The most threads, all processes together (clone beyond it: EAGAIN):
 /// each holds a 16 KiB kernel stack.
 pub const MAX_THREADS: usize = 160;
@@ -162,7 +167,7 @@ pub fn check_kernel_stack(sp: usize) {
         Some(p) => check_thread_stack(p, sp),
         None => {
             let (bottom, top) = Arch::boot_stack_bounds();
-            check_stack(bottom, top, true, 0, sp);
+            check_stack(bottom, top, true, None, sp);
         }
     }
 }
@@ -172,15 +177,19 @@ pub fn check_kernel_stack(sp: usize) {
 /// test are left out).
 #[inline(always)]
 fn check_thread_stack(p: &Thread, sp: usize) {
-    check_stack(p.kstack.0.as_ptr() as usize, p.kstack_top(), p.kstack.guard_intact(), p.tid, sp);
+    check_stack(p.kstack.0.as_ptr() as usize, p.kstack_top(), p.kstack.guard_intact(), Some(p), sp);
 }
 
-/// The test itself, on stack [bottom, top] of thread `tid` (0: the boot
-/// stack's).
+/// The test itself, on stack [bottom, top] of thread `owner` (None: the
+/// boot stack's). The two bounds are one unsigned compare: below `bottom +
+/// STACK_MARGIN` the difference wraps to a huge value. On a thread's stack,
+/// whose size is a constant, that is a subtract, an add and a compare with
+/// an immediate, where two compares each took their own branch.
 #[inline(always)]
-fn check_stack(bottom: usize, top: usize, guard_ok: bool, tid: u32, sp: usize) {
-    if !guard_ok || sp < bottom + STACK_MARGIN || sp > top {
-        stack_overflow(tid, bottom, top, sp, guard_ok);
+fn check_stack(bottom: usize, top: usize, guard_ok: bool, owner: Option<&Thread>, sp: usize) {
+    let low = bottom + STACK_MARGIN;
+    if !guard_ok || sp.wrapping_sub(low) > top - low {
+        stack_overflow(owner, bottom, top, sp, guard_ok);
     }
 }
 
@@ -196,14 +205,24 @@ pub fn check_kernel_stack_guard() {
     if let Some(p) = try_current() {
         if !p.kstack.guard_intact() {
             let bottom = p.kstack.0.as_ptr() as usize;
-            stack_overflow(p.tid, bottom, p.kstack_top(), arch::stack_pointer() as usize, false);
+            stack_overflow(Some(p), bottom, p.kstack_top(), arch::stack_pointer() as usize, false);
         }
     }
 }
 
+/// The oops, given the stack's thread (None: the boot stack), whose id is
+/// read here: read by the caller, LLVM loaded it on every switch, beside
+/// the stack's address, for a panic that never comes.
 #[cold]
 #[inline(never)]
-fn stack_overflow(tid: u32, bottom: usize, top: usize, sp: usize, guard_ok: bool) -> ! {
+fn stack_overflow(
+    owner: Option<&Thread>,
+    bottom: usize,
+    top: usize,
+    sp: usize,
+    guard_ok: bool,
+) -> ! {
+    let tid = owner.map_or(0, |p| p.tid);
     panic!(
         "kernel stack overflow: tid {} stack [{:#x}, {:#x}) sp {:#x}, guard word {}",
         tid,
@@ -306,6 +325,14 @@ impl Group {
         // SAFETY: a thread is on `threads` only while it is live, and its
         // Box is freed only after it is off (the module invariants).
         (0..self.threads.len()).map(|i| unsafe { &mut *self.threads[i].as_ptr() })
+    }
+}
+
+/// A freed process's time stays in the machine's totals
+/// (`cputime::retire`, which says why none is missed meanwhile).
+impl Drop for Group {
+    fn drop(&mut self) {
+        cputime::retire(self.cpu.own);
     }
 }
 
@@ -464,6 +491,19 @@ pub fn cpu_clock(clock: crate::time::timers::Clock) -> u64 {
         crate::time::timers::Clock::ThreadCpu(tid) => thread(tid).map_or(0, thread_cpu_ns),
         _ => current().group().cpu.prof_clock() + cputime::unsampled(),
     }
+}
+
+/// The machine's CPU time so far (/proc/stat, /proc/uptime): the idle
+/// time and what processes now gone used, which `time::cputime` keeps, and
+/// the own time of every process that exists, zombies too (a group is in
+/// the table until it is freed or detached: `Group`'s drop retires its
+/// time).
+pub fn cpu_totals() -> cputime::Totals {
+    let mut live = CpuTimes::default();
+    for g in all() {
+        live.add(g.cpu.own);
+    }
+    cputime::totals(live)
 }
 
 /// Thread `t`'s CPU time now: the running thread's includes the stretch
@@ -833,6 +873,40 @@ pub fn sleep(chan: usize) -> Result<(), ()> {
     }
 }
 
+/// The sleep of a wait that only a signal ends (rt_sigsuspend), which
+/// returns a restart code whatever woke it: blocks the running thread
+/// until it is woken with its work flag set, or returns at once if a
+/// signal would interrupt it already. After a wake the flag alone decides,
+/// as Linux's `sigsuspend` loops on `signal_pending`: the full test of
+/// both sets, which `sleep` makes there, is the one the way back to user
+/// mode makes anyway (`signal::check_pending`), and this wait's caller
+/// returns straight to it. A flag set with nothing deliverable (a blocked
+/// signal on the group's set) costs a round trip: the return finds no
+/// handler, puts the saved mask back and restarts the call, which sleeps
+/// again after its own full test. A wake that left the flag clear is no
+/// signal: the thread sleeps again at once. The running thread is taken
+/// unchecked, as `sleep` takes it.
+pub fn sleep_until_signal() {
+    // SAFETY: a thread is running (above), and CURRENT_THREAD then points
+    // at its live Box; the reference is not used after the switch.
+    let me = unsafe { &mut *running() };
+    if sigstate::interrupt_pending(me) {
+        return;
+    }
+    let chan = me as *const Thread as usize;
+    loop {
+        // SAFETY: as above, looked up afresh on each round: the flag is
+        // read after the switch through a new reference, which the
+        // waker's store then reaches (module invariants).
+        unsafe { (*running()).state = State::Sleeping(chan) };
+        schedule();
+        // SAFETY: as above.
+        if unsafe { (*running()).sig.work } {
+            return;
+        }
+    }
+}
+
 /// Gives up the CPU but stays runnable (preemption, sched_yield).
 pub fn yield_now() {
     let t = TABLE.get();
@@ -875,23 +949,31 @@ pub fn schedule() {
             }
             return;
         }
-        if current().state == State::Runnable {
+        if idle_round() {
             return;
         }
-        idle_round();
     }
 }
 
-/// One round of the idle loop: wait for an interrupt, charging nobody for
-/// the wait. Out of line and cold: inlined, its calls' registers were
-/// saved and restored by every `schedule`, at every context switch.
+/// Nothing is queued: true if the running thread can go on (it is
+/// runnable: it yielded, or an interrupt woke it), else one round of the
+/// idle loop, which waits for an interrupt and charges nobody for the wait,
+/// and false: the scheduler looks at its queue again. Out of line and cold:
+/// inlined, its calls' registers were saved and restored by every
+/// `schedule`, at every context switch; and the running thread's test is
+/// in here too, or its address was kept in a saved register of every
+/// sleep.
 #[cold]
 #[inline(never)]
-fn idle_round() {
+fn idle_round() -> bool {
+    if current().state == State::Runnable {
+        return true;
+    }
     cputime::idle_begin(try_current().map(Thread::charged));
     crate::time::timer::idle();
     cputime::idle_end(try_current().is_some_and(|p| p.state == State::Runnable));
     crate::time::loadavg::sample(crate::time::timer::now_ns(), || 0);
+    false
 }
 
 /// Context switches since boot (/proc/stat's `ctxt`).

@@ -18,12 +18,16 @@ use super::Thread;
 
 pub(super) struct RunQueue {
     head: Option<NonNull<Thread>>,
-    tail: Option<NonNull<Thread>>,
+    /// The last thread while the queue is not empty; stale (or dangling,
+    /// before the first push) once it is: `pop_front` leaves it, since
+    /// `push_back` tests `head` for an empty queue, so the pop of the last
+    /// thread, once per context switch in a ping-pong, stores nothing more.
+    tail: NonNull<Thread>,
 }
 
 impl RunQueue {
     pub(super) const fn new() -> RunQueue {
-        RunQueue { head: None, tail: None }
+        RunQueue { head: None, tail: NonNull::dangling() }
     }
 
     pub(super) fn is_empty(&self) -> bool {
@@ -34,12 +38,18 @@ impl RunQueue {
     pub(super) fn push_back(&mut self, t: &mut Thread) {
         t.runq_next = None;
         let t = NonNull::from(t);
-        match self.tail {
-            // SAFETY: a queued thread is live (module comment).
-            Some(mut last) => unsafe { last.as_mut() }.runq_next = Some(t),
-            None => self.head = Some(t),
-        }
-        self.tail = Some(t);
+        // The link to set: the last thread's, or the head of an empty
+        // queue. Chosen as a place, then one store: with a store on each
+        // arm, LLVM rebuilt the table's address for the `tail` store after
+        // the head's.
+        let link = match self.head {
+            // SAFETY: the queue is not empty, so `tail` is its last thread,
+            // and a queued thread is live (module comment).
+            Some(_) => unsafe { &mut self.tail.as_mut().runq_next },
+            None => &mut self.head,
+        };
+        *link = Some(t);
+        self.tail = t;
     }
 
     /// Takes the first thread out.
@@ -47,9 +57,6 @@ impl RunQueue {
         let first = self.head?;
         // SAFETY: a queued thread is live (module comment).
         self.head = unsafe { first.as_ref() }.runq_next;
-        if self.head.is_none() {
-            self.tail = None;
-        }
         Some(first)
     }
 
@@ -67,8 +74,10 @@ impl RunQueue {
                     Some(mut p) => unsafe { p.as_mut() }.runq_next = next,
                     None => self.head = next,
                 }
-                if next.is_none() {
-                    self.tail = prev;
+                // The last one out: its predecessor is last now, if any
+                // (an empty queue's `tail` is not read).
+                if let (None, Some(p)) = (next, prev) {
+                    self.tail = p;
                 }
                 return;
             }

@@ -265,12 +265,15 @@ pub fn rt_sigsuspend(mask: u32, sigsetsize: u32) -> SysResult {
 }
 
 /// rt_sigsuspend's wait. The restart code it always returns sets the work
-/// flag (`signal::note_restart`), which the saved mask needs for its restore.
+/// flag (`signal::note_restart`), which the saved mask needs for its
+/// restore; the way back to user mode then finds the signal that woke it
+/// (`proc::sleep_until_signal` leaves that test to it). The running thread
+/// is taken unchecked: a system call always has one.
 fn suspend(mask: SigSet) -> SysResult {
-    let p = proc::current();
-    p.sig.save_mask(mask);
-    let chan = p as *const _ as usize;
-    while proc::sleep(chan).is_ok() {}
+    // SAFETY: a thread is running (above), and CURRENT_THREAD then points
+    // at its live Box; the reference is not used after the sleep.
+    unsafe { &mut *proc::running() }.sig.save_mask(mask);
+    proc::sleep_until_signal();
     Err(Errno::ERESTARTNOHAND)
 }
 

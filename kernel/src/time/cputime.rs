@@ -27,7 +27,7 @@
 //! scheduler, the time system calls) hand it the thread's count and the
 //! process's account, and send the signals of the timers that expired.
 
-use sigil_core::time::cputime::{CpuAccount, CpuTimer, Expired};
+use sigil_core::time::cputime::{CpuAccount, CpuTimer, CpuTimes, Expired};
 use sigil_core::time::ItimerSpec;
 
 use crate::kcell::KCell;
@@ -60,24 +60,33 @@ pub struct Totals {
     pub idle: u64,
 }
 
-/// The totals, and when the current idle round began (exported under a
-/// name of its own, as `LAST` is).
+/// The idle loop's time, the user and system time of the processes that
+/// are gone (`retire`), and when the current idle round began (exported
+/// under a name of its own, as `LAST` is). Every sample is charged to one
+/// process's account (`CpuAccount::own`) and nowhere else: the machine's
+/// user and system time are these sums, taken when read (`totals`), so a
+/// switch or a tick adds to two counts, the thread's and its process's,
+/// not three.
 #[export_name = "sigil_cputime_totals"]
 static TOTALS: KCell<(Totals, Option<u64>)> =
     KCell::new((Totals { user: 0, system: 0, idle: 0 }, None));
 
-/// The machine's CPU time so far.
-pub fn totals() -> Totals {
-    TOTALS.get().0
+/// The machine's CPU time so far, given `live`, the sum of the own times
+/// of the processes that exist (`proc::cpu_totals` adds them up).
+pub fn totals(live: CpuTimes) -> Totals {
+    let t = TOTALS.get().0;
+    Totals { user: t.user + live.utime, system: t.system + live.stime, idle: t.idle }
 }
 
-fn account(ns: u64, user: bool) {
+/// A process is freed: its own time (`CpuAccount::own`, final: nothing
+/// charges a freed process) stays in the machine's totals. Nothing runs
+/// between its leaving the process table and this, so `totals` never
+/// misses it: a reaped zombie is freed by the reap, and an auto-reaped
+/// one with its last thread, at the switch away from it.
+pub fn retire(own: CpuTimes) {
     let t = &mut TOTALS.get().0;
-    if user {
-        t.user += ns;
-    } else {
-        t.system += ns;
-    }
+    t.user += own.utime;
+    t.system += own.stime;
 }
 
 /// The time (ns) from the last sample to `now` (timebase ticks), and `now`
@@ -102,7 +111,6 @@ pub fn tick(from_user: bool, now: u64, cur: Option<Charged>) -> Option<Expired> 
     let ns = elapsed(now)?;
     let (cpu_ns, acct) = cur?;
     *cpu_ns += ns;
-    account(ns, from_user);
     Some(acct.sample(ns, from_user))
 }
 
@@ -110,7 +118,6 @@ pub fn tick(from_user: bool, now: u64, cur: Option<Charged>) -> Option<Expired> 
 fn charge((cpu_ns, acct): Charged, ns: u64) {
     *cpu_ns += ns;
     acct.charge(ns, false);
-    account(ns, false);
 }
 
 /// The scheduler leaves a thread for another: it pays (`prev`), as system

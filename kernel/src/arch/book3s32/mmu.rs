@@ -99,21 +99,38 @@ const fn vsid(ctx: u32, seg: u32) -> u32 {
     (ctx.wrapping_mul(897 * 16).wrapping_add(seg * VSID_STEP)) & VSID_MASK
 }
 
-/// Segment register value `sr` (SR_KS and a VSID) for the next segment of
-/// the same context: `vsid(ctx, seg + 1)` from `vsid(ctx, seg)` by one add
-/// and one mask, as Linux's `switch_mmu_context` steps it. The add carries
-/// at most into bit 24, above the VSID, which the mask clears: the sum
-/// modulo 2^24 is what `vsid` computes; the flag bits above stay as they were.
-const fn next_segment(sr: u32) -> u32 {
-    sr.wrapping_add(VSID_STEP) & (SR_KS | VSID_MASK)
+/// How many contexts `next_segment` steps through without a carry: the
+/// first VSID of context `ctx` is `ctx * 897 * 16`, below 2^24 for every
+/// one of these, and its last user segment's `(TASK_SIZE >> 28) - 1` steps
+/// later still is. More than mm hands out (`Mmu::CONTEXTS` says so, and
+/// `proc` checks it against `mm::context::NR_CONTEXTS`, which arch, below
+/// mm, does not import).
+const CONTEXTS: u32 = (VSID_MASK - ((TASK_SIZE >> 28) - 1) * VSID_STEP) / (897 * 16) + 1;
+
+/// Segment register value (SR_KS and the VSID) of segment 0 of context
+/// `ctx`: `vsid(ctx, 0)` without its mask, which clears nothing for the
+/// contexts there are (`CONTEXTS`).
+const fn first_segment(ctx: u32) -> u32 {
+    SR_KS | ctx.wrapping_mul(897 * 16)
 }
 
-// The argument above, checked at build time for every segment of the
-// first 4096 contexts: more than mm hands out (`mm::context::NR_CONTEXTS`,
-// which arch, below mm, does not import).
+/// Segment register value `sr` (SR_KS and a VSID) for the next segment of
+/// the same context: `vsid(ctx, seg + 1)` from `vsid(ctx, seg)` by one add,
+/// as Linux's `switch_mmu_context` steps it. No mask: for the contexts
+/// there are (`CONTEXTS`) no VSID of a user segment reaches 2^24, so the
+/// sum never carries out of the VSID into the flag bits, and the mask
+/// `vsid` applies has nothing to clear.
+const fn next_segment(sr: u32) -> u32 {
+    sr + VSID_STEP
+}
+
+// The argument above, checked at build time for every segment of every
+// context: the first value and each step without a mask are `vsid`'s
+// values, flags untouched.
 const _: () = {
     let mut ctx = 0;
-    while ctx < 4096 {
+    while ctx < CONTEXTS {
+        assert!(first_segment(ctx) == SR_KS | vsid(ctx, 0));
         let mut seg = 0;
         while seg + 1 < TASK_SIZE >> 28 {
             assert!(next_segment(SR_KS | vsid(ctx, seg)) == SR_KS | vsid(ctx, seg + 1));
@@ -187,6 +204,8 @@ fn flush_all() {
 
 /// Segments and the hash table (750) or software TLB reload (603/e300).
 impl Mmu for Book3s32 {
+    const CONTEXTS: Option<usize> = Some(CONTEXTS as usize);
+
     /// The PTE for a user page at `phys` (read is implied). WRITE only ever
     /// beside PRESENT: the e300's store-miss vector (head.S) tests WRITE alone.
     #[inline(always)]
@@ -242,17 +261,20 @@ impl Mmu for Book3s32 {
     /// One `isync` after all twelve writes, as Linux's `switch_mmu_context`
     /// does: the kernel runs from BATs, so nothing between them uses a user
     /// segment (11 fewer instructions a switch than one `isync` each). Each
-    /// value comes from the one before (`next_segment`), rather than from
-    /// `vsid`'s scramble computed afresh, and goes out by `mtsr` with the
-    /// segment's number an immediate: `mtsrin` took its address in a
-    /// register, one `lis` a segment. So a segment costs three instructions:
-    /// the add, the mask, the write.
+    /// value comes from the one before by one add (`next_segment`), rather
+    /// than from `vsid`'s scramble computed afresh, and goes out by `mtsr`
+    /// with the segment's number an immediate: `mtsrin` took its address
+    /// in a register, one `lis` a segment. So a segment costs two
+    /// instructions, the add and the write, and none of them a mask
+    /// (`first_segment`, `next_segment`).
     fn activate(ctx: u32, pgdir_phys: usize) {
-        let mut sr = SR_KS | vsid(ctx, 0);
-        // LLVM knows the first VSID's low four bits (the scramble's
-        // multiplier is a multiple of 16), so it knew every later one's and
-        // narrowed each `next_segment` mask to a constant of its own, one
-        // more `addi` a segment. An empty asm hides them: one mask for all.
+        let mut sr = first_segment(ctx);
+        // LLVM sees every later value as the first plus a constant, and
+        // built one such constant (SR_KS plus a step) in a register, where
+        // `switch_to` then derived the kernel stack's physical top from it
+        // on the path that switches no space too (two more instructions
+        // there). An empty asm hides the first value's origin: each segment
+        // is an `addi` from it.
         // SAFETY: the asm has no instructions; `sr` goes through unchanged.
         unsafe {
             core::arch::asm!("# {0}", inout(reg) sr, options(pure, nomem, nostack, preserves_flags))

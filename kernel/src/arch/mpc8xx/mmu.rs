@@ -13,6 +13,9 @@ use crate::arch::Mmu;
 
 /// The software-reloaded TLB over Sigil's tables (head.S's miss handlers).
 impl Mmu for Mpc8xx {
+    /// Any number: `activate` ignores the context and empties the TLB.
+    const CONTEXTS: Option<usize> = None;
+
     /// Nothing beyond head.S: the TLB-miss handlers do it all.
     fn init(_alloc: fn(u32) -> Option<usize>) -> &'static str {
         flush_all();

@@ -327,12 +327,12 @@ fn global(which: Global) -> String {
                 mb,
             )
         }
-        Global::Uptime => fmt::uptime(now_ns(), crate::time::cputime::totals().idle),
+        Global::Uptime => fmt::uptime(now_ns(), proc::cpu_totals().idle),
         Global::Loadavg => {
             fmt::loadavg(&crate::time::loadavg::show(), running, threads as u32, proc::last_id())
         }
         Global::Stat => {
-            let t = crate::time::cputime::totals();
+            let t = proc::cpu_totals();
             let boot_ns = crate::time::clock::realtime_ns().saturating_sub(now_ns());
             fmt::sys_stat(&fmt::SysStat {
                 user: ticks(t.user),
