@@ -414,7 +414,10 @@ pub fn out_of_memory(ea: u32) {
 /// read); a stale timer signal is dropped and the next one taken (Linux
 /// `dequeue_signal`). Inlined into its two callers: as a call of its own
 /// it made sigwait's ping-pong 80 instructions dearer (thread_pingpong
-/// 2627 -> 2707).
+/// 2627 -> 2707). The work flags are recalculated after a take, as Linux's
+/// `dequeue_signal` calls `recalc_sigpending`: the taken signal set them,
+/// and left set they would send the way back to user mode into
+/// `check_pending` for nothing.
 #[inline(always)]
 pub fn take(t: &mut Thread, want: SigSet) -> Option<alloc::boxed::Box<SigQueueNode>> {
     let others = SigSet::from_bits(!want.bits());
@@ -422,6 +425,7 @@ pub fn take(t: &mut Thread, want: SigSet) -> Option<alloc::boxed::Box<SigQueueNo
         let mut node =
             t.sig.pending.dequeue(others).or_else(|| t.group().sig.shared.dequeue(others))?;
         if crate::time::timers::on_dequeue(t.group().pid, &mut node.info, &proc::cpu_clock) {
+            recalc(t, t.group());
             return Some(node);
         }
     }
