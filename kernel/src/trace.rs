@@ -15,7 +15,7 @@
 //! | `queue`     | signal::send                  | what the sigqueue did, the node's address     |
 //! | `dequeue`   | deliver::dequeue              | the node handed to delivery (by pointer)      |
 //! | `frame`     | deliver::handle_signal        | frame address and size, the window opened     |
-//! | `handler`   | signal::deliver_pending       | the user registers the handler starts with    |
+//! | `handler`   | signal::check_pending         | the user registers the handler starts with    |
 //! | `sigreturn` | deliver::restore_frame        | the frame read back, where user mode resumes  |
 //! | `default`   | signal::no_handler            | a default (or SIG_IGN) action instead of a handler |
 //!
@@ -161,7 +161,7 @@ fn kind_name(kind: FrameKind) -> &'static str {
     }
 }
 
-/// The end of `deliver_pending`: if a handler frame was set up (`entered`, the last
+/// The end of `check_pending`: if a handler frame was set up (`entered`, the last
 /// one when several were stacked), user mode now starts in that handler with
 /// these nip, r1 and lr (lr = the frame's trampoline in the signal page).
 #[cold]

@@ -183,8 +183,9 @@ pub fn group_work(g: &mut Group) {
 
 /// Is something for `t` to act on at the next return to user mode: a
 /// deliverable signal on either set, or its group ending or stopping?
-/// (`signal::check_pending` asks it on the way out; `sleep`, through
-/// `interrupt_pending`, before and after blocking.)
+/// (`sleep` asks it, through `interrupt_pending`, before and after
+/// blocking; the way out to user mode finds the same answer by trying:
+/// `signal::check_pending`.)
 #[inline]
 pub fn work_pending(t: &Thread, g: &Group) -> bool {
     let pending = t.sig.pending.pending().union(g.sig.shared.pending());

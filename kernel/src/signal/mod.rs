@@ -20,9 +20,9 @@
 //!   signal stops every thread (group stop) and SIGCONT resumes them.
 //!
 //! `check_pending` runs on every return to user mode whose thread has its
-//! work flag set (`trap::return_to_user` tests it); when something is
-//! deliverable, `deliver_pending` performs each signal's default action or
-//! builds its handler frame (deliver.rs). swapcontext reuses the frame's
+//! work flag set (`trap::return_to_user` tests it); for each deliverable
+//! signal it performs the default action or builds the handler frame
+//! (deliver.rs). swapcontext reuses the frame's
 //! mcontext code for glibc's ucontext calls (context.rs). kill()'s
 //! broadcast to a process group or to everyone is kill.rs; the exit path,
 //! with the signals an exit sends (SIGCHLD, an orphaned group's SIGHUP and
@@ -49,7 +49,7 @@ use sigil_core::signal::queue::{queue_room, SigQueueNode, LIVE_NODES};
 
 use crate::arch::TrapFrame;
 use crate::kcell::KCell;
-use crate::proc::sigstate::{doomed, group_work, work_pending};
+use crate::proc::sigstate::{doomed, group_work};
 use crate::proc::waitq::WaitQueue;
 use crate::proc::{self, Group, State, Thread};
 use deliver::Dequeued;
@@ -414,7 +414,10 @@ pub fn out_of_memory(ea: u32) {
 /// read); a stale timer signal is dropped and the next one taken (Linux
 /// `dequeue_signal`). Inlined into its two callers: as a call of its own
 /// it made sigwait's ping-pong 80 instructions dearer (thread_pingpong
-/// 2627 -> 2707).
+/// 2627 -> 2707). The work flags are recalculated after a take, as Linux's
+/// `dequeue_signal` calls `recalc_sigpending`: the taken signal set them,
+/// and left set they would send the way back to user mode into
+/// `check_pending` for nothing.
 #[inline(always)]
 pub fn take(t: &mut Thread, want: SigSet) -> Option<alloc::boxed::Box<SigQueueNode>> {
     let others = SigSet::from_bits(!want.bits());
@@ -422,6 +425,7 @@ pub fn take(t: &mut Thread, want: SigSet) -> Option<alloc::boxed::Box<SigQueueNo
         let mut node =
             t.sig.pending.dequeue(others).or_else(|| t.group().sig.shared.dequeue(others))?;
         if crate::time::timers::on_dequeue(t.group().pid, &mut node.info, &proc::cpu_clock) {
+            recalc(t, t.group());
             return Some(node);
         }
     }
@@ -474,48 +478,26 @@ pub fn note_restart() {
 /// thread, as the caller looked it up: passed down, not found again (each
 /// `proc::current()` is a load, a null test and a branch to its panic).
 /// Inline into that caller's out-of-line slow half.
-#[inline]
-pub fn check_pending(tf: &mut TrapFrame, t: &'static mut Thread) {
-    let g = t.group();
-    if work_pending(t, g) {
-        deliver_pending(tf, t);
-    } else {
-        recalc(t, g);
-        finish_return(tf, t);
-    }
-}
-
-/// The end of a `check_pending` that entered no handler (a handler's frame
-/// does both itself: `deliver_pending`): finish an interrupted system call
-/// and put a wait's saved mask back. Inlined where each such return ends,
-/// so that after a delivery `check_pending` does nothing but return (the
-/// restart and mask tests after the call cost it a saved register and 4
-/// instructions a signal; ppc32 has no tail call to make the call itself
-/// go).
-#[inline(always)]
-fn finish_return(tf: &mut TrapFrame, t: &mut Thread) {
-    deliver::restart_syscall(tf, None);
-    // Test before clearing: `take()` would store None every time (a handler
-    // frame has taken the mask already).
-    if let Some(mask) = t.sig.saved_mask {
-        t.sig.saved_mask = None;
-        t.sig.blocked = mask;
-    }
-}
-
-/// The slow half of `check_pending`: a signal is deliverable, or the group is
-/// ending or stopping. Each round is `deliver_next`, until it finds nothing
-/// more to do (Linux calls `get_signal` from its exit-to-user loop the same
-/// way). The loop is only the call: with the frame writer inside a loop,
-/// LLVM hoisted its constants (the MSR masks, static addresses) out of the loop into saved registers and stack slots, which
+///
+/// Each round is `deliver_next`, until it finds nothing more to do (Linux
+/// calls `get_signal` from its exit-to-user loop the same way). There is
+/// no "anything deliverable?" test before the first round: the round asks
+/// it anyway (the group's end or stop, then the dequeue), and the usual
+/// reason for the flag is a signal to deliver, which paid for both (15
+/// instructions a delivery). A flag set for a restart code or a saved mask
+/// alone, or by a signal that stays blocked, costs that round's empty
+/// dequeue instead.
+/// The loop is only the call: with the frame writer inside a loop,
+/// LLVM hoisted its constants (the MSR masks, static addresses) out of
+/// the loop into saved registers and stack slots, which
 /// every delivery paid for in the prologue. A round that found nothing
 /// more ends with `finish_return`, on the thread as it then is; the usual
 /// last round, a handler entered with nothing left, does not need it: the
 /// handler's frame finished the restart and took the saved mask
 /// (`deliver::handle_signal`), so its tests could only fail, as Linux's
 /// `arch_do_signal_or_restart` returns after `handle_signal`.
-#[inline(always)]
-fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) {
+#[inline]
+pub fn check_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) {
     // The handler whose frame was set up last: it is the one user mode
     // enters. A number, 0 for none: an `Option<Signal>` took two registers.
     let mut entered = 0;
@@ -540,6 +522,24 @@ fn deliver_pending(tf: &mut TrapFrame, mut t: &'static mut Thread) {
         tf.sp(),
         tf.return_address()
     ));
+}
+
+/// The end of a `check_pending` that entered no handler (a handler's frame
+/// does both itself: `deliver::handle_signal`): finish an interrupted system
+/// call and put a wait's saved mask back. Inlined where each such return
+/// ends, so that after a delivery `check_pending` does nothing but return
+/// (the restart and mask tests after the call cost it a saved register and
+/// 4 instructions a signal; ppc32 has no tail call to make the call itself
+/// go).
+#[inline(always)]
+fn finish_return(tf: &mut TrapFrame, t: &mut Thread) {
+    deliver::restart_syscall(tf, None);
+    // Test before clearing: `take()` would store None every time (a handler
+    // frame has taken the mask already).
+    if let Some(mask) = t.sig.saved_mask {
+        t.sig.saved_mask = None;
+        t.sig.blocked = mask;
+    }
 }
 
 /// The running thread for the next round after `Round::Again`: after a
@@ -571,7 +571,7 @@ enum Round {
     Done,
 }
 
-/// One round of `deliver_pending`: end or stop the group, or take the next
+/// One round of `check_pending`: end or stop the group, or take the next
 /// deliverable signal and build its handler's frame (or perform its default
 /// action). Out of line: its caller's other outcome, after the sigreturn
 /// that emptied the sets, would pay for its saved registers. The rare arms
@@ -673,7 +673,7 @@ fn core_dump(sig: Signal) -> ! {
 
 /// SIGSTOP & co: the whole group stops until SIGCONT (or SIGKILL), and the
 /// parent is told. Each thread stops itself on its way to user mode
-/// (`deliver_pending`); the sleeping ones are woken to do so.
+/// (`check_pending`); the sleeping ones are woken to do so.
 fn group_stop(g: &mut Group, sig: Signal) {
     g.stop = Some(sig.number());
     group_work(g);
