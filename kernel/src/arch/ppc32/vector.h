@@ -69,10 +69,21 @@
     stw     r11, SCRATCH_PHYS@l+8(r12)
     mfsrr1  r11
     stw     r11, SCRATCH_PHYS@l+12(r12)
+    /* DAR and DSISR describe the data faults alone (DSI, alignment, the
+     * 8xx's DTLB error). After any other exception they still hold the
+     * last data fault's, maybe another process's, which a signal frame
+     * written on this trap's way out (a timer's SIGALRM, say) would hand
+     * over in mc_gregs[PT_DAR]: such a trap's frame gets zeroes. */
+    .if (\num == 0x300) || (\num == 0x600) || (\num == 0x1400)
     mfdar   r11
     stw     r11, SCRATCH_PHYS@l+16(r12)
     mfdsisr r11
     stw     r11, SCRATCH_PHYS@l+20(r12)
+    .else
+    li      r11, 0
+    stw     r11, SCRATCH_PHYS@l+16(r12)
+    stw     r11, SCRATCH_PHYS@l+20(r12)
+    .endif
     lis     r11, trap_entry@h
     ori     r11, r11, trap_entry@l
     mtsrr0  r11
