@@ -196,9 +196,10 @@ impl SigAction {
 /// The blocked mask the handler for `sig` runs with (Linux `signal_delivered`):
 /// the interrupted mask, plus `sa_mask`, plus `sig` itself unless SA_NODEFER;
 /// never SIGKILL or SIGSTOP. The interrupted mask is saved in the frame and
-/// restored by sigreturn. The signal goes in with `add`, an `or` into its
-/// word: its one-signal set (`Signal::set`, both words chosen without a
-/// branch) and a two-word union cost the delivery 4 instructions more.
+/// restored by sigreturn. The signal goes in with `with`, an `or` into its
+/// word, by value: its one-signal set (`Signal::set`, both words chosen
+/// without a branch) and a two-word union cost the delivery 4 instructions
+/// more, and `add` on a local set stored both words to the stack first.
 pub fn handler_mask(old_blocked: SigSet, act: &SigAction, sig: Signal) -> SigSet {
     let m = old_blocked.union(act.mask);
     let m = if act.flags & abi::SA_NODEFER == 0 { m.with(sig) } else { m };
