@@ -17,12 +17,11 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use super::{mmu, Book3s32};
 
-/// Bit n set = user segment n is unlocked for kernel writes. Exported
-/// under a name of its own, out of LLVM's global merge (as
-/// `trace::ENABLED` is): each window's open and close test and store it
-/// from one `lis`, where the merged block's base took a `lis`/`addi` pair
-/// at each of them.
-#[export_name = "sigil_kuap_unlocked"]
+/// Bit n set = user segment n is unlocked for kernel writes. Left to
+/// LLVM's global merge with the window's own statics (`uaccess`: the
+/// counters, the open range, the fault flag), so that a window's open and
+/// close reach the mask from the base address they form for those, where
+/// a symbol of its own took a `lis` more at each.
 static UNLOCKED: AtomicU32 = AtomicU32::new(0);
 
 /// The segments [start, end) touches, as a bit mask.
