@@ -171,13 +171,17 @@ impl<D: Direction> UserWindow<D> {
     /// Closes the window and says whether every access in it succeeded.
     #[inline(always)]
     pub fn finish(self) -> Result<(), Efault> {
+        // Read before the close: after the window's last access nothing
+        // sets it, and here it shares the base address `close` forms for
+        // the open range; after the arch's lock (an `asm!` LLVM must take
+        // as touching memory) it took a `lis`/`addi` of its own.
+        let faulted = FAULTED.load(Ordering::Relaxed);
         self.close();
         core::mem::forget(self); // closed already: no `drop`
 
         // A load, and a store only after a fault: a `swap` on a bool is a
         // masked lwarx/stwcx. loop (~17 instructions) on every window.
-        // Nothing else can set the flag now (the window is closed).
-        if FAULTED.load(Ordering::Relaxed) {
+        if faulted {
             FAULTED.store(false, Ordering::Relaxed);
             Err(Efault)
         } else {
@@ -188,12 +192,15 @@ impl<D: Direction> UserWindow<D> {
     #[inline(always)]
     fn close(&self) {
         if self.len > 0 {
+            // Disarmed first, for the same reason as `finish` reads the
+            // fault flag first: one base address for both, and the `li 0`
+            // shared with the arch's lock. No access is left to fault.
+            OPEN_END.store(0, Ordering::Relaxed);
             if D::WRITES {
                 Arch::close(self.start);
             } else {
                 Arch::close_read();
             }
-            OPEN_END.store(0, Ordering::Relaxed);
         }
         if D::REPLIES {
             // A request closed whole (dropped, or `finish` instead of

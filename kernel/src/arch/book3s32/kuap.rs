@@ -17,12 +17,11 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use super::{mmu, Book3s32};
 
-/// Bit n set = user segment n is unlocked for kernel writes. Exported
-/// under a name of its own, out of LLVM's global merge (as
-/// `trace::ENABLED` is): each window's open and close test and store it
-/// from one `lis`, where the merged block's base took a `lis`/`addi` pair
-/// at each of them.
-#[export_name = "sigil_kuap_unlocked"]
+/// Bit n set = user segment n is unlocked for kernel writes. Left to
+/// LLVM's global merge with the window's own statics (`uaccess`: the
+/// counters, the open range, the fault flag), so that a window's open and
+/// close reach the mask from the base address they form for those, where
+/// a symbol of its own took a `lis` more at each.
 static UNLOCKED: AtomicU32 = AtomicU32::new(0);
 
 /// The segments [start, end) touches, as a bit mask.
@@ -47,11 +46,18 @@ impl crate::arch::UserAccess for Book3s32 {
     /// is straight-line code: the mask stored, one `mfsrin; rlwinm; mtsrin;
     /// isync`. With a caller's constant length that is about 16
     /// instructions, where `set`'s loop over the changed segments took 35.
+    ///
+    /// The two tests are one: the bits in which the first and last byte's
+    /// segments differ, or'ed with the mask, are zero. The segment's bit is
+    /// formed here, ahead of the branch, so that it dominates the window's
+    /// close, which compares the mask with the same bit: LLVM keeps it in a
+    /// register over the window instead of shifting it again there.
     #[inline(always)]
     fn open_write(start: u32, end: u32) {
         let seg = start >> 28;
-        if (end - 1) >> 28 == seg && UNLOCKED.load(Ordering::Relaxed) == 0 {
-            UNLOCKED.store(1 << seg, Ordering::Relaxed);
+        let bit = 1u32 << seg;
+        if ((start ^ (end - 1)) >> 28) | UNLOCKED.load(Ordering::Relaxed) == 0 {
+            UNLOCKED.store(bit, Ordering::Relaxed);
             mmu::set_user_sr(seg, mmu::user_sr(seg) & !mmu::SR_KS_BIT);
         } else {
             set_inline(segments(start, end));
