@@ -264,7 +264,7 @@ impl SigPending {
             // the slot on every send (3 instructions) for a node that cannot
             // be there; a broken invariant would leak that node, which the
             // leak tests' `LIVE_NODES` count shows, never free it twice.
-            let old = core::mem::replace(&mut self.standard[slot(sig)], Some(entry));
+            let old = self.standard[slot(sig)].replace(entry);
             debug_assert!(old.is_none(), "a standard signal's slot held a node");
             core::mem::forget(old);
             self.pending.add(sig);
