@@ -45,7 +45,7 @@ use sigil_core::signal::{
 use core::mem::MaybeUninit;
 use core::sync::atomic::Ordering;
 
-use sigil_core::signal::queue::{queue_room, SigQueueNode, LIVE_NODES};
+use sigil_core::signal::queue::{queue_room, Enqueued, SigQueueNode, LIVE_NODES};
 
 use crate::arch::TrapFrame;
 use crate::kcell::KCell;
@@ -174,16 +174,29 @@ fn generate(
         }
         _ => true,
     };
+    // The outcome is tested before it is traced: tested after the trace's
+    // call, it had to outlive that call, and its enum went through the
+    // stack on every signal (a store, a load and a mask).
     let queued = pending.enqueue(info, room, user);
-    crate::sigtrace!(queue(
-        receiver_id(g, target.as_deref()),
-        sig,
-        queued,
-        target.as_ref().map_or(&g.sig.shared, |t| &t.sig.pending)
-    ));
-    queued?;
+    if let Err(e) = queued {
+        trace_queue(g, target.as_deref(), sig, queued);
+        return Err(e);
+    }
+    trace_queue(g, target.as_deref(), sig, queued);
     complete(g, target, sig);
     Ok(())
+}
+
+/// The signal trace's line for `generate`'s queueing: its outcome and what
+/// the receiver has pending after it.
+#[inline(always)]
+fn trace_queue(g: &Group, target: Option<&Thread>, sig: Signal, queued: Result<Enqueued, Errno>) {
+    crate::sigtrace!(queue(
+        receiver_id(g, target),
+        sig,
+        queued,
+        target.map_or(&g.sig.shared, |t| &t.sig.pending)
+    ));
 }
 
 /// The id the signal trace gives a signal's receiver: the thread's for a
