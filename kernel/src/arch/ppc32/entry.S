@@ -96,11 +96,15 @@ trap_entry:
     b       trap_return
 
 /* syscall_entry's two ways off its straight path, kept ahead of it so
- * that it falls through into trap_return. */
-5:  li      r12, sigil_syscall_count@l  /* a number past the table: its */
+ * that it falls through into trap_return. Named, so that a backtrace
+ * through work_before_user says where it was called from (a numeric label
+ * makes no symbol, and gdb would name trap_entry, the one before). */
+syscall_past_table:
+    li      r12, sigil_syscall_count@l  /* a number past the table: its */
     slwi    r12, r12, 2                 /* last entry, unknown's (ENOSYS) */
     b       6f
-7:  addi    r3, r1, TF                  /* the work flag was set: */
+syscall_work:
+    addi    r3, r1, TF                  /* the work flag was set: */
     bl      work_before_user            /* signals, preemption (trap.rs) */
     b       trap_return
 
@@ -118,13 +122,13 @@ syscall_entry:
     cmplwi  r0, sigil_syscall_count@l
     slwi    r12, r0, 2                  /* the entry's offset */
     addi    r9, r1, TF
-    bge-    5b
+    bge-    syscall_past_table
 6:  addis   r12, r12, sigil_syscall_table@ha
     lwz     r12, sigil_syscall_table@l(r12)
     mtctr   r12
     bctrl
     cmpwi   r3, 0
-    bne-    7b
+    bne-    syscall_work
     .globl trap_return
 trap_return:
     /* r1 points at a trap frame: restore it all and rfi. lmw brings nip ..
