@@ -5,8 +5,8 @@
 //! The layouts are Linux's (`arch/powerpc/kernel/signal_32.c`, uapi
 //! `asm/sigcontext.h`, `asm/ucontext.h`), so glibc, gdb and libgcc's unwinder
 //! understand Sigil's frames: they recognise a signal frame by the two
-//! trampoline words at LR and then read the sigcontext at r1+64 or the
-//! siginfo/ucontext at r1+80/r1+208. All fields are host-order `u32`/`u64`
+//! trampoline words at LR (in the signal page, `SIGPAGE_CODE`) and then read
+//! the sigcontext at r1+64 or the siginfo/ucontext at r1+80/r1+208. All fields are host-order `u32`/`u64`
 //! (pointers too: user pointers are 32 bits), so on the big-endian target each
 //! struct is exactly the user bytes; the host tests check offsets only.
 //!
@@ -23,12 +23,14 @@
 //!            | MContext        992 ◄ |                      |  uc_stack    +8        |
 //!            |  mc_gregs    +0       |                      |  uc_regs ──┐ +48       |
 //!            |  mc_fregs    +192     |                      |  uc_sigmask| +52       |
-//!  LR ─────► |  mc_pad[2]   +456     | = trampoline         |  uc_mcontext ◄ +192    |
-//!            |  mc_vregs    +464     |   frame+488          |   mc_pad at frame+776 ◄── LR
+//!            |  mc_pad[2]   +456     | unwritten            |  uc_mcontext ◄ +192    |
+//!            |  mc_vregs    +464     |   frame+488          |   mc_pad at frame+776  |
 //!            +-----------------------+ 1024                 +------------------------+ 1312
 //!            | abigap           224  |                      | abigap           224   |
 //!            +-----------------------+ 1248 <= old r1       +------------------------+ 1536
 //! ```
+//! LR is the kind's trampoline in the signal page (`FrameKind::trampoline`),
+//! not a word of the frame.
 //! The abigap keeps the handler's frame clear of the 224 bytes just below the
 //! interrupted r1, which the old rs6000/AIX ABI let leaf functions use.
 
@@ -102,7 +104,8 @@ pub struct MContext {
     pub mc_gregs: [u32; NGREG],
     /// f0..f31, then FPSCR as a double (value in its low word).
     pub mc_fregs: [u64; 33],
-    /// The on-stack trampoline (two instructions).
+    /// Where Linux without a vDSO writes the trampoline; Sigil leaves it
+    /// unwritten (its handlers return through the signal page).
     pub mc_pad: [u32; 2],
     /// AltiVec registers (unused on 750/e300/8xx; left zero).
     pub mc_vregs: [u32; 132],
