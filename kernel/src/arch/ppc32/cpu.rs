@@ -152,27 +152,26 @@ pub fn skip_faulted_access(tf: &mut TrapFrame, ea: u32) {
 pub unsafe fn copy_block<const N: usize>(dst: *mut u32, src: *const u32) {
     const { assert!(N == PT_REGS || N == PT_RESTORED, "entry.S copies 44 or 39 words") };
     const { assert!(PT_REGS == 44 && PT_RESTORED == 39) };
-    // SAFETY (both): the caller's contract above; the routine keeps the
-    // ABI's stack rules and restores every register it uses but lr.
+    // The one call, to the routine for `N`: a literal name each (an asm
+    // template takes no constant).
+    macro_rules! call {
+        ($routine:literal) => {
+            // SAFETY: the caller's contract above; the routine keeps the
+            // ABI's stack rules and restores every register it uses but lr.
+            unsafe {
+                core::arch::asm!(
+                    concat!("bl ", $routine),
+                    in("r3") dst,
+                    in("r4") src,
+                    out("lr") _,
+                    options(preserves_flags)
+                )
+            }
+        };
+    }
     if N == PT_REGS {
-        unsafe {
-            core::arch::asm!(
-                "bl copy_words44",
-                in("r3") dst,
-                in("r4") src,
-                out("lr") _,
-                options(preserves_flags)
-            )
-        };
+        call!("copy_words44");
     } else {
-        unsafe {
-            core::arch::asm!(
-                "bl copy_words39",
-                in("r3") dst,
-                in("r4") src,
-                out("lr") _,
-                options(preserves_flags)
-            )
-        };
+        call!("copy_words39");
     }
 }
