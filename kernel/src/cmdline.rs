@@ -38,12 +38,8 @@ pub fn parse(line: &'static [u8]) -> Options {
         match w {
             b"--" => break,
             b"quiet" => crate::console::QUIET.store(true, Ordering::Relaxed),
-            b"signal.dequeue=copy" => {
-                crate::signal::deliver::DEQUEUE_COPY.store(true, Ordering::Relaxed)
-            }
-            b"signal.frame=field" => {
-                crate::signal::deliver::FRAME_PER_FIELD.store(true, Ordering::Relaxed)
-            }
+            b"signal.dequeue=copy" => crate::signal::deliver::DEQUEUE_COPY.enable(),
+            b"signal.frame=field" => crate::signal::deliver::FRAME_PER_FIELD.enable(),
             _ if w.starts_with(b"pcm.sync_ptr=") => crate::dev::pcm::set_sync_ptr_way(&w[13..]),
             b"fpu=emulate" => crate::fpemu::FORCED.store(true, Ordering::Relaxed),
             b"console=pipe" => crate::dev::tty::PIPE_INPUT.store(true, Ordering::Relaxed),
@@ -55,7 +51,7 @@ pub fn parse(line: &'static [u8]) -> Options {
                     );
                 }
             }
-            b"trace=signal" => crate::trace::ENABLED.store(true, Ordering::Relaxed),
+            b"trace=signal" => crate::trace::ENABLED.enable(),
             _ if w.starts_with(b"selftest=") => opts.selftest = Some(&w[9..]),
             // Read before the allocator starts (kmain).
             _ if w.starts_with(b"fdt=") || w.starts_with(b"heap=") => {}

@@ -19,7 +19,7 @@
 //! state that proc names only as `Held`'s associated types, and fs says
 //! what they are (`proc/share.rs`).
 //! ```text
-//! kcell arch console random devtree | the CPU, MMU, exceptions; console; random; FDT
+//! kcell arch static_key console random devtree | the CPU, MMU, exceptions; boot-patched branches; console; random; FDT
 //! mm                       | frames, heap, address spaces
 //! uaccess                  | user memory through a checked window
 //! time                     | the clock, deadlines, itimers, POSIX timers, CPU time
@@ -61,6 +61,7 @@ mod proc;
 mod random;
 mod selftest;
 mod signal;
+mod static_key;
 mod syscall;
 mod time;
 mod trace;

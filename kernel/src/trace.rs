@@ -21,42 +21,33 @@
 //!
 //! # Cost when off
 //! Call sites write `sigtrace!(event(args))`, which expands to
-//! `if trace::on() { trace::event(args) }`: the arguments are evaluated only
-//! inside the branch, so the hot path is the flag's address, one byte load,
-//! one compare and one conditional branch that is never taken
-//! (`lis; lbz; cmplwi; bne`: see `ENABLED` for why the address is one
-//! `lis`). The
-//! printers are `#[cold]`, so the compiler lays them out of line and the
-//! branch falls through. Check with `powerpc-linux-gnu-objdump -d`: the load
-//! of `ENABLED` is the only trace code on the path (docs/signals.md).
+//! `if static_branch!(trace::ENABLED) { trace::event(args) }`: the arguments
+//! are evaluated only inside the branch, and the test is one `nop` that
+//! `trace=signal` patches into a branch at boot (a static key,
+//! `crate::static_key`). The printers are `#[cold]`, so the compiler lays
+//! them out of line. Check with `powerpc-linux-gnu-objdump -d`: the `nop`
+//! is the only trace code on the path (docs/signals.md).
 
 use core::fmt;
-use core::sync::atomic::{AtomicBool, Ordering};
 
 use sigil_core::abi::Errno;
 use sigil_core::signal::frame::FrameKind;
 use sigil_core::signal::{DefaultAction, Enqueued, SigInfo, SigPending, SigQueueNode, Signal};
 
-/// Set by `trace=signal` (cmdline.rs) before any process exists. Exported
-/// under a name of its own so that LLVM's global merge, which folds
-/// internal statics into one block addressed by a `lis`/`addi` pair, leaves
-/// it alone: each test is then `lis; lbz; cmplwi; bne` (`proc::CURRENT_THREAD`
-/// is kept apart the same way).
-#[export_name = "sigil_trace_enabled"]
-pub static ENABLED: AtomicBool = AtomicBool::new(false);
+use crate::static_key::StaticKey;
 
-/// Is the trace on? (Only `sigtrace!` should need to ask.)
-#[inline(always)]
-pub fn on() -> bool {
-    ENABLED.load(Ordering::Relaxed)
-}
+/// Enabled by `trace=signal` (cmdline.rs) before any process exists.
+/// Exported under a name of its own, for a debugger (`print
+/// sigil_trace_enabled`).
+#[export_name = "sigil_trace_enabled"]
+pub static ENABLED: StaticKey = StaticKey::new();
 
 /// `sigtrace!(event(args))`: prints trace event `event` if the trace is on;
 /// the arguments are not even evaluated when it is off.
 #[macro_export]
 macro_rules! sigtrace {
     ($event:ident($($arg:expr),* $(,)?)) => {
-        if $crate::trace::on() {
+        if $crate::static_key::static_branch!($crate::trace::ENABLED) {
             $crate::trace::$event($($arg),*)
         }
     };

@@ -27,7 +27,7 @@
 
 use alloc::boxed::Box;
 use core::mem::MaybeUninit;
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::Ordering;
 
 use sigil_core::abi::{self, Errno, Sysno};
 use sigil_core::signal::frame::{
@@ -41,12 +41,14 @@ use sigil_core::signal::{
 
 use crate::arch::{self, Arch, Context, TrapFrame};
 use crate::proc::{self, Thread};
+use crate::static_key::{static_branch, StaticKey};
 use crate::uaccess::{self, Read, UserWindow, Write};
 
 /// `signal.dequeue=copy`: copy the siginfo out of the node (the old way).
-pub static DEQUEUE_COPY: AtomicBool = AtomicBool::new(false);
+/// Static keys (`crate::static_key`): the default way pays a `nop` for each.
+pub static DEQUEUE_COPY: StaticKey = StaticKey::new();
 /// `signal.frame=field`: one user-access window per store (the old way).
-pub static FRAME_PER_FIELD: AtomicBool = AtomicBool::new(false);
+pub static FRAME_PER_FIELD: StaticKey = StaticKey::new();
 
 /// A dequeued signal: the node itself (fast path), or the siginfo copied
 /// out of it into the caller's buffer (`signal.dequeue=copy`). The copy is
@@ -77,7 +79,7 @@ impl Dequeued<'_> {
 /// invariants (the sets' addresses, the masks) in saved registers here.
 #[inline(always)]
 pub fn dequeue<'a>(t: &mut Thread, buf: &'a mut MaybeUninit<SigInfo>) -> Option<Dequeued<'a>> {
-    if DEQUEUE_COPY.load(Ordering::Relaxed) {
+    if static_branch!(DEQUEUE_COPY) {
         return dequeue_copied(t, buf).map(Dequeued::Copied);
     }
     match dequeue_node(t)? {
@@ -379,7 +381,7 @@ fn setup_frame(
         frame_failed(tf, sig);
         return false;
     };
-    let (ok, windows) = if FRAME_PER_FIELD.load(Ordering::Relaxed) {
+    let (ok, windows) = if static_branch!(FRAME_PER_FIELD) {
         let data = FrameData::new(tf, p, info, act.handler, mask);
         write_frame_per_field(kind, place.new_sp, place.frame, &data)
     } else {

@@ -42,7 +42,7 @@ pub const SAMPLE_NS: u64 = timer::SLICE_NS;
 /// while idle, when there is nobody to charge. Exported under a name of
 /// its own, as `TOTALS` is, out of LLVM's global merge: each switch then
 /// addresses it from one `lis`, where the merged block's base took a
-/// `lis`/`addi` pair (`trace::ENABLED` says more).
+/// `lis`/`addi` pair (`proc::CURRENT_THREAD` says more).
 #[export_name = "sigil_cputime_last"]
 static LAST: KCell<u64> = KCell::new(0);
 

@@ -36,7 +36,7 @@ const DEC_MAX_NS: u64 = 1 << 40;
 
 static TB_FREQ: AtomicU32 = AtomicU32::new(16_600_000);
 /// Set by the tick: the current process has had its slice. Exported out of
-/// LLVM's global merge, as `trace::ENABLED` is: `work_before_user` tests it
+/// LLVM's global merge, as `proc::CURRENT_THREAD` is: `work_before_user` tests it
 /// on every return with work from one `lis`, not a `lis`/`addi` pair.
 #[export_name = "sigil_need_resched"]
 pub static NEED_RESCHED: AtomicBool = AtomicBool::new(false);

@@ -13,6 +13,7 @@ pub mod frame;
 pub mod mmio;
 #[cfg(not(sigil_arch = "mpc8xx"))]
 pub mod ns16550;
+pub mod static_key;
 pub mod trap;
 
 /// What a family's boot code hands the generic kernel (from QEMU's fw_cfg on
