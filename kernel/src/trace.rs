@@ -30,7 +30,6 @@
 
 use core::fmt;
 
-use sigil_core::abi::Errno;
 use sigil_core::signal::frame::FrameKind;
 use sigil_core::signal::{DefaultAction, Enqueued, SigInfo, SigPending, SigQueueNode, Signal};
 
@@ -73,17 +72,19 @@ pub fn generate(target: u32, info: &SigInfo) {
 
 /// What the sigqueue did with it (`SigPending::enqueue`): `queued` (a node
 /// was linked; its address is printed), `coalesced`, `nodeless` (pending
-/// without info), or `eagain` (RT queue full).
+/// without info), or `eagain` (RT queue full: `outcome` None, the error's
+/// only kind). An `Option` of a one-byte enum is one register: a `Result`
+/// with the `Errno` went through the stack, stored on every send.
 #[cold]
-pub fn queue(target: u32, sig: Signal, outcome: Result<Enqueued, Errno>, pending: &SigPending) {
+pub fn queue(target: u32, sig: Signal, outcome: Option<Enqueued>, pending: &SigPending) {
     let result = match outcome {
-        Ok(Enqueued::Queued) => "queued",
-        Ok(Enqueued::Coalesced) => "coalesced",
-        Ok(Enqueued::PendingWithoutInfo) => "nodeless",
-        Err(_) => "eagain",
+        Some(Enqueued::Queued) => "queued",
+        Some(Enqueued::Coalesced) => "coalesced",
+        Some(Enqueued::PendingWithoutInfo) => "nodeless",
+        None => "eagain",
     };
     match (outcome, pending.newest(sig)) {
-        (Ok(Enqueued::Queued), Some(n)) => emit(format_args!(
+        (Some(Enqueued::Queued), Some(n)) => emit(format_args!(
             "queue pid={} signo={} result={} node={:#x}",
             target,
             sig.number(),

@@ -194,7 +194,7 @@ fn trace_queue(g: &Group, target: Option<&Thread>, sig: Signal, queued: Result<E
     crate::sigtrace!(queue(
         receiver_id(g, target),
         sig,
-        queued,
+        queued.ok(),
         target.map_or(&g.sig.shared, |t| &t.sig.pending)
     ));
 }
