@@ -160,6 +160,15 @@ pub(crate) trait FrameSink {
         self.put(off + 4 * PT_MSR as u32, msr);
         self.put_words(after, &gregs[PT_MSR + 1..]);
     }
+    /// A user siginfo_t at `off`: the 8 meaningful words straight from
+    /// the node, then zeroes to its 128 bytes, one store each (the one
+    /// window copies and pads it with `lmw`/`stmw`). Also
+    /// rt_sigtimedwait's.
+    fn put_siginfo(&mut self, off: u32, info: &SigInfo) {
+        const ZEROES: [u32; SIGINFO_USER_WORDS - 8] = [0; SIGINFO_USER_WORDS - 8];
+        self.put_words(off, info.words());
+        self.put_words(off + 4 * 8, &ZEROES);
+    }
     /// Consecutive doublewords (FP registers), big-endian: high word first.
     fn put_dwords(&mut self, off: u32, vals: &[u64]) {
         for (i, &v) in vals.iter().enumerate() {
@@ -187,6 +196,11 @@ impl FrameSink for UserWindow<Write> {
     fn put_gregs(&mut self, off: u32, gregs: &[u32; arch::PT_REGS], msr: u32) {
         self.put_block(off, gregs);
         UserWindow::put(self, off + 4 * PT_MSR as u32, msr);
+    }
+    /// Inline, as `put_gregs`: one call to the copy routine.
+    #[cfg_attr(not(sigil_stepping), inline(always))]
+    fn put_siginfo(&mut self, off: u32, info: &SigInfo) {
+        self.put_block_padded::<8, SIGINFO_USER_WORDS>(off, info.words());
     }
     fn put_dwords(&mut self, off: u32, vals: &[u64]) {
         self.put_slice(off, vals);
@@ -260,15 +274,6 @@ pub(super) fn put_mcontext(
     w.put_gregs(mc + MContext::GREGS, tf.gregs(), tf.frame_msr(fp.is_some()));
 }
 
-/// Writes a user siginfo_t at `off` (window offset): the 8 meaningful words
-/// straight from the node, then zeroes to its 128 bytes. Also rt_sigtimedwait's.
-#[inline(always)]
-pub(crate) fn put_siginfo(w: &mut impl FrameSink, off: u32, info: &SigInfo) {
-    const ZEROES: [u32; SIGINFO_USER_WORDS - 8] = [0; SIGINFO_USER_WORDS - 8];
-    w.put_words(off, info.words());
-    w.put_words(off + 4 * 8, &ZEROES);
-}
-
 /// Writes a whole frame; `frame` is the frame's offset in the window (whose
 /// base, offset 0, is the handler's stack pointer: the back chain goes there).
 /// Inline, so that each layout's copy (`write_frame`) keeps only its arm.
@@ -288,7 +293,7 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
             put_mcontext(w, frame + SigFrame::MCONTEXT, d.tf, d.fp);
         }
         FrameKind::Rt => {
-            put_siginfo(w, frame + RtSigFrame::INFO, d.info);
+            w.put_siginfo(frame + RtSigFrame::INFO, d.info);
             let uc = frame + RtSigFrame::UCONTEXT;
             let [s0, s1, s2] = d.alt.to_words();
             // uc_flags and uc_link are 0, then uc_stack.

@@ -175,3 +175,27 @@ pub unsafe fn copy_block<const N: usize>(dst: *mut u32, src: *const u32) {
         call!("copy_words39");
     }
 }
+
+/// Stores the `N` words at `src` to `dst`, then zeroes up to `LEN` words
+/// in all, with lmw/stmw (entry.S's `copy_words8_pad32`: eleven
+/// instructions). `N` and `LEN` are a user siginfo_t's, its 8 meaningful
+/// words out of 32; any other pair fails the build. Called from inline asm
+/// as `copy_block` is, and for its reason; the routine uses r4 as scratch.
+///
+/// # Safety
+/// As `copy_block`'s, for `LEN` words at `dst` and `N` at `src`.
+#[inline(always)]
+pub unsafe fn copy_block_padded<const N: usize, const LEN: usize>(dst: *mut u32, src: *const u32) {
+    const { assert!(N == 8 && LEN == 32, "entry.S copies 8 words and pads to 32") };
+    // SAFETY: the caller's contract above; the routine keeps the ABI's
+    // stack rules and restores every register it uses but r4 and lr.
+    unsafe {
+        core::arch::asm!(
+            "bl copy_words8_pad32",
+            in("r3") dst,
+            inout("r4") src => _,
+            out("lr") _,
+            options(preserves_flags)
+        )
+    }
+}
