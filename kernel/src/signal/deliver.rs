@@ -160,14 +160,14 @@ pub(crate) trait FrameSink {
         self.put(off + 4 * PT_MSR as u32, msr);
         self.put_words(after, &gregs[PT_MSR + 1..]);
     }
-    /// A user siginfo_t at `off`: the 8 meaningful words straight from
-    /// the node, then zeroes to its 128 bytes, one store each (the one
-    /// window copies and pads it with `lmw`/`stmw`). Also
-    /// rt_sigtimedwait's.
-    fn put_siginfo(&mut self, off: u32, info: &SigInfo) {
-        const ZEROES: [u32; SIGINFO_USER_WORDS - 8] = [0; SIGINFO_USER_WORDS - 8];
-        self.put_words(off, info.words());
-        self.put_words(off + 4 * 8, &ZEROES);
+    /// `vals` from `off`, then zero words up to `LEN` words in all, one
+    /// store each (the one window copies and pads with `lmw`/`stmw`): a
+    /// siginfo (`put_siginfo`).
+    fn put_padded<const N: usize, const LEN: usize>(&mut self, off: u32, vals: &[u32; N]) {
+        self.put_words(off, vals);
+        for i in N..LEN {
+            self.put(off + 4 * i as u32, 0);
+        }
     }
     /// Consecutive doublewords (FP registers), big-endian: high word first.
     fn put_dwords(&mut self, off: u32, vals: &[u64]) {
@@ -199,8 +199,8 @@ impl FrameSink for UserWindow<Write> {
     }
     /// Inline, as `put_gregs`: one call to the copy routine.
     #[cfg_attr(not(sigil_stepping), inline(always))]
-    fn put_siginfo(&mut self, off: u32, info: &SigInfo) {
-        self.put_block_padded::<8, SIGINFO_USER_WORDS>(off, info.words());
+    fn put_padded<const N: usize, const LEN: usize>(&mut self, off: u32, vals: &[u32; N]) {
+        self.put_block_padded::<N, LEN>(off, vals);
     }
     fn put_dwords(&mut self, off: u32, vals: &[u64]) {
         self.put_slice(off, vals);
@@ -274,6 +274,23 @@ pub(super) fn put_mcontext(
     w.put_gregs(mc + MContext::GREGS, tf.gregs(), tf.frame_msr(fp.is_some()));
 }
 
+/// Writes a user siginfo_t at `off` (window offset): the 8 meaningful words
+/// straight from the node, then zeroes to its 128 bytes. Also rt_sigtimedwait's.
+#[inline(always)]
+pub(crate) fn put_siginfo(w: &mut impl FrameSink, off: u32, info: &SigInfo) {
+    w.put_padded::<8, SIGINFO_USER_WORDS>(off, info.words());
+}
+
+/// An rt frame's siginfo and, in the same run of zeroes, the two words of
+/// its ucontext that are always 0 (uc_flags, uc_link): the ucontext follows
+/// the siginfo.
+const RT_INFO_RUN: usize = SIGINFO_USER_WORDS + 2;
+const _: () = assert!(
+    RtSigFrame::UCONTEXT == RtSigFrame::INFO + 4 * SIGINFO_USER_WORDS as u32
+        && UContext::HEAD == 0
+        && UContext::STACK == 8
+);
+
 /// Writes a whole frame; `frame` is the frame's offset in the window (whose
 /// base, offset 0, is the handler's stack pointer: the back chain goes there).
 /// Inline, so that each layout's copy (`write_frame`) keeps only its arm.
@@ -284,7 +301,7 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
     let (m0, m1) = d.mask.words();
     match kind {
         // Fields that sit side by side go as one run of words
-        // (`SigContext::RUN`, `UContext::HEAD`, `UContext::REGS_RUN`): the
+        // (`SigContext::RUN`, `RT_INFO_RUN`, `UContext::REGS_RUN`): the
         // window checks a run's bounds once, where each single store checks
         // its own (a compare and a branch).
         FrameKind::Classic => {
@@ -293,11 +310,11 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
             put_mcontext(w, frame + SigFrame::MCONTEXT, d.tf, d.fp);
         }
         FrameKind::Rt => {
-            w.put_siginfo(frame + RtSigFrame::INFO, d.info);
+            // The siginfo, then uc_flags and uc_link, 0 (`RT_INFO_RUN`),
+            // then uc_stack.
+            w.put_padded::<8, RT_INFO_RUN>(frame + RtSigFrame::INFO, d.info.words());
             let uc = frame + RtSigFrame::UCONTEXT;
-            let [s0, s1, s2] = d.alt.to_words();
-            // uc_flags and uc_link are 0, then uc_stack.
-            w.put_words(uc + UContext::HEAD, &[0, 0, s0, s1, s2]);
+            w.put_words(uc + UContext::STACK, &d.alt.to_words());
             w.put_words(uc + UContext::REGS_RUN, &[frame_addr + RtSigFrame::MCONTEXT, m0, m1]);
             put_mcontext(w, frame + RtSigFrame::MCONTEXT, d.tf, d.fp);
         }

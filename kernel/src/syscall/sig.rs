@@ -14,8 +14,7 @@ use sigil_core::signal::{SigAction, SigInfo, SigSet, Signal, StackT};
 use super::SysResult;
 use crate::arch::TrapFrame;
 use crate::proc;
-use crate::signal;
-use crate::signal::deliver::{self, FrameSink};
+use crate::signal::{self, deliver};
 use crate::uaccess::{Read, UserWindow, Write};
 
 pub(super) fn signal_or_zero(sig: u32) -> Result<Option<Signal>, Errno> {
@@ -379,7 +378,7 @@ fn wait_for(want: SigSet, uinfo: u32, deadline: Option<u64>) -> SysResult {
         if let Some(node) = signal::take(p, want) {
             if uinfo != 0 {
                 let mut w = UserWindow::open(uinfo, SIGINFO_USER_SIZE as u32, Write)?;
-                w.put_siginfo(0, &node.info);
+                deliver::put_siginfo(&mut w, 0, &node.info);
                 w.finish()?;
             }
             return Ok(node.info.signo());

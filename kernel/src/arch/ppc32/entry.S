@@ -208,18 +208,21 @@ switch_context:
 COPY_WORDS copy_words44, 44
 COPY_WORDS copy_words39, 39
 
-/* copy_words8_pad32 (dst: *mut u32, src: *const u32): a user siginfo_t,
- * 32 words: the 8 at src (a SigInfo's), then 24 zeroes, which an lmw of
- * zero_words puts in r14-r31 (18) and two stmw store (r14-r31, then
- * r26-r31 again). Eleven instructions where the stores one by one took 41
- * (a load and a store per word, one li, a store per zero). The same rules
- * as COPY_WORDS: dst word-aligned, user memory inside an open write
+/* copy_words8_pad32 and copy_words8_pad34 (dst: *mut u32, src: *const
+ * u32): a user siginfo_t, 32 words: the 8 at src (a SigInfo's), then 24
+ * zeroes; pad34 also zeroes the two words after it (an rt frame's
+ * uc_flags and uc_link). An lmw of zero_words puts the zeroes in r14-r31
+ * (18), and two stmw store them (r14-r31, then r26-r31 or r24-r31 again).
+ * Eleven instructions where the stores one by one took 41 (a load and a
+ * store per word, one li, a store per zero). The same rules as
+ * COPY_WORDS: dst word-aligned, user memory inside an open write
  * UserWindow, a fault in one of the stmw recorded and skipped (zero_words
  * is kernel data: the lmw of it cannot fault on a user address). r4 is
  * the zeroes' base once src is read: an lmw's base must not be among the
  * registers it loads. */
-    .globl copy_words8_pad32
-copy_words8_pad32:
+.macro COPY_PADDED name, n
+    .globl \name
+\name:
     stwu    r1, -80(r1)
     stmw    r14, 8(r1)
     lmw     r24, 0(r4)          /* words 0..7, src's */
@@ -227,10 +230,13 @@ copy_words8_pad32:
     lis     r4, zero_words@ha
     lmw     r14, zero_words@l(r4)
     stmw    r14, 32(r3)         /* words 8..25 */
-    stmw    r26, 104(r3)        /* words 26..31 */
+    stmw    58-\n, 104(r3)      /* words 26 .. n-1, from r(58-n) */
     lmw     r14, 8(r1)
     addi    r1, r1, 80
     blr
+.endm
+COPY_PADDED copy_words8_pad32, 32
+COPY_PADDED copy_words8_pad34, 34
 
     .section .rodata
     .balign 4
