@@ -283,11 +283,12 @@ pub(crate) fn put_siginfo(w: &mut impl FrameSink, off: u32, info: &SigInfo) {
 
 /// An rt frame's siginfo and, in the same run of zeroes, the two words of
 /// its ucontext that are always 0 (uc_flags, uc_link): the ucontext follows
-/// the siginfo.
+/// the siginfo, and uc_stack follows them.
 const RT_INFO_RUN: usize = SIGINFO_USER_WORDS + 2;
 const _: () = assert!(
     RtSigFrame::UCONTEXT == RtSigFrame::INFO + 4 * SIGINFO_USER_WORDS as u32
-        && UContext::HEAD == 0
+        && UContext::FLAGS == 0
+        && UContext::LINK == 4
         && UContext::STACK == 8
 );
 
@@ -569,12 +570,13 @@ fn read_frame(
             (SigSet::from_user_words(oldmask, mask_hi), w.get(sc + SigContext::REGS), None)
         }
         FrameKind::Rt => {
-            let (mut head, mut regs_run) = ([0u32; 5], [0u32; 3]);
-            w.get_slice(RtSigFrame::UCONTEXT + UContext::HEAD, &mut head);
+            // uc_stack alone: uc_flags and uc_link, which nothing uses (nor
+            // does Linux's rt_sigreturn), are not loaded.
+            let (mut stack, mut regs_run) = ([0u32; 3], [0u32; 3]);
+            w.get_slice(RtSigFrame::UCONTEXT + UContext::STACK, &mut stack);
             w.get_slice(RtSigFrame::UCONTEXT + UContext::REGS_RUN, &mut regs_run);
-            let [_flags, _link, s0, s1, s2] = head;
             let [regs, m0, m1] = regs_run;
-            (SigSet::from_user_words(m0, m1), regs, Some(StackT::from_words([s0, s1, s2])))
+            (SigSet::from_user_words(m0, m1), regs, Some(StackT::from_words(stack)))
         }
     };
     // The mcontext is normally inside the frame; Linux follows the pointer

@@ -211,14 +211,10 @@ impl UContext {
     pub const REGS: u32 = offset_of!(UContext, uc_regs) as u32;
     pub const SIGMASK: u32 = offset_of!(UContext, uc_sigmask) as u32;
     pub const MCONTEXT: u32 = offset_of!(UContext, uc_mcontext) as u32;
-    /// uc_flags, uc_link and the 3 words of uc_stack, side by side: one run.
-    pub const HEAD: u32 = Self::FLAGS;
     /// uc_regs and the 2 words of uc_sigmask, side by side: one run.
     pub const REGS_RUN: u32 = Self::REGS;
 }
 
-const _: () =
-    assert!(UContext::LINK == UContext::HEAD + 4 && UContext::STACK == UContext::HEAD + 8);
 const _: () = assert!(UContext::SIGMASK == UContext::REGS_RUN + 4);
 
 impl SigFrame {
