@@ -260,6 +260,32 @@ impl<D: CanWrite> UserWindow<D> {
         unsafe { crate::arch::copy_block::<N>(p, vals.as_ptr()) };
     }
 
+    /// Stores `vals` at `off`, then zero words up to `LEN` words in all (a
+    /// user siginfo_t: its 8 words and the zeroes to its 128 bytes): one
+    /// `lmw`/`stmw` routine (`arch::copy_block_padded`, for the sizes it
+    /// has) where the stores one by one took about 40 instructions. An
+    /// unaligned address (rt_sigtimedwait's pointer may be one) stores
+    /// word by word.
+    #[inline(always)]
+    pub fn put_block_padded<const N: usize, const LEN: usize>(
+        &mut self,
+        off: u32,
+        vals: &[u32; N],
+    ) {
+        let p = self.ptr_n::<u32>(off, LEN);
+        if !(p as usize).is_multiple_of(4) {
+            self.put_slice(off, vals);
+            for i in N..LEN {
+                self.put(off + 4 * i as u32, 0u32);
+            }
+            return;
+        }
+        // SAFETY: ptr_n checked [p, p + 4 LEN) is in the window, which is
+        // open for writing; p is word-aligned; a fault is an EFAULT (see
+        // `arch::copy_block`).
+        unsafe { crate::arch::copy_block_padded::<N, LEN>(p, vals.as_ptr()) };
+    }
+
     /// Copies `src` to `off` bytes into the window.
     pub fn write_bytes(&mut self, off: u32, src: &[u8]) {
         self.put_slice(off, src);
@@ -394,12 +420,15 @@ impl Drop for Reply {
 /// wrap-around, below TASK_SIZE).
 #[inline(always)]
 fn checked_end(addr: u32, len: u32) -> Result<u32, Efault> {
-    match addr.checked_add(len) {
-        Some(end) if end <= TASK_SIZE => Ok(end),
-        _ => {
-            core::hint::cold_path();
-            Err(Efault)
-        }
+    // The start against the highest start a window of `len` may have:
+    // for the usual constant length that is one constant and one compare
+    // (the length's own test folds away), where the sum's wrap test and
+    // bound were two compares (sigreturn's frame, placed at sp + gap).
+    if len <= TASK_SIZE && addr <= TASK_SIZE - len {
+        Ok(addr + len)
+    } else {
+        core::hint::cold_path();
+        Err(Efault)
     }
 }
 

@@ -162,6 +162,15 @@ pub(crate) trait FrameSink {
         self.put(off + 4 * PT_MSR as u32, msr);
         self.put_words(after, &gregs[PT_MSR + 1..]);
     }
+    /// `vals` from `off`, then zero words up to `LEN` words in all, one
+    /// store each (the one window copies and pads with `lmw`/`stmw`): a
+    /// siginfo (`put_siginfo`).
+    fn put_padded<const N: usize, const LEN: usize>(&mut self, off: u32, vals: &[u32; N]) {
+        self.put_words(off, vals);
+        for i in N..LEN {
+            self.put(off + 4 * i as u32, 0);
+        }
+    }
     /// Consecutive doublewords (FP registers), big-endian: high word first.
     fn put_dwords(&mut self, off: u32, vals: &[u64]) {
         for (i, &v) in vals.iter().enumerate() {
@@ -189,6 +198,11 @@ impl FrameSink for UserWindow<Write> {
     fn put_gregs(&mut self, off: u32, gregs: &[u32; arch::PT_REGS], msr: u32) {
         self.put_block(off, gregs);
         UserWindow::put(self, off + 4 * PT_MSR as u32, msr);
+    }
+    /// Inline, as `put_gregs`: one call to the copy routine.
+    #[cfg_attr(not(sigil_stepping), inline(always))]
+    fn put_padded<const N: usize, const LEN: usize>(&mut self, off: u32, vals: &[u32; N]) {
+        self.put_block_padded::<N, LEN>(off, vals);
     }
     fn put_dwords(&mut self, off: u32, vals: &[u64]) {
         self.put_slice(off, vals);
@@ -266,10 +280,19 @@ pub(super) fn put_mcontext(
 /// straight from the node, then zeroes to its 128 bytes. Also rt_sigtimedwait's.
 #[inline(always)]
 pub(crate) fn put_siginfo(w: &mut impl FrameSink, off: u32, info: &SigInfo) {
-    const ZEROES: [u32; SIGINFO_USER_WORDS - 8] = [0; SIGINFO_USER_WORDS - 8];
-    w.put_words(off, info.words());
-    w.put_words(off + 4 * 8, &ZEROES);
+    w.put_padded::<8, SIGINFO_USER_WORDS>(off, info.words());
 }
+
+/// An rt frame's siginfo and, in the same run of zeroes, the two words of
+/// its ucontext that are always 0 (uc_flags, uc_link): the ucontext follows
+/// the siginfo, and uc_stack follows them.
+const RT_INFO_RUN: usize = SIGINFO_USER_WORDS + 2;
+const _: () = assert!(
+    RtSigFrame::UCONTEXT == RtSigFrame::INFO + 4 * SIGINFO_USER_WORDS as u32
+        && UContext::FLAGS == 0
+        && UContext::LINK == 4
+        && UContext::STACK == 8
+);
 
 /// Writes a whole frame; `frame` is the frame's offset in the window (whose
 /// base, offset 0, is the handler's stack pointer: the back chain goes there).
@@ -281,7 +304,7 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
     let (m0, m1) = d.mask.words();
     match kind {
         // Fields that sit side by side go as one run of words
-        // (`SigContext::RUN`, `UContext::HEAD`, `UContext::REGS_RUN`): the
+        // (`SigContext::RUN`, `RT_INFO_RUN`, `UContext::REGS_RUN`): the
         // window checks a run's bounds once, where each single store checks
         // its own (a compare and a branch).
         FrameKind::Classic => {
@@ -290,11 +313,11 @@ fn put_frame(w: &mut impl FrameSink, kind: FrameKind, frame: u32, frame_addr: u3
             put_mcontext(w, frame + SigFrame::MCONTEXT, d.tf, d.fp);
         }
         FrameKind::Rt => {
-            put_siginfo(w, frame + RtSigFrame::INFO, d.info);
+            // The siginfo, then uc_flags and uc_link, 0 (`RT_INFO_RUN`),
+            // then uc_stack.
+            w.put_padded::<8, RT_INFO_RUN>(frame + RtSigFrame::INFO, d.info.words());
             let uc = frame + RtSigFrame::UCONTEXT;
-            let [s0, s1, s2] = d.alt.to_words();
-            // uc_flags and uc_link are 0, then uc_stack.
-            w.put_words(uc + UContext::HEAD, &[0, 0, s0, s1, s2]);
+            w.put_words(uc + UContext::STACK, &d.alt.to_words());
             w.put_words(uc + UContext::REGS_RUN, &[frame_addr + RtSigFrame::MCONTEXT, m0, m1]);
             put_mcontext(w, frame + RtSigFrame::MCONTEXT, d.tf, d.fp);
         }
@@ -549,12 +572,13 @@ fn read_frame(
             (SigSet::from_user_words(oldmask, mask_hi), w.get(sc + SigContext::REGS), None)
         }
         FrameKind::Rt => {
-            let (mut head, mut regs_run) = ([0u32; 5], [0u32; 3]);
-            w.get_slice(RtSigFrame::UCONTEXT + UContext::HEAD, &mut head);
+            // uc_stack alone: uc_flags and uc_link, which nothing uses (nor
+            // does Linux's rt_sigreturn), are not loaded.
+            let (mut stack, mut regs_run) = ([0u32; 3], [0u32; 3]);
+            w.get_slice(RtSigFrame::UCONTEXT + UContext::STACK, &mut stack);
             w.get_slice(RtSigFrame::UCONTEXT + UContext::REGS_RUN, &mut regs_run);
-            let [_flags, _link, s0, s1, s2] = head;
             let [regs, m0, m1] = regs_run;
-            (SigSet::from_user_words(m0, m1), regs, Some(StackT::from_words([s0, s1, s2])))
+            (SigSet::from_user_words(m0, m1), regs, Some(StackT::from_words(stack)))
         }
     };
     // The mcontext is normally inside the frame; Linux follows the pointer

@@ -39,7 +39,7 @@ use core::mem::{offset_of, size_of};
 use super::altstack::{AltStack, StackT};
 use super::sigset::Signal;
 use crate::abi::{self, Errno, Sysno};
-use crate::layout::SIGPAGE;
+use crate::layout::{SIGPAGE, TASK_SIZE};
 
 /// Bytes between a frame's r1 and its data: the minimal stack frame a called
 /// function may use (back chain, LR save, ...). Linux `__SIGNAL_FRAMESIZE`.
@@ -211,14 +211,10 @@ impl UContext {
     pub const REGS: u32 = offset_of!(UContext, uc_regs) as u32;
     pub const SIGMASK: u32 = offset_of!(UContext, uc_sigmask) as u32;
     pub const MCONTEXT: u32 = offset_of!(UContext, uc_mcontext) as u32;
-    /// uc_flags, uc_link and the 3 words of uc_stack, side by side: one run.
-    pub const HEAD: u32 = Self::FLAGS;
     /// uc_regs and the 2 words of uc_sigmask, side by side: one run.
     pub const REGS_RUN: u32 = Self::REGS;
 }
 
-const _: () =
-    assert!(UContext::LINK == UContext::HEAD + 4 && UContext::STACK == UContext::HEAD + 8);
 const _: () = assert!(UContext::SIGMASK == UContext::REGS_RUN + 4);
 
 impl SigFrame {
@@ -295,6 +291,9 @@ impl FrameKind {
     }
 }
 
+// `place_frame` aligns before it subtracts: each kind's size a multiple of 16.
+const _: () = assert!(SigFrame::SIZE.is_multiple_of(16) && RtSigFrame::SIZE.is_multiple_of(16));
+
 /// Where a frame goes and how the handler starts (Linux `get_sigframe` plus
 /// the register setup of `handle_signal32`/`handle_rt_signal32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -326,8 +325,9 @@ impl FramePlacement {
 
 /// Places a frame for `sig` below the interrupted stack pointer `sp` (or at
 /// the top of the alternate stack, if the action has SA_ONSTACK and it is
-/// usable). `None` if the frame would wrap below address 0: the caller treats
-/// that like a fault writing the frame (SIGSEGV).
+/// usable). `None` if the frame would wrap below address 0 or end above user
+/// space (`TASK_SIZE`): the caller treats that like a fault writing the
+/// frame (SIGSEGV).
 pub fn place_frame(
     kind: FrameKind,
     sig: Signal,
@@ -335,12 +335,20 @@ pub fn place_frame(
     sa_flags: u32,
     alt: &AltStack,
 ) -> Option<FramePlacement> {
-    let base = alt.signal_sp(sp, sa_flags);
-    let frame = base.checked_sub(kind.size())? & !15;
-    let new_sp = frame.checked_sub(kind.gap())?;
-    if new_sp == 0 {
+    // Linux's `(sp - size) & ~15`, aligned first: the sizes are multiples
+    // of 16 (asserted below), so it is the same frame, and the low end is
+    // one compare (the frame not below 0, new_sp neither below nor at 0),
+    // where the subtractions' own overflow tests took two. The high end is
+    // the user-access window's own test (the frame's window ends at `top`),
+    // made here too: tested on `top` with the low end, as one range
+    // compare, it lets LLVM fold the window's test on new_sp away, which
+    // took its own constant (three instructions) and compare.
+    let top = alt.signal_sp(sp, sa_flags) & !15;
+    if top <= kind.window_len() || top > TASK_SIZE {
         return None;
     }
+    let frame = top - kind.size();
+    let new_sp = frame - kind.gap();
     let (r5, r6) = match kind {
         FrameKind::Classic => (None, None),
         FrameKind::Rt => (Some(frame + RtSigFrame::UCONTEXT), Some(frame)),
@@ -526,6 +534,29 @@ mod tests {
         assert_eq!(place_frame(FrameKind::Rt, Signal::SIGINT, 1536 + 79, 0, &alt), None);
         assert_eq!(place_frame(FrameKind::Rt, Signal::SIGINT, 1536 + 80, 0, &alt), None); // r1 would be 0
         assert!(place_frame(FrameKind::Rt, Signal::SIGINT, 1536 + 96, 0, &alt).is_some());
+    }
+
+    /// The compares of the aligned top refuse exactly what Linux's order
+    /// (subtract, align, subtract the gap, each checked, then the window's
+    /// bound) refuses, and place the rest at the same addresses.
+    #[test]
+    fn placement_matches_the_checked_subtractions() {
+        let alt = AltStack::DISABLED;
+        let low = 0..4096u32;
+        let high = (u32::MAX - 4096..=u32::MAX).chain(TASK_SIZE - 4096..=TASK_SIZE + 4096);
+        for kind in [FrameKind::Classic, FrameKind::Rt] {
+            for sp in low.clone().chain(high.clone()).chain([0x7fff_f00b]) {
+                let old = sp
+                    .checked_sub(kind.size())
+                    .map(|f| f & !15)
+                    .and_then(|f| Some((f, f.checked_sub(kind.gap())?)))
+                    .filter(|&(_, new_sp)| new_sp != 0)
+                    .filter(|&(f, _)| f + kind.size() <= TASK_SIZE);
+                let new =
+                    place_frame(kind, Signal::SIGINT, sp, 0, &alt).map(|p| (p.frame, p.new_sp));
+                assert_eq!(new, old, "{kind:?} sp {sp:#x}");
+            }
+        }
     }
 
     #[test]

@@ -18,7 +18,8 @@ mod trap;
 
 pub use super::ppc32::context::FpState;
 pub use super::ppc32::cpu::{
-    copy_block, emulate_privileged, idle, pvr, skip_faulted_access, sync_icache_range,
+    copy_block, copy_block_padded, emulate_privileged, idle, pvr, skip_faulted_access,
+    sync_icache_range,
 };
 pub use super::ppc32::frame::{backtrace, dump, stack_pointer, Exception, TrapFrame, PT_REGS};
 pub(crate) use super::ppc32::static_key::{sites as static_key_sites, static_branch};

@@ -175,3 +175,38 @@ pub unsafe fn copy_block<const N: usize>(dst: *mut u32, src: *const u32) {
         call!("copy_words39");
     }
 }
+
+/// Stores the `N` words at `src` to `dst`, then zeroes up to `LEN` words
+/// in all, with lmw/stmw (entry.S's `copy_words8_pad32` and `_pad34`:
+/// eleven instructions). `N` is a siginfo's 8 meaningful words, `LEN` its
+/// 32 or, in an rt frame, those and the two zero words after it; any other
+/// pair fails the build. Called from inline asm as `copy_block` is, and for
+/// its reason; the routine uses r4 as scratch.
+///
+/// # Safety
+/// As `copy_block`'s, for `LEN` words at `dst` and `N` at `src`.
+#[inline(always)]
+pub unsafe fn copy_block_padded<const N: usize, const LEN: usize>(dst: *mut u32, src: *const u32) {
+    const { assert!(N == 8 && (LEN == 32 || LEN == 34), "entry.S copies 8 words, pads to 32 or 34") };
+    macro_rules! call {
+        ($routine:literal) => {
+            // SAFETY: the caller's contract above; the routine keeps the
+            // ABI's stack rules and restores every register it uses but r4
+            // and lr.
+            unsafe {
+                core::arch::asm!(
+                    concat!("bl ", $routine),
+                    in("r3") dst,
+                    inout("r4") src => _,
+                    out("lr") _,
+                    options(preserves_flags)
+                )
+            }
+        };
+    }
+    if LEN == 32 {
+        call!("copy_words8_pad32");
+    } else {
+        call!("copy_words8_pad34");
+    }
+}

@@ -1,6 +1,7 @@
 /* entry.S: the exception entry and exit, the context switch, and the
- * register-set copies of the signal frames (copy_words44/39), shared by every
- * 32-bit PowerPC family (book3s32, mpc8xx).
+ * register-set copies of the signal frames (copy_words44/39) and their
+ * siginfo (copy_words8_pad32), shared by every 32-bit PowerPC family
+ * (book3s32, mpc8xx).
  *
  * A family's vectors (its head.S) save r11/r12 in SPRG1/SPRG2 and SRR0, SRR1,
  * DAR and DSISR in trap_scratch (offsets 8, 12, 16, 20) while still in real
@@ -206,6 +207,41 @@ switch_context:
 .endm
 COPY_WORDS copy_words44, 44
 COPY_WORDS copy_words39, 39
+
+/* copy_words8_pad32 and copy_words8_pad34 (dst: *mut u32, src: *const
+ * u32): a user siginfo_t, 32 words: the 8 at src (a SigInfo's), then 24
+ * zeroes; pad34 also zeroes the two words after it (an rt frame's
+ * uc_flags and uc_link). An lmw of zero_words puts the zeroes in r14-r31
+ * (18), and two stmw store them (r14-r31, then r26-r31 or r24-r31 again).
+ * Eleven instructions where the stores one by one took 41 (a load and a
+ * store per word, one li, a store per zero). The same rules as
+ * COPY_WORDS: dst word-aligned, user memory inside an open write
+ * UserWindow, a fault in one of the stmw recorded and skipped (zero_words
+ * is kernel data: the lmw of it cannot fault on a user address). r4 is
+ * the zeroes' base once src is read: an lmw's base must not be among the
+ * registers it loads. */
+.macro COPY_PADDED name, n
+    .globl \name
+\name:
+    stwu    r1, -80(r1)
+    stmw    r14, 8(r1)
+    lmw     r24, 0(r4)          /* words 0..7, src's */
+    stmw    r24, 0(r3)
+    lis     r4, zero_words@ha
+    lmw     r14, zero_words@l(r4)
+    stmw    r14, 32(r3)         /* words 8..25 */
+    stmw    58-\n, 104(r3)      /* words 26 .. n-1, from r(58-n) */
+    lmw     r14, 8(r1)
+    addi    r1, r1, 80
+    blr
+.endm
+COPY_PADDED copy_words8_pad32, 32
+COPY_PADDED copy_words8_pad34, 34
+
+    .section .rodata
+    .balign 4
+zero_words:
+    .space 72                   /* r14-r31's worth of zeroes */
 
     .section .bss
     /* 32-aligned, and 32 bytes: trap_scratch@l+n (n < 32), as trap_entry and

@@ -15,8 +15,8 @@
  * whole trap frame stored here, still in real mode, straight into the
  * thread's kernel stack through its physical address (SPRG0 holds it), as
  * Linux's book3s/32 and 8xx prologues did before VMAP_STACK (tophys). No
- * word goes through trap_scratch and back: the vector is 31 instructions
- * (32 on the 8xx), where VECTOR and trap_entry's way took 43 to the same
+ * word goes through trap_scratch and back: the vector is 29 instructions
+ * (30 on the 8xx), where VECTOR and trap_entry's way took 43 to the same
  * point. The rfi then enters syscall_entry (entry.S), the frame complete,
  * with the number and the arguments still in their registers for the
  * handler it calls from the system call table.
@@ -115,23 +115,25 @@
     . = 0xc00
     mtspr   SPRG1, r11
     mtspr   SPRG2, r12
-    mfcr    r11                     /* CR, before the mode test below */
-    mfsrr1  r12
-    andi.   r12, r12, MSR_PR
+    mfcr    r12                     /* CR, before the mode test below */
+    mfsrr1  r11
+    andi.   r11, r11, MSR_PR
     bne     1f
-    mtcr    r11                     /* from kernel mode */
+    mtcr    r12                     /* from kernel mode */
     TO_TRAP_ENTRY 0xc00
-1:  mr      r12, r1                 /* r1 as it was */
-    mfspr   r1, SPRG0               /* this thread's kernel stack top, physical */
-    stwu    r12, -FRAME(r1)         /* the frame, and its back chain */
-    /* r0..r31 in one store; the three words that are not the user's yet
-     * (r1, r11 = CR, r12 = the old r1) are put right just after. */
-    stmw    r0, TF_GPR(r1)
-    stw     r12, TF_GPR+4(r1)
+    /* The frame is addressed through r11, not r1: r1 stays the user's
+     * until the frame is stored, so stwu puts it in the back chain and
+     * stmw in its own word, and only r11 (the frame) and r12 (CR) need
+     * putting right. */
+1:  mfspr   r11, SPRG0              /* this thread's kernel stack top, physical */
+    stwu    r1, -FRAME(r11)         /* the frame, and its back chain */
+    stmw    r0, TF_GPR(r11)         /* r0..r31 */
     mfspr   r30, SPRG1              /* r11 */
     mfspr   r31, SPRG2              /* r12 */
-    stmw    r30, TF_GPR+44(r1)
-    /* TrapFrame.nip .. trap gathered in r23..r31, stored by one stmw. */
+    stmw    r30, TF_GPR+44(r11)
+    /* TrapFrame.nip .. trap gathered in r23..r31, stored by one stmw.
+     * SRR1 is read again: the mode test's copy was spent on the andi.,
+     * and keeping it would need a third free register. */
     mfsrr0  r23                     /* nip */
     mfsrr1  r24
     clrlwi  r24, r24, 16            /* msr: SRR1 without its reason bits */
@@ -139,11 +141,11 @@
     mfctr   r26
     mflr    r27
     mfxer   r28
-    rlwinm  r29, r11, 0, 4, 2       /* cr: CR0[SO] (bit 3) cleared */
+    rlwinm  r29, r12, 0, 4, 2       /* cr: CR0[SO] (bit 3) cleared */
     li      r30, 0                  /* mq */
     li      r31, VEC_SYSCALL        /* trap */
-    stmw    r23, TF_NIP(r1)
-    addis   r1, r1, KERNELBASE@h    /* the frame's virtual address */
+    stmw    r23, TF_NIP(r11)
+    addis   r1, r11, KERNELBASE@h   /* the frame's virtual address */
 #ifdef SPRG_SYSCALL_ENTRY
     mfspr   r11, SPRG_SYSCALL_ENTRY
 #else
