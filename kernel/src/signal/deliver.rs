@@ -331,7 +331,7 @@ pub fn handle_signal(
     action: &mut SigAction,
 ) -> bool {
     let act = action.take_for_delivery();
-    restart_syscall(tf, Some(act.flags));
+    restart_syscall(tf, Some(act.flags()));
     flush_fp(p, tf);
     // The mask the frame saves: a wait's saved one, else the current one.
     // Tested before clearing, as `finish_return` does: `take()` stored
@@ -350,13 +350,13 @@ pub fn handle_signal(
     // window it is two words, where the action's mask, flags and the
     // signal's bit were four saved registers; and from the mask loaded
     // once for both.
-    let masks = (mask, handler_mask(blocked, &act, sig));
+    let masks = (mask, handler_mask(blocked, &act));
     // One copy of the rest per layout, the kind a constant in each: the
     // placement's sizes, the window's length and every store's offset are
     // then constants, the bound checks of the frame's runs (back chain,
     // sigcontext, mc_gregs) fold away, and no
     // branch on the kind is left.
-    match FrameKind::for_flags(act.flags) {
+    match FrameKind::for_flags(act.flags()) {
         FrameKind::Classic => setup_frame(FrameKind::Classic, tf, p, info, sig, &act, masks),
         FrameKind::Rt => setup_frame(FrameKind::Rt, tf, p, info, sig, &act, masks),
     }
@@ -375,7 +375,7 @@ fn setup_frame(
     act: &SigAction,
     (mask, handler_blocked): (SigSet, SigSet),
 ) -> bool {
-    let Some(place) = place_frame(kind, sig, tf.sp(), act.flags, &p.sig.altstack) else {
+    let Some(place) = place_frame(kind, sig, tf.sp(), act.flags(), &p.sig.altstack) else {
         frame_failed(tf, sig);
         return false;
     };

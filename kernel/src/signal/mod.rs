@@ -450,7 +450,7 @@ pub fn take(t: &mut Thread, want: SigSet) -> Option<alloc::boxed::Box<SigQueueNo
 fn notify_parent_stop(g: &mut Group) {
     let ppid = g.ppid;
     let nocldstop = proc::get(ppid)
-        .map(|pp| pp.sig.action(Signal::SIGCHLD).flags & abi::SA_NOCLDSTOP != 0)
+        .map(|pp| pp.sig.action(Signal::SIGCHLD).flags() & abi::SA_NOCLDSTOP != 0)
         .unwrap_or(true);
     if let Some(event) = g.report.filter(|_| !nocldstop) {
         let _ = send(ppid, event.siginfo(g.pid, 0), false);

@@ -111,7 +111,7 @@ fn thread_kill(tgid: u32, tid: u32, sig: u32) -> SysResult {
 /// rt_sigaction(sig, act, oldact, sigsetsize): the 20-byte ppc `struct sigaction`.
 pub fn rt_sigaction(sig: u32, act: u32, oldact: u32, sigsetsize: u32) -> SysResult {
     let sig = check_rt_sigaction(sig, sigsetsize, act != 0)?;
-    let new = if act != 0 { Some(SigAction::from_words(read_words(act)?)) } else { None };
+    let new = if act != 0 { Some(SigAction::from_words(sig, read_words(act)?)) } else { None };
     if oldact != 0 {
         write_words(oldact, &proc::group().sig.action(sig).to_words())?;
     }
@@ -122,7 +122,7 @@ pub fn rt_sigaction(sig: u32, act: u32, oldact: u32, sigsetsize: u32) -> SysResu
 /// whose mask covers signals 1..32.
 pub fn sigaction(sig: u32, act: u32, oldact: u32) -> SysResult {
     let sig = check_rt_sigaction(sig, abi::SIGSET_SIZE, act != 0)?;
-    let new = if act != 0 { Some(SigAction::from_old_words(read_words(act)?)) } else { None };
+    let new = if act != 0 { Some(SigAction::from_old_words(sig, read_words(act)?)) } else { None };
     if oldact != 0 {
         write_words(oldact, &proc::group().sig.action(sig).to_old_words())?;
     }
