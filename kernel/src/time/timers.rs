@@ -338,10 +338,13 @@ pub fn sig_unignore(pid: u32, sig: Signal) -> alloc::vec::Vec<TimerSignal> {
 /// timers. false: a stale timer signal, to be dropped.
 /// Every delivery passes here, so the test for a signal no timer can have
 /// sent (most of them) is inline: the rest, out of line, saves registers
-/// that the common case does not need.
+/// that the common case does not need. The test is si_code alone, not the
+/// sequence number `timer_seq` reads after it (one load and compare less):
+/// an SI_TIMER signal without one (sent by rt_sigqueueinfo) goes the long
+/// way and is kept there, as before.
 #[inline]
 pub fn on_dequeue(pid: u32, info: &mut SigInfo, cpu: CpuNow) -> bool {
-    if info.timer_seq() == 0 && info.signo() != abi::SIGALRM {
+    if info.code() != abi::SI_TIMER && info.signo() != abi::SIGALRM {
         return true;
     }
     on_timer_dequeue(pid, info, cpu)
