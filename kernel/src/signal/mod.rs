@@ -568,12 +568,12 @@ fn again() -> &'static mut Thread {
     proc::current()
 }
 
-/// What one round of `deliver_next` did, returned in a register: the loop
-/// keeps the running thread and the entered handler itself, where a pointer
-/// to each (written through by the round) put them in stack slots and made
-/// the round load the thread again after every store. Its tag is a word:
-/// as a byte, the loop cleared the register's upper bits after every call.
-#[repr(u32)]
+/// What one round of `deliver_next` did: the loop keeps the running thread
+/// and the entered handler itself, where a pointer to each (written through
+/// by the round) put them in stack slots and made the round load the thread
+/// again after every store. (Its tag was a word while the round was a call
+/// of its own, as a byte cleared after every call; inline, its size made no
+/// difference.)
 enum Round {
     /// `sig`'s handler frame was set up, and the work flags are clear.
     EnteredLast(Signal),
