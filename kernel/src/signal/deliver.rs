@@ -94,7 +94,7 @@ fn dequeue_node(t: &mut Thread) -> Option<Result<Box<SigQueueNode>, Box<SigQueue
     let mut node = next_set(t).dequeue(blocked)?;
     // The pid at each use, both out of line (a timer's signal, the trace):
     // looked up once before them, its two loads ran on every delivery.
-    if !crate::time::timers::on_dequeue(t.group().pid, &mut node.info, &proc::cpu_clock) {
+    if !crate::time::timers::on_dequeue(|| t.group().pid, &mut node.info, &proc::cpu_clock) {
         return Some(Err(node));
     }
     crate::sigtrace!(dequeue(t.group().pid, node.signal(), Some(&node)));
@@ -122,7 +122,7 @@ fn dequeue_copied<'a>(t: &mut Thread, buf: &'a mut MaybeUninit<SigInfo>) -> Opti
     let pid = t.group().pid;
     loop {
         next_set(t).dequeue_copy(blocked, info)?;
-        if crate::time::timers::on_dequeue(pid, info, &proc::cpu_clock) {
+        if crate::time::timers::on_dequeue(|| pid, info, &proc::cpu_clock) {
             crate::sigtrace!(dequeue(pid, info.signal(), None));
             return Some(info);
         }

@@ -437,7 +437,7 @@ pub fn take(t: &mut Thread, want: SigSet) -> Option<alloc::boxed::Box<SigQueueNo
     loop {
         let mut node =
             t.sig.pending.dequeue(others).or_else(|| t.group().sig.shared.dequeue(others))?;
-        if crate::time::timers::on_dequeue(t.group().pid, &mut node.info, &proc::cpu_clock) {
+        if crate::time::timers::on_dequeue(|| t.group().pid, &mut node.info, &proc::cpu_clock) {
             recalc(t, t.group());
             return Some(node);
         }
