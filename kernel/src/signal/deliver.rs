@@ -96,7 +96,7 @@ fn dequeue_node(t: &mut Thread) -> Option<Result<Box<SigQueueNode>, Box<SigQueue
     let mut node = next_set(t).dequeue(blocked)?;
     // The pid at each use, both out of line (a timer's signal, the trace):
     // looked up once before them, its two loads ran on every delivery.
-    if !crate::time::timers::on_dequeue(t.group().pid, &mut node.info, &proc::cpu_clock) {
+    if !crate::time::timers::on_dequeue(|| t.group().pid, &mut node.info, &proc::cpu_clock) {
         return Some(Err(node));
     }
     crate::sigtrace!(dequeue(t.group().pid, node.signal(), Some(&node)));
@@ -124,7 +124,7 @@ fn dequeue_copied<'a>(t: &mut Thread, buf: &'a mut MaybeUninit<SigInfo>) -> Opti
     let pid = t.group().pid;
     loop {
         next_set(t).dequeue_copy(blocked, info)?;
-        if crate::time::timers::on_dequeue(pid, info, &proc::cpu_clock) {
+        if crate::time::timers::on_dequeue(|| pid, info, &proc::cpu_clock) {
             crate::sigtrace!(dequeue(pid, info.signal(), None));
             return Some(info);
         }
@@ -356,7 +356,7 @@ pub fn handle_signal(
     action: &mut SigAction,
 ) -> bool {
     let act = action.take_for_delivery();
-    restart_syscall(tf, Some(act.flags));
+    restart_syscall(tf, Some(act.flags()));
     flush_fp(p, tf);
     // The mask the frame saves: a wait's saved one, else the current one.
     // Tested before clearing, as `finish_return` does: `take()` stored
@@ -375,13 +375,13 @@ pub fn handle_signal(
     // window it is two words, where the action's mask, flags and the
     // signal's bit were four saved registers; and from the mask loaded
     // once for both.
-    let masks = (mask, handler_mask(blocked, &act, sig));
+    let masks = (mask, handler_mask(blocked, &act));
     // One copy of the rest per layout, the kind a constant in each: the
     // placement's sizes, the window's length and every store's offset are
     // then constants, the bound checks of the frame's runs (back chain,
     // sigcontext, mc_gregs) fold away, and no
     // branch on the kind is left.
-    match FrameKind::for_flags(act.flags) {
+    match FrameKind::for_flags(act.flags()) {
         FrameKind::Classic => setup_frame(FrameKind::Classic, tf, p, info, sig, &act, masks),
         FrameKind::Rt => setup_frame(FrameKind::Rt, tf, p, info, sig, &act, masks),
     }
@@ -400,7 +400,7 @@ fn setup_frame(
     act: &SigAction,
     (mask, handler_blocked): (SigSet, SigSet),
 ) -> bool {
-    let Some(place) = place_frame(kind, sig, tf.sp(), act.flags, &p.sig.altstack) else {
+    let Some(place) = place_frame(kind, sig, tf.sp(), act.flags(), &p.sig.altstack) else {
         frame_failed(tf, sig);
         return false;
     };
@@ -499,26 +499,15 @@ fn restart_failed_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
 
 /// sigreturn / rt_sigreturn: reads the frame at the user stack pointer back
 /// and resumes what the signal interrupted. A bad frame kills with SIGSEGV.
-/// Each layout has its own out-of-line copy (`restore_classic`,
-/// `restore_rt`): as one function for both, every sigreturn saved the
-/// registers of the larger rt layout (its uc_stack, the second run) and
-/// tested the kind again at each difference.
+/// Each layout has its own copy, inline in its system call's table entry
+/// (`Sigreturn`, `RtSigreturn`), `kind` a constant there: as one function
+/// for both, every sigreturn saved the registers of the larger rt layout
+/// (its uc_stack, the second run) and tested the kind again at each
+/// difference; as a function per layout called from the entry, the call
+/// and a second frame cost 16 instructions a sigreturn.
 #[inline(always)]
 pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
-    match kind {
-        FrameKind::Classic => restore_classic(tf),
-        FrameKind::Rt => restore_rt(tf),
-    }
-}
-
-#[inline(never)]
-fn restore_classic(tf: &mut TrapFrame) -> Result<u32, Errno> {
-    restore_kind(tf, FrameKind::Classic)
-}
-
-#[inline(never)]
-fn restore_rt(tf: &mut TrapFrame) -> Result<u32, Errno> {
-    restore_kind(tf, FrameKind::Rt)
+    restore_kind(tf, kind)
 }
 
 /// `restore_frame` for one layout, `kind` a constant in each copy.

@@ -437,7 +437,7 @@ pub fn take(t: &mut Thread, want: SigSet) -> Option<alloc::boxed::Box<SigQueueNo
     loop {
         let mut node =
             t.sig.pending.dequeue(others).or_else(|| t.group().sig.shared.dequeue(others))?;
-        if crate::time::timers::on_dequeue(t.group().pid, &mut node.info, &proc::cpu_clock) {
+        if crate::time::timers::on_dequeue(|| t.group().pid, &mut node.info, &proc::cpu_clock) {
             recalc(t, t.group());
             return Some(node);
         }
@@ -450,7 +450,7 @@ pub fn take(t: &mut Thread, want: SigSet) -> Option<alloc::boxed::Box<SigQueueNo
 fn notify_parent_stop(g: &mut Group) {
     let ppid = g.ppid;
     let nocldstop = proc::get(ppid)
-        .map(|pp| pp.sig.action(Signal::SIGCHLD).flags & abi::SA_NOCLDSTOP != 0)
+        .map(|pp| pp.sig.action(Signal::SIGCHLD).flags() & abi::SA_NOCLDSTOP != 0)
         .unwrap_or(true);
     if let Some(event) = g.report.filter(|_| !nocldstop) {
         let _ = send(ppid, event.siginfo(g.pid, 0), false);
@@ -500,10 +500,12 @@ pub fn note_restart() {
 /// instructions a delivery). A flag set for a restart code or a saved mask
 /// alone, or by a signal that stays blocked, costs that round's empty
 /// dequeue instead.
-/// The loop is only the call: with the frame writer inside a loop,
-/// LLVM hoisted its constants (the MSR masks, static addresses) out of
-/// the loop into saved registers and stack slots, which
-/// every delivery paid for in the prologue. A round that found nothing
+/// The round is inline in the loop. LLVM hoists its constants (the MSR
+/// masks, static addresses) out of the loop into saved registers and stack
+/// slots, which every return with work pays for before the first round
+/// (about 20 instructions); but a round of its own was a second prologue
+/// and epilogue with its saved registers, and the loop's test of its
+/// result, which cost more (13 a raise, 14 a ping-pong). A round that found nothing
 /// more ends with `finish_return`, on the thread as it then is; the usual
 /// last round, a handler entered with nothing left, does not need it: the
 /// handler's frame finished the restart and took the saved mask
@@ -566,12 +568,12 @@ fn again() -> &'static mut Thread {
     proc::current()
 }
 
-/// What one round of `deliver_next` did, returned in a register: the loop
-/// keeps the running thread and the entered handler itself, where a pointer
-/// to each (written through by the round) put them in stack slots and made
-/// the round load the thread again after every store. Its tag is a word:
-/// as a byte, the loop cleared the register's upper bits after every call.
-#[repr(u32)]
+/// What one round of `deliver_next` did: the loop keeps the running thread
+/// and the entered handler itself, where a pointer to each (written through
+/// by the round) put them in stack slots and made the round load the thread
+/// again after every store. (Its tag was a word while the round was a call
+/// of its own, as a byte cleared after every call; inline, its size made no
+/// difference.)
 enum Round {
     /// `sig`'s handler frame was set up, and the work flags are clear.
     EnteredLast(Signal),
@@ -586,12 +588,11 @@ enum Round {
 
 /// One round of `check_pending`: end or stop the group, or take the next
 /// deliverable signal and build its handler's frame (or perform its default
-/// action). Out of line: its caller's other outcome, after the sigreturn
-/// that emptied the sets, would pay for its saved registers. The rare arms
-/// (exit, stop, SIG_IGN and SIG_DFL) are out of line too, so that the
+/// action). Inline in `check_pending`'s loop (which says why). The rare
+/// arms (exit, stop, SIG_IGN and SIG_DFL) are out of line, so that the
 /// common one, a handled signal, saves only the registers the frame writer
 /// needs. `t` is the running thread.
-#[inline(never)]
+#[inline(always)]
 fn deliver_next(tf: &mut TrapFrame, t: &mut Thread) -> Round {
     let g = t.group();
     if doomed(t, g) || g.stop.is_some() {

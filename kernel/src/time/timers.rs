@@ -333,18 +333,23 @@ pub fn sig_unignore(pid: u32, sig: Signal) -> alloc::vec::Vec<TimerSignal> {
         .collect()
 }
 
-/// A signal is leaving `pid`'s queue for delivery (a handler frame or
-/// sigtimedwait). Fills in a timer signal's overrun and re-arms periodic
-/// timers. false: a stale timer signal, to be dropped.
+/// A signal is leaving the queue of process `pid()` for delivery (a handler
+/// frame or sigtimedwait). Fills in a timer signal's overrun and re-arms
+/// periodic timers. false: a stale timer signal, to be dropped.
 /// Every delivery passes here, so the test for a signal no timer can have
 /// sent (most of them) is inline: the rest, out of line, saves registers
-/// that the common case does not need.
+/// that the common case does not need. The test is si_code alone, not the
+/// sequence number `timer_seq` reads after it (one load and compare less):
+/// an SI_TIMER signal without one (sent by rt_sigqueueinfo) goes the long
+/// way and is kept there, as before. `pid` is asked on the long way only:
+/// passed as a number, its two loads (the thread's group, the group's pid)
+/// were hoisted above the test and ran on every delivery.
 #[inline]
-pub fn on_dequeue(pid: u32, info: &mut SigInfo, cpu: CpuNow) -> bool {
-    if info.timer_seq() == 0 && info.signo() != abi::SIGALRM {
+pub fn on_dequeue(pid: impl FnOnce() -> u32, info: &mut SigInfo, cpu: CpuNow) -> bool {
+    if info.code() != abi::SI_TIMER && info.signo() != abi::SIGALRM {
         return true;
     }
-    on_timer_dequeue(pid, info, cpu)
+    on_timer_dequeue(pid(), info, cpu)
 }
 
 #[inline(never)]

@@ -10,7 +10,7 @@ use super::wait::{
 };
 use super::Member;
 use crate::abi::{self, wait_status, Errno};
-use crate::signal::SigAction;
+use crate::signal::{SigAction, SigSet, Signal};
 
 fn ids(pid: u32, ppid: u32, pgid: u32, sid: u32, execed: bool) -> Ids {
     Ids { pid, ppid, pgid, sid, execed }
@@ -244,10 +244,11 @@ fn events_status_and_siginfo() {
 fn autoreap_by_sigchld_action() {
     let dfl = SigAction::default();
     assert_eq!(autoreap(&dfl), (false, true));
-    let ign = SigAction { handler: abi::SIG_IGN, ..dfl };
+    let chld = |handler, flags| SigAction::new(Signal::SIGCHLD, handler, flags, 0, SigSet::EMPTY);
+    let ign = chld(abi::SIG_IGN, 0);
     assert_eq!(autoreap(&ign), (true, false));
-    let nocldwait = SigAction { handler: 0x1000, flags: abi::SA_NOCLDWAIT, ..dfl };
+    let nocldwait = chld(0x1000, abi::SA_NOCLDWAIT);
     assert_eq!(autoreap(&nocldwait), (true, true));
-    let dfl_nocldwait = SigAction { flags: abi::SA_NOCLDWAIT, ..dfl };
+    let dfl_nocldwait = chld(abi::SIG_DFL, abi::SA_NOCLDWAIT);
     assert_eq!(autoreap(&dfl_nocldwait), (true, true));
 }

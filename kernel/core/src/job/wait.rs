@@ -149,5 +149,5 @@ pub const WAITID_WORDS: usize = 6;
 /// `do_notify_parent`).
 pub fn autoreap(parent_chld: &SigAction) -> (bool, bool) {
     let ignored = parent_chld.disposition() == Disposition::Ignore;
-    (ignored || parent_chld.flags & abi::SA_NOCLDWAIT != 0, !ignored)
+    (ignored || parent_chld.flags() & abi::SA_NOCLDWAIT != 0, !ignored)
 }

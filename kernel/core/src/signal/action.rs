@@ -22,13 +22,27 @@ use crate::abi::{self, Errno};
 /// ```
 /// The old `sigaction` (67) uses `struct old_sigaction` (16 bytes): handler 0,
 /// mask 4 (one word), flags 8, restorer 12.
+///
+/// Beside what the user passed, an action keeps what a delivery of its
+/// signal adds to the blocked mask (`adds`), worked out once when it is
+/// installed (`SigAction::new`), so that a delivery is one union
+/// (`handler_mask`). That is why the fields other than the handler are
+/// private: a changed flag or mask would leave `adds` behind. The handler
+/// may change (SA_RESETHAND), since `adds` does not depend on it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SigAction {
     pub handler: u32,
-    pub flags: u32,
+    flags: u32,
     /// Kept only so oldact reads back what was set (glibc leaves it garbage).
-    pub restorer: u32,
-    pub mask: SigSet,
+    restorer: u32,
+    /// `sa_mask` as Linux stores it: without SIGKILL and SIGSTOP, and
+    /// without the signal unless the user put it there (oldact shows it).
+    mask: SigSet,
+    /// `mask`, plus the action's signal unless SA_NODEFER: what a delivery
+    /// blocks on top of the interrupted mask (Linux `signal_delivered`).
+    /// Never SIGKILL or SIGSTOP. Empty in `DEFAULT`, whose handler is never
+    /// run.
+    adds: SigSet,
 }
 
 /// What a `SigAction` says to do with its signal.
@@ -106,19 +120,35 @@ const IGNORED_BY_DEFAULT: SigSet = {
 
 impl SigAction {
     /// The default action (SIG_DFL, no flags, empty mask).
-    pub const DEFAULT: SigAction =
-        SigAction { handler: abi::SIG_DFL, flags: 0, restorer: 0, mask: SigSet::EMPTY };
+    pub const DEFAULT: SigAction = SigAction {
+        handler: abi::SIG_DFL,
+        flags: 0,
+        restorer: 0,
+        mask: SigSet::EMPTY,
+        adds: SigSet::EMPTY,
+    };
 
-    /// Decodes the 5 words of the user `struct sigaction`. SIGKILL/SIGSTOP are
-    /// dropped from the mask here, as Linux `do_sigaction` does, so a stored
-    /// action never names them.
-    pub const fn from_words(w: [u32; 5]) -> SigAction {
-        SigAction {
-            handler: w[0],
-            flags: w[1],
-            restorer: w[2],
-            mask: SigSet::from_user_words(w[3], w[4]).blockable(),
-        }
+    /// The action for `sig` that the user's words describe. SIGKILL and
+    /// SIGSTOP are dropped from the mask here, as Linux `do_sigaction` does,
+    /// so a stored action never names them; and what a delivery of `sig`
+    /// adds to the blocked mask is worked out now, once, rather than on every
+    /// delivery (the union, the SA_NODEFER test, the signal's bit in its word
+    /// and the two signals' removal cost a delivery about 20 instructions).
+    pub const fn new(
+        sig: Signal,
+        handler: u32,
+        flags: u32,
+        restorer: u32,
+        mask: SigSet,
+    ) -> SigAction {
+        let mask = mask.blockable();
+        let adds = if flags & abi::SA_NODEFER == 0 { mask.union(sig.set()) } else { mask };
+        SigAction { handler, flags, restorer, mask, adds: adds.blockable() }
+    }
+
+    /// Decodes the 5 words of the user `struct sigaction`, an action for `sig`.
+    pub const fn from_words(sig: Signal, w: [u32; 5]) -> SigAction {
+        SigAction::new(sig, w[0], w[1], w[2], SigSet::from_user_words(w[3], w[4]))
     }
 
     /// Encodes as the 5 words of the user `struct sigaction` (for oldact).
@@ -127,20 +157,26 @@ impl SigAction {
         [self.handler, self.flags, self.restorer, m0, m1]
     }
 
-    /// Decodes the 4 words of `struct old_sigaction` (syscall 67): the mask
-    /// covers signals 1..32 only, so the stored mask's high word is 0.
-    pub const fn from_old_words(w: [u32; 4]) -> SigAction {
-        SigAction {
-            handler: w[0],
-            mask: SigSet::from_user_words(w[1], 0).blockable(),
-            flags: w[2],
-            restorer: w[3],
-        }
+    /// Decodes the 4 words of `struct old_sigaction` (syscall 67), an action
+    /// for `sig`: the mask covers signals 1..32 only, so the stored mask's
+    /// high word is 0.
+    pub const fn from_old_words(sig: Signal, w: [u32; 4]) -> SigAction {
+        SigAction::new(sig, w[0], w[2], w[3], SigSet::from_user_words(w[1], 0))
     }
 
     /// Encodes as `struct old_sigaction` (signals 33..64 of the mask are lost).
     pub const fn to_old_words(self) -> [u32; 4] {
         [self.handler, self.mask.words().0, self.flags, self.restorer]
+    }
+
+    /// The SA_* flags, as the user passed them.
+    pub const fn flags(&self) -> u32 {
+        self.flags
+    }
+
+    /// `sa_mask`, as stored (without SIGKILL and SIGSTOP).
+    pub const fn mask(&self) -> SigSet {
+        self.mask
     }
 
     /// Decodes the handler word: SIG_DFL, SIG_IGN or an address.
@@ -193,17 +229,16 @@ impl SigAction {
     }
 }
 
-/// The blocked mask the handler for `sig` runs with (Linux `signal_delivered`):
-/// the interrupted mask, plus `sa_mask`, plus `sig` itself unless SA_NODEFER;
-/// never SIGKILL or SIGSTOP. The interrupted mask is saved in the frame and
-/// restored by sigreturn. The signal goes in with `with`, an `or` into its
-/// word, by value: its one-signal set (`Signal::set`, both words chosen
-/// without a branch) and a two-word union cost the delivery 4 instructions
-/// more, and `add` on a local set stored both words to the stack first.
-pub fn handler_mask(old_blocked: SigSet, act: &SigAction, sig: Signal) -> SigSet {
-    let m = old_blocked.union(act.mask);
-    let m = if act.flags & abi::SA_NODEFER == 0 { m.with(sig) } else { m };
-    m.blockable()
+/// The blocked mask the handler runs with (Linux `signal_delivered`): the
+/// interrupted mask, plus `sa_mask`, plus the signal itself unless
+/// SA_NODEFER; never SIGKILL or SIGSTOP. `act` is the delivered signal's
+/// action, whose `adds` holds all but the first, so this is one union: the
+/// interrupted mask is blockable already (every store of a thread's mask
+/// strips the two signals, as Linux `set_current_blocked`). The interrupted
+/// mask is saved in the frame and restored by sigreturn.
+#[inline]
+pub const fn handler_mask(old_blocked: SigSet, act: &SigAction) -> SigSet {
+    old_blocked.union(act.adds)
 }
 
 /// Linux's protection of init (`SIGNAL_UNKILLABLE` in `sig_task_ignored`):
@@ -276,51 +311,76 @@ mod tests {
 
     #[test]
     fn word_layouts() {
+        let usr1 = Signal::SIGUSR1;
         // What glibc's signal(SIGUSR1, h) passes: SA_RESTART, mask = {SIGUSR1}.
-        let a = SigAction::from_words([0x1000_0440, abi::SA_RESTART, 0xdead_beef, 1 << 9, 0]);
+        let a = SigAction::from_words(usr1, [0x1000_0440, abi::SA_RESTART, 0xdead_beef, 1 << 9, 0]);
         assert_eq!(a.disposition(), Disposition::Handler(0x1000_0440));
         assert!(!a.wants_siginfo());
         assert_eq!(a.to_words(), [0x1000_0440, abi::SA_RESTART, 0xdead_beef, 1 << 9, 0]);
         // SIGKILL and SIGSTOP never survive into a stored mask.
-        let b = SigAction::from_words([1, 0, 0, !0, !0]);
+        let b = SigAction::from_words(usr1, [1, 0, 0, !0, !0]);
         assert_eq!(b.disposition(), Disposition::Ignore);
-        assert_eq!(b.mask, SigSet::from_bits(!0).blockable());
-        let c = SigAction::from_old_words([0x1000_0000, 0x600, abi::SA_SIGINFO, 0]);
+        assert_eq!(b.mask(), SigSet::from_bits(!0).blockable());
+        let c = SigAction::from_old_words(usr1, [0x1000_0000, 0x600, abi::SA_SIGINFO, 0]);
         assert!(c.wants_siginfo());
-        assert_eq!(c.mask.words(), (0x600, 0));
+        assert_eq!(c.mask().words(), (0x600, 0));
         assert_eq!(c.to_old_words(), [0x1000_0000, 0x600, abi::SA_SIGINFO, 0]);
         // Bit 8 is SIGKILL: dropped from the old-style mask too.
-        assert_eq!(SigAction::from_old_words([0, 0x300, 0, 0]).mask.words(), (0x200, 0));
+        assert_eq!(SigAction::from_old_words(usr1, [0, 0x300, 0, 0]).mask().words(), (0x200, 0));
         assert_eq!(SigAction::DEFAULT.disposition(), Disposition::Default);
+        assert_eq!(SigAction::default(), SigAction::DEFAULT);
+    }
+
+    #[test]
+    fn oldact_is_what_was_set() {
+        // The signal a delivery adds is the kernel's, never shown: oldact
+        // gives back sa_mask as passed, less SIGKILL and SIGSTOP (Linux).
+        let words =
+            [0x1000_0440, abi::SA_SIGINFO, 0x1234_5678, Signal::SIGALRM.set().bits() as u32, 0];
+        for sig in [Signal::SIGUSR1, Signal::SIGALRM, Signal::SIGRTMIN] {
+            assert_eq!(SigAction::from_words(sig, words).to_words(), words);
+        }
+        let old = [0x1000_0440, 1 << 13, abi::SA_NODEFER, 0];
+        assert_eq!(SigAction::from_old_words(Signal::SIGUSR2, old).to_old_words(), old);
     }
 
     #[test]
     fn handler_mask_rules() {
         let old = Signal::SIGUSR2.set();
-        let mut act =
-            SigAction { handler: 0x1000_0000, mask: Signal::SIGALRM.set(), ..SigAction::DEFAULT };
-        let m = handler_mask(old, &act, Signal::SIGUSR1);
+        let (h, alrm) = (0x1000_0000, Signal::SIGALRM.set());
+        let act = SigAction::new(Signal::SIGUSR1, h, 0, 0, alrm);
+        let m = handler_mask(old, &act);
         assert_eq!(m, old.union(Signal::SIGALRM.set()).union(Signal::SIGUSR1.set()));
-        act.flags = abi::SA_NODEFER;
-        let m = handler_mask(old, &act, Signal::SIGUSR1);
+        let act = SigAction::new(Signal::SIGUSR1, h, abi::SA_NODEFER, 0, alrm);
+        let m = handler_mask(old, &act);
         assert!(!m.contains(Signal::SIGUSR1));
-        // Even a forged stored mask cannot make SIGKILL/SIGSTOP blockable.
-        act.mask = SigSet::from_bits(!0);
-        assert!(handler_mask(old, &act, Signal::SIGUSR1).intersect(SigSet::UNBLOCKABLE).is_empty());
+        assert_eq!(m, old.union(alrm));
+        // An RT signal's bit is in the second word.
+        let rt = SigAction::new(Signal::SIGRTMAX, h, 0, 0, SigSet::EMPTY);
+        assert_eq!(handler_mask(old, &rt), old.union(Signal::SIGRTMAX.set()));
+        // Even a forged mask cannot make SIGKILL/SIGSTOP blockable.
+        let all = SigAction::new(Signal::SIGUSR1, h, 0, 0, SigSet::from_bits(!0));
+        assert!(handler_mask(old, &all).intersect(SigSet::UNBLOCKABLE).is_empty());
+        assert_eq!(handler_mask(SigSet::EMPTY, &all), SigSet::from_bits(!0).blockable());
+        // Nor can an action made for one of them (rt_sigaction refuses it).
+        let kill = SigAction::new(Signal::SIGKILL, h, 0, 0, SigSet::EMPTY);
+        assert!(handler_mask(old, &kill).intersect(SigSet::UNBLOCKABLE).is_empty());
     }
 
     #[test]
     fn resethand_reverts_only_the_handler() {
-        let mut stored = SigAction {
-            handler: 0x1000_0000,
-            flags: abi::SA_RESETHAND | abi::SA_SIGINFO,
-            mask: Signal::SIGINT.set(),
-            restorer: 0,
-        };
+        let flags = abi::SA_RESETHAND | abi::SA_SIGINFO;
+        let mut stored =
+            SigAction::new(Signal::SIGUSR1, 0x1000_0000, flags, 0, Signal::SIGINT.set());
         let used = stored.take_for_delivery();
         assert_eq!(used.handler, 0x1000_0000);
+        assert_eq!(
+            handler_mask(SigSet::EMPTY, &used),
+            Signal::SIGINT.set().union(Signal::SIGUSR1.set())
+        );
         assert_eq!(stored.handler, abi::SIG_DFL);
-        assert_eq!(stored.flags, abi::SA_RESETHAND | abi::SA_SIGINFO);
+        assert_eq!(stored.flags(), flags);
+        assert_eq!(stored.mask(), Signal::SIGINT.set());
         let mut keep = SigAction { handler: 0x1000_0000, ..SigAction::DEFAULT };
         keep.take_for_delivery();
         assert_eq!(keep.handler, 0x1000_0000);

@@ -111,12 +111,13 @@ fn struct_layouts(t: &mut Table) {
     add(t, "offsetof(siginfo_t, si_errno)", 4);
 
     // The kernel struct sigaction (rt_sigaction) and struct old_sigaction.
-    let a = SigAction {
-        handler: 0x11,
-        flags: 0x22,
-        restorer: 0x33,
-        mask: super::SigSet::from_user_words(0x44, 0),
-    };
+    let a = SigAction::new(
+        super::Signal::SIGUSR1,
+        0x11,
+        0x22,
+        0x33,
+        super::SigSet::from_user_words(0x44, 0),
+    );
     add(t, "sizeof(struct sigaction)", 4 * a.to_words().len());
     add(t, "sizeof(struct old_sigaction)", 4 * a.to_old_words().len());
     for (field, marker) in
@@ -312,7 +313,7 @@ fn glibc_side(t: &mut Table) -> String {
 
     // rt_sigaction round trip: what Rust would store and hand back.
     let act = [0x1000_0440, abi::SA_SIGINFO | abi::SA_RESTART, 0x1234_5678, 0x201, 0x8000_0001];
-    for (i, w) in SigAction::from_words(act).to_words().iter().enumerate() {
+    for (i, w) in SigAction::from_words(super::Signal::SIGUSR1, act).to_words().iter().enumerate() {
         add(t, &format!("old[{i}]"), *w);
     }
     let act: Vec<String> = act.iter().map(|w| format!("{w:#x}u")).collect();

@@ -150,18 +150,6 @@ impl SigSet {
         self.0[sig.word()] |= sig.mask();
     }
 
-    /// The set with `sig` added, by value: a branch picks the word, where
-    /// `add`'s index into a local set made LLVM store both words to the
-    /// stack and load them back (a delivery's handler mask).
-    pub const fn with(self, sig: Signal) -> SigSet {
-        let [w0, w1] = self.0;
-        if sig.word() == 0 {
-            SigSet([w0 | sig.mask(), w1])
-        } else {
-            SigSet([w0, w1 | sig.mask()])
-        }
-    }
-
     /// Removes `sig` from the set.
     pub fn remove(&mut self, sig: Signal) {
         self.0[sig.word()] &= !sig.mask();
@@ -262,8 +250,6 @@ mod tests {
             assert_eq!(sig.set().bits(), bit, "signal {n}");
             let mut s = SigSet::from_bits(!0 ^ bit);
             assert!(!s.contains(sig) && s.union(sig.set()).bits() == !0);
-            assert_eq!(s.with(sig).bits(), !0, "signal {n}");
-            assert_eq!(SigSet::EMPTY.with(sig), sig.set());
             s.add(sig);
             assert!(s.contains(sig) && s.bits() == !0);
             s.remove(sig);
