@@ -50,11 +50,12 @@ sigil-rtframe $r4
 backtrace
 
 # 5. The handler returned to the trampoline, which made the rt_sigreturn call
-#    (the handler's blr: one step from a return in the handler lands there).
+#    (the handler's blr: one step from a return in the handler lands there):
+#    its system call table entry, into which restore_frame is inlined.
 #    (Then let the program finish: no breakpoints, gdb lets go.)
 echo @@step 5\n
 set language auto
-break sigil::signal::deliver::restore_frame
+break sigil::syscall::handlers::RtSigreturn::call
 continue
 print/x tf.gpr[1]
 print/x tf.gpr[1] + 80

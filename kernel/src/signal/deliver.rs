@@ -507,12 +507,6 @@ fn restart_failed_syscall(tf: &mut TrapFrame, handler_flags: Option<u32>) {
 /// and a second frame cost 16 instructions a sigreturn.
 #[inline(always)]
 pub fn restore_frame(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
-    restore_kind(tf, kind)
-}
-
-/// `restore_frame` for one layout, `kind` a constant in each copy.
-#[inline(always)]
-fn restore_kind(tf: &mut TrapFrame, kind: FrameKind) -> Result<u32, Errno> {
     // SAFETY: sigreturn is a user system call, and a user system call always
     // has a running thread (`syscall::finish` says why): `current()`'s null
     // test and its panic branch would be paid on every sigreturn for
