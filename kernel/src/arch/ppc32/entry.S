@@ -1,6 +1,6 @@
 /* entry.S: the exception entry and exit, the context switch, and the
  * register-set copies of the signal frames (copy_words44/39) and their
- * siginfo (copy_words8_pad32), shared by every 32-bit PowerPC family
+ * siginfo (copy_words8_pad32/34), shared by every 32-bit PowerPC family
  * (book3s32, mpc8xx).
  *
  * A family's vectors (its head.S) save r11/r12 in SPRG1/SPRG2 and SRR0, SRR1,
