@@ -131,6 +131,27 @@ pub fn skip_faulted_access(tf: &mut TrapFrame, ea: u32) {
     tf.nip += 4;
 }
 
+/// One call of an entry.S copy routine, `dst` in r3 and `src` in r4 (its
+/// operand given by the caller: the padded copies reuse r4 for their
+/// zeroes' address, the others leave it as it was); a literal name each
+/// (an asm template takes no constant).
+macro_rules! call_copy {
+    ($routine:literal, $dst:expr, $($r4:tt)*) => {
+        // SAFETY: the caller's contract (`copy_block`, `copy_block_padded`);
+        // the routine keeps the ABI's stack rules and restores every
+        // register it uses but r4 (when its operand says so) and lr.
+        unsafe {
+            core::arch::asm!(
+                concat!("bl ", $routine),
+                in("r3") $dst,
+                $($r4)*,
+                out("lr") _,
+                options(preserves_flags)
+            )
+        }
+    };
+}
+
 /// Copies `N` words from `src` to `dst` with lmw/stmw (entry.S's
 /// `copy_words44` and `copy_words39`: eleven instructions; they save the
 /// r14-r31 they use). `N` is one of the two register sets a signal frame
@@ -152,27 +173,10 @@ pub fn skip_faulted_access(tf: &mut TrapFrame, ea: u32) {
 pub unsafe fn copy_block<const N: usize>(dst: *mut u32, src: *const u32) {
     const { assert!(N == PT_REGS || N == PT_RESTORED, "entry.S copies 44 or 39 words") };
     const { assert!(PT_REGS == 44 && PT_RESTORED == 39) };
-    // The one call, to the routine for `N`: a literal name each (an asm
-    // template takes no constant).
-    macro_rules! call {
-        ($routine:literal) => {
-            // SAFETY: the caller's contract above; the routine keeps the
-            // ABI's stack rules and restores every register it uses but lr.
-            unsafe {
-                core::arch::asm!(
-                    concat!("bl ", $routine),
-                    in("r3") dst,
-                    in("r4") src,
-                    out("lr") _,
-                    options(preserves_flags)
-                )
-            }
-        };
-    }
     if N == PT_REGS {
-        call!("copy_words44");
+        call_copy!("copy_words44", dst, in("r4") src);
     } else {
-        call!("copy_words39");
+        call_copy!("copy_words39", dst, in("r4") src);
     }
 }
 
@@ -188,25 +192,9 @@ pub unsafe fn copy_block<const N: usize>(dst: *mut u32, src: *const u32) {
 #[inline(always)]
 pub unsafe fn copy_block_padded<const N: usize, const LEN: usize>(dst: *mut u32, src: *const u32) {
     const { assert!(N == 8 && (LEN == 32 || LEN == 34), "entry.S copies 8 words, pads to 32 or 34") };
-    macro_rules! call {
-        ($routine:literal) => {
-            // SAFETY: the caller's contract above; the routine keeps the
-            // ABI's stack rules and restores every register it uses but r4
-            // and lr.
-            unsafe {
-                core::arch::asm!(
-                    concat!("bl ", $routine),
-                    in("r3") dst,
-                    inout("r4") src => _,
-                    out("lr") _,
-                    options(preserves_flags)
-                )
-            }
-        };
-    }
     if LEN == 32 {
-        call!("copy_words8_pad32");
+        call_copy!("copy_words8_pad32", dst, inout("r4") src => _);
     } else {
-        call!("copy_words8_pad34");
+        call_copy!("copy_words8_pad34", dst, inout("r4") src => _);
     }
 }
